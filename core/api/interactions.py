@@ -1,0 +1,81 @@
+"""Interactions (one per feedback computation), end-user ratings, graded answers and test answers."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from enum import StrEnum
+from typing import Any
+
+from pydantic import Field
+
+from core.api.common import ApiModel, Correctness
+from core.api.feedback import Feedback, LearnerMetaData
+from core.api.tasks import Text
+
+
+class RatingType(StrEnum):
+    GOOD = "GOOD"
+    BAD = "BAD"
+
+
+class RatingSubtype(StrEnum):
+    UNCLEAR_EXPLANATION = "UNCLEAR_EXPLANATION"
+    UNHELPFUL = "UNHELPFUL"
+    TOO_STRICT = "TOO_STRICT"
+    INCORRECT_FEEDBACK = "INCORRECT_FEEDBACK"
+    TOO_GENERIC = "TOO_GENERIC"
+    NOT_RELEVANT = "NOT_RELEVANT"
+    CLEAR_EXPLANATION = "CLEAR_EXPLANATION"
+    HELPFUL_HINT = "HELPFUL_HINT"
+    MOTIVATION_BOOST = "MOTIVATION_BOOST"
+    CORRECT_ANSWER = "CORRECT_ANSWER"
+    LEARNED_SOMETHING_NEW = "LEARNED_SOMETHING_NEW"
+    LIKED_FORMAT = "LIKED_FORMAT"
+
+
+class EndUserRating(ApiModel):
+    type: RatingType
+    subtype: RatingSubtype | None = None
+    message: str | None = Field(default=None, max_length=5_000)
+
+
+class EndUserRatingRecord(EndUserRating):
+    interactionId: str
+    createdAt: datetime
+    updatedAt: datetime
+
+
+class InteractionRecord(ApiModel):
+    """Extension: a stored interaction, as the history views show it."""
+
+    interactionId: str
+    tenantId: str
+    taskId: str
+    userId: str
+    taskVersion: int
+    createdAt: datetime
+    verdict: Correctness
+    answer: dict[str, Any]
+    learnerMetaData: LearnerMetaData | None = None
+    feedback: Feedback
+    rating: EndUserRating | None = None
+
+
+class GradedAnswer(ApiModel):
+    """Extension: an answer an author has judged; the freeform engine learns from these."""
+
+    answer: dict[str, Any]
+    correctness: Correctness
+    points: float | None = Field(default=None, ge=0)
+    feedback: Text | None = None
+
+
+class GradedAnswersRequest(ApiModel):
+    answers: list[GradedAnswer] = Field(min_length=1, max_length=10_000)
+
+
+class GradedAnswersResponse(ApiModel):
+    tenantId: str
+    taskId: str
+    added: int
+    total: int

@@ -1,0 +1,226 @@
+"""Task definitions: the six kinds of API.md 2.1 with the type-specific fields fixed by DESIGN.md.
+
+The models check shape only; the rules that span fields (one correct option, one blank per gap)
+live in :mod:`core.api.validation` so that the alpha aspects call can accept a partial task.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from pydantic import BeforeValidator, Discriminator, Field, Tag
+
+from enum import StrEnum
+
+from core.api.common import ApiModel, AspectType, Language, TaskAction, TaskType, parse_task_type
+
+Text = Annotated[str, Field(max_length=20_000)]
+Name = Annotated[str, Field(min_length=1, max_length=200)]
+Identifier = Annotated[str, Field(min_length=1, max_length=200, pattern=r"^[^/\s][^/]*$")]
+
+
+class AspectGroup(ApiModel):
+    name: Name
+    description: Text | None = None
+
+
+class AspectDefinition(ApiModel):
+    """What an author wants detected in answers: a concept to show or a misconception to avoid."""
+
+    name: Name
+    description: Text = ""
+    type: AspectType = AspectType.CONCEPT
+    aspectGroup: AspectGroup | None = None
+    cues: list[Text] = Field(default_factory=list, max_length=100)
+    message: Text | None = None
+    points: float = Field(default=1.0, ge=0, le=1000)
+
+
+def _schema_name_of(kind: TaskType):
+    def normalise(value: Any) -> Any:
+        try:
+            return parse_task_type(value).schema_name
+        except ValueError:
+            return value
+
+    return BeforeValidator(normalise)
+
+
+class TaskBase(ApiModel):
+    id: Identifier
+    title: Annotated[str, Field(max_length=500)] = ""
+    problemStatement: Text
+    language: Language = Language.EN_US
+    context: Text = ""
+
+    @property
+    def task_type(self) -> TaskType:
+        return parse_task_type(self.type)  # type: ignore[attr-defined]
+
+    @property
+    def display_title(self) -> str:
+        """API.md 2.1: a blank title is replaced by the task id."""
+        return self.title.strip() or self.id
+
+
+class SampleSolutionText(ApiModel):
+    content: Text
+
+
+class FreeformTextTask(TaskBase):
+    type: Annotated[Literal["FreeformTextTask"], _schema_name_of(TaskType.FREEFORM_TEXT)] = "FreeformTextTask"
+    sampleSolutions: list[SampleSolutionText] = Field(default_factory=list, max_length=50)
+    aspects: list[AspectDefinition] = Field(default_factory=list, max_length=100)
+    maxPoints: float = Field(default=1.0, gt=0, le=1000)
+
+
+class ChoiceOption(ApiModel):
+    content: Text
+    correct: bool = False
+    feedback: Text | None = None
+    aspects: list[AspectDefinition] = Field(default_factory=list, max_length=20)
+
+
+class MultipleChoiceTask(TaskBase):
+    type: Annotated[Literal["MultipleChoiceTask"], _schema_name_of(TaskType.MULTIPLE_CHOICE)] = (
+        "MultipleChoiceTask"
+    )
+    options: list[ChoiceOption] = Field(default_factory=list, max_length=50)
+
+
+class MultipleResponsesTask(TaskBase):
+    type: Annotated[Literal["MultipleResponsesTask"], _schema_name_of(TaskType.MULTIPLE_RESPONSES)] = (
+        "MultipleResponsesTask"
+    )
+    options: list[ChoiceOption] = Field(default_factory=list, max_length=50)
+
+
+class Matching(StrEnum):
+    EXACT = "EXACT"
+    CASE_INSENSITIVE = "CASE_INSENSITIVE"
+    FUZZY = "FUZZY"
+    NUMERIC = "NUMERIC"
+
+
+class Blank(ApiModel):
+    acceptedAnswers: list[Text] = Field(min_length=1, max_length=50)
+    matching: Matching = Matching.CASE_INSENSITIVE
+    tolerance: float | None = Field(default=None, ge=0)
+    feedback: Text | None = None
+    aspects: list[AspectDefinition] = Field(default_factory=list, max_length=20)
+
+
+class InTextFillInBlanksTask(TaskBase):
+    """problemStatement marks the gaps as {{1}}, {{2}} …; blanks[i] belongs to gap i+1."""
+
+    type: Annotated[Literal["InTextFillInBlanksTask"], _schema_name_of(TaskType.IN_TEXT_FILL_IN_BLANKS)] = (
+        "InTextFillInBlanksTask"
+    )
+    blanks: list[Blank] = Field(default_factory=list, max_length=100)
+
+
+class ChoicePoint(ApiModel):
+    options: list[Text] = Field(min_length=2, max_length=20)
+    correct: Text
+    feedback: Text | None = None
+    aspects: list[AspectDefinition] = Field(default_factory=list, max_length=20)
+
+
+class InTextChoicesTask(TaskBase):
+    """problemStatement marks the choice points as {{1}}, {{2}} …; choices[i] belongs to point i+1."""
+
+    type: Annotated[Literal["InTextChoicesTask"], _schema_name_of(TaskType.IN_TEXT_CHOICES)] = (
+        "InTextChoicesTask"
+    )
+    choices: list[ChoicePoint] = Field(default_factory=list, max_length=100)
+
+
+class Persona(ApiModel):
+    name: Name
+    description: Text = ""
+
+
+class SimulationTask(TaskBase):
+    type: Annotated[Literal["SimulationTask"], _schema_name_of(TaskType.SIMULATION)] = "SimulationTask"
+    scenarioDescription: Text = ""
+    initialMessage: Text = ""
+    persona: Persona | None = None
+    sampleSolution: Text = ""
+    timeLimitInMinutes: float | None = Field(default=None, gt=0, le=24 * 60)
+    maxTurns: int | None = Field(default=None, ge=1, le=500)
+    aspects: list[AspectDefinition] = Field(default_factory=list, max_length=100)
+
+
+def _task_tag(value: Any) -> str | None:
+    raw = value.get("type") if isinstance(value, dict) else getattr(value, "type", None)
+    try:
+        return parse_task_type(raw).schema_name
+    except ValueError:
+        return None
+
+
+TaskDefinition = Annotated[
+    Annotated[FreeformTextTask, Tag("FreeformTextTask")]
+    | Annotated[InTextFillInBlanksTask, Tag("InTextFillInBlanksTask")]
+    | Annotated[InTextChoicesTask, Tag("InTextChoicesTask")]
+    | Annotated[MultipleChoiceTask, Tag("MultipleChoiceTask")]
+    | Annotated[MultipleResponsesTask, Tag("MultipleResponsesTask")]
+    | Annotated[SimulationTask, Tag("SimulationTask")],
+    Discriminator(
+        _task_tag,
+        custom_error_type="invalid_task_type",
+        custom_error_message=(
+            "type must be one of FreeformTextTask, InTextFillInBlanksTask, InTextChoicesTask, "
+            "MultipleChoiceTask, MultipleResponsesTask, SimulationTask (or their FREEFORM_TEXT … enum names)"
+        ),
+    ),
+]
+"""Any of the six task kinds, discriminated by ``type`` in either spelling."""
+
+TASK_MODELS: dict[TaskType, type[TaskBase]] = {
+    TaskType.FREEFORM_TEXT: FreeformTextTask,
+    TaskType.IN_TEXT_FILL_IN_BLANKS: InTextFillInBlanksTask,
+    TaskType.IN_TEXT_CHOICES: InTextChoicesTask,
+    TaskType.MULTIPLE_CHOICE: MultipleChoiceTask,
+    TaskType.MULTIPLE_RESPONSES: MultipleResponsesTask,
+    TaskType.SIMULATION: SimulationTask,
+}
+
+
+class UpsertTaskResponse(ApiModel):
+    taskId: str
+    tenantId: str
+    action: TaskAction
+    taskLink: str
+
+
+class DeleteTaskResponse(ApiModel):
+    message: str
+    taskId: str
+    tenantId: str
+
+
+class TaskSummary(ApiModel):
+    """Extension: one row of a tenant's task library."""
+
+    taskId: str
+    tenantId: str
+    type: str
+    title: str
+    language: Language
+    version: int
+    updatedAt: datetime
+    interactionCount: int = 0
+    lastVerdicts: list[str] = Field(default_factory=list)
+
+
+class StoredTask(ApiModel):
+    """Extension: a stored task with its bookkeeping."""
+
+    tenantId: str
+    version: int
+    createdAt: datetime
+    updatedAt: datetime
+    taskLink: str
+    definition: TaskDefinition

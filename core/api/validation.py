@@ -1,0 +1,54 @@
+"""Rules of a task definition that span several fields, checked before a task is stored or used.
+
+Kept apart from the models so that the alpha aspects call can take a task that is only a sketch.
+"""
+
+from __future__ import annotations
+
+import re
+
+from core.api.errors import InvalidParameter
+from core.api.tasks import (
+    InTextChoicesTask,
+    InTextFillInBlanksTask,
+    MultipleChoiceTask,
+    MultipleResponsesTask,
+    SimulationTask,
+    TaskBase,
+)
+
+GAP = re.compile(r"\{\{(\d+)\}\}")
+
+
+def gap_numbers(problem_statement: str) -> list[int]:
+    """The gap or choice-point numbers marked in a problem statement, in order of appearance."""
+    return [int(m.group(1)) for m in GAP.finditer(problem_statement)]
+
+
+def check_task(task: TaskBase) -> None:
+    """Raise InvalidParameter with a message an author can act on when the task cannot be used."""
+    where = f"task {task.id!r}"
+    if isinstance(task, MultipleChoiceTask):
+        if len(task.options) < 2:
+            raise InvalidParameter(f"{where}: a multiple-choice task needs at least two options")
+        correct = sum(o.correct for o in task.options)
+        if correct != 1:
+            raise InvalidParameter(f"{where}: exactly one option must be correct, found {correct}")
+    elif isinstance(task, MultipleResponsesTask):
+        if not task.options:
+            raise InvalidParameter(f"{where}: a multiple-responses task needs options")
+    elif isinstance(task, InTextFillInBlanksTask | InTextChoicesTask):
+        items = task.blanks if isinstance(task, InTextFillInBlanksTask) else task.choices
+        noun = "blanks" if isinstance(task, InTextFillInBlanksTask) else "choices"
+        gaps = gap_numbers(task.problemStatement)
+        if sorted(gaps) != list(range(1, len(items) + 1)):
+            raise InvalidParameter(
+                f"{where}: the problem statement must mark {{{{1}}}} … {{{{{len(items)}}}}} once each for "
+                f"its {len(items)} {noun}; found {gaps or 'no markers'}"
+            )
+        if isinstance(task, InTextChoicesTask):
+            for i, point in enumerate(task.choices, start=1):
+                if point.correct not in point.options:
+                    raise InvalidParameter(f"{where}: choice {i}: correct {point.correct!r} is not an option")
+    elif isinstance(task, SimulationTask) and task.persona is None:
+        raise InvalidParameter(f"{where}: a simulation task needs a persona")

@@ -1,0 +1,61 @@
+"""Settings (pydantic-settings; environment prefix FEEDBACK_STUDIO_, or the command line)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from platformdirs import user_data_path
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+APP_NAME = "feedback-studio"
+
+
+def default_database_url() -> str:
+    path = user_data_path(APP_NAME, appauthor=False, ensure_exists=True) / "studio.sqlite3"
+    return f"sqlite+aiosqlite:///{path}"
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="FEEDBACK_STUDIO_", extra="ignore")
+
+    database_url: str = Field(default_factory=default_database_url)
+    host: str = "127.0.0.1"
+    port: int = 8000
+    public_base_url: str | None = None
+    """Base of taskLink; defaults to http://{host}:{port}."""
+
+    remote_url: str | None = None
+    token: str | None = None
+    remote_timeout_seconds: float = 30.0
+
+    default_tenant: str = "default"
+    seed_demo: bool = True
+    """Seed the demo tasks and tutors into an empty embedded database."""
+
+    similarity_backend: Literal["lexical", "semantic"] = "lexical"
+
+    tutor_engine: Literal["grounded", "llm"] = "grounded"
+    llm_base_url: str | None = None
+    llm_model: str = "llama3.2"
+    llm_api_key: str | None = None
+    llm_timeout_seconds: float = 30.0
+
+    simulation_default_minutes: float = 30.0
+    max_body_bytes: int = 1_000_000
+    rate_limit_per_minute: int = 0
+    """Requests a token may make per minute; 0 turns the limit off."""
+
+    log_level: str = "INFO"
+
+    @property
+    def base_url(self) -> str:
+        return (self.public_base_url or f"http://{self.host}:{self.port}").rstrip("/")
+
+    @property
+    def is_sqlite(self) -> bool:
+        return self.database_url.startswith("sqlite")
+
+
+ASSETS_DIR = Path(__file__).resolve().parent.parent / "assets"

@@ -1,0 +1,45 @@
+"""Feedback computation: pure, synchronous, no I/O; one module per task type.
+
+:func:`compute_result` is the single entry point the service calls.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from importlib import import_module
+from typing import Any
+
+from core.api import Answer, FeedbackResult, TaskBase, TaskType
+from core.engine.base import EngineContext, EngineUnavailable
+
+_MODULES = {
+    TaskType.MULTIPLE_CHOICE: "core.engine.multiple_choice",
+    TaskType.MULTIPLE_RESPONSES: "core.engine.multiple_responses",
+    TaskType.IN_TEXT_FILL_IN_BLANKS: "core.engine.blanks",
+    TaskType.IN_TEXT_CHOICES: "core.engine.in_text_choices",
+    TaskType.FREEFORM_TEXT: "core.engine.freeform",
+    TaskType.SIMULATION: "core.engine.simulation",
+}
+_computers: dict[TaskType, Callable[..., Any]] = {}
+
+
+def _computer(task_type: TaskType) -> Callable[[Any, Any, EngineContext], FeedbackResult]:
+    if task_type not in _computers:
+        try:
+            module = import_module(_MODULES[task_type])
+        except ModuleNotFoundError as exc:
+            if exc.name != _MODULES[task_type]:
+                raise
+            raise EngineUnavailable(
+                f"feedback for {task_type.value} tasks is not available in this build"
+            ) from None
+        _computers[task_type] = module.compute
+    return _computers[task_type]
+
+
+def compute_result(task: TaskBase, answer: Answer, ctx: EngineContext) -> FeedbackResult:
+    """The feedback result for an answer to a task (the answer's shape already fits the type)."""
+    return _computer(task.task_type)(task, answer, ctx)
+
+
+__all__ = ["EngineContext", "EngineUnavailable", "compute_result"]

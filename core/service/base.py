@@ -1,0 +1,100 @@
+"""The Service: one async interface with a method per API operation plus the authoring extensions.
+
+LocalService (engine + store + auth, in-process) and RemoteService (httpx against any server of
+this API) both implement it and pass one contract suite; the user interfaces speak only to it.
+A Service instance acts for one principal: the bearer token of a remote, or the local principal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Protocol, runtime_checkable
+
+from core.api import (
+    Aspect,
+    AspectsComputeRequest,
+    ChatRequest,
+    ChatResponse,
+    ComputeFeedbackRequest,
+    ComputeTaskFeedbackRequest,
+    DeleteTaskResponse,
+    EndUserRating,
+    EndUserRatingRecord,
+    Feedback,
+    GradedAnswersRequest,
+    GradedAnswersResponse,
+    HealthStatus,
+    InteractionRecord,
+    ServiceInfo,
+    SimulationSession,
+    StartSimulationRequest,
+    StoredTask,
+    TaskDefinition,
+    TaskSummary,
+    TraceRating,
+    TraceRatingResponse,
+    TutorConfiguration,
+    TutorEvent,
+    TutorUpsert,
+    UpsertTaskResponse,
+    WebhookPayload,
+    WebhookReceipt,
+)
+
+
+@runtime_checkable
+class Service(Protocol):
+    # --- API.md operations -------------------------------------------------------------------
+    async def compute_feedback(self, request: ComputeFeedbackRequest) -> Feedback: ...
+
+    async def compute_feedback_for_task(self, task_id: str, request: ComputeTaskFeedbackRequest) -> Feedback: ...
+
+    async def upsert_task(self, tenant_id: str, task: TaskDefinition) -> UpsertTaskResponse: ...
+
+    async def delete_task(self, tenant_id: str, task_id: str) -> DeleteTaskResponse: ...
+
+    async def compute_aspects(self, request: AspectsComputeRequest) -> list[Aspect]: ...
+
+    async def rate_interaction(self, interaction_id: str, rating: EndUserRating) -> EndUserRatingRecord: ...
+
+    async def start_simulation(self, request: StartSimulationRequest) -> SimulationSession: ...
+
+    async def chat(self, request: ChatRequest) -> ChatResponse: ...
+
+    def chat_stream(self, request: ChatRequest) -> AsyncIterator[TutorEvent]:
+        """MESSAGE* (BOUNDARY MESSAGE*)* TRACE [DEBUG] DONE, or … ERROR and the end on failure.
+
+        Errors found before the first event (unknown tutor, no access) are raised as ServiceError.
+        """
+        ...
+
+    async def get_tutor(self, tutor_id: str) -> TutorConfiguration: ...
+
+    async def healthcheck(self) -> HealthStatus: ...
+
+    async def healthcheck_chat(self) -> ChatResponse: ...
+
+    async def rate_trace(self, trace_id: str, rating: TraceRating) -> TraceRatingResponse: ...
+
+    async def receive_webhook(self, token: str, payload: WebhookPayload) -> WebhookReceipt: ...
+
+    # --- authoring extensions (DESIGN.md); a remote may lack them: check info().extensions --------
+    async def info(self) -> ServiceInfo: ...
+
+    async def list_tasks(self, tenant_id: str) -> list[TaskSummary]: ...
+
+    async def get_task(self, tenant_id: str, task_id: str) -> StoredTask: ...
+
+    async def list_tutors(self, tenant_id: str) -> list[TutorConfiguration]: ...
+
+    async def put_tutor(self, tenant_id: str, tutor_id: str, body: TutorUpsert) -> TutorConfiguration: ...
+
+    async def add_graded_answers(
+        self, tenant_id: str, task_id: str, request: GradedAnswersRequest
+    ) -> GradedAnswersResponse: ...
+
+    async def list_interactions(self, tenant_id: str, task_id: str) -> list[InteractionRecord]: ...
+
+    async def get_interaction(self, interaction_id: str) -> InteractionRecord: ...
+
+    async def aclose(self) -> None: ...
