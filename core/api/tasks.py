@@ -7,11 +7,10 @@ live in :mod:`core.api.validation` so that the alpha aspects call can accept a p
 from __future__ import annotations
 
 from datetime import datetime
+from enum import StrEnum
 from typing import Annotated, Any, Literal
 
 from pydantic import BeforeValidator, Discriminator, Field, Tag
-
-from enum import StrEnum
 
 from core.api.common import ApiModel, AspectType, Language, TaskAction, TaskType, parse_task_type
 

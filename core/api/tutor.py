@@ -8,7 +8,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Any, Literal
 
-from pydantic import AliasChoices, Field
+from pydantic import AliasChoices, ConfigDict, Field
 
 from core.api.common import ApiModel, Language
 from core.api.tasks import Text
@@ -52,7 +52,7 @@ class ChatMessage(ApiModel):
 class ChatContext(ApiModel):
     """Conversation context; taskId grounds the tutor in that task. Other keys are kept as given."""
 
-    model_config = {**ApiModel.model_config, "extra": "allow"}
+    model_config = ConfigDict(populate_by_name=True, extra="allow")
     taskId: str | None = Field(default=None, max_length=200)
 
 

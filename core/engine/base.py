@@ -10,8 +10,8 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from core.api import AspectDefinition, ChatTurn, Correctness, Language, Topic
 from core.api import Aspect as WireAspect
+from core.api import AspectDefinition, ChatTurn, Correctness, Language, Topic
 from core.engine.messages import Catalogue
 
 

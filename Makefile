@@ -1,0 +1,35 @@
+# Two commands do everything on a fresh machine: `make run` and `make test`.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-$(shell cksum pyproject.toml | cut -d' ' -f1)
+
+.PHONY: run test lint bench serve tui clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	rm -f $(VENV)/.installed-*; touch $(STAMP)
+
+run: $(STAMP)  ## web app and API on the embedded default, with the demo tasks
+	$(BIN)/feedback-studio web
+
+serve: $(STAMP)  ## API only
+	$(BIN)/feedback-studio serve
+
+tui: $(STAMP)  ## terminal app
+	$(BIN)/feedback-studio tui
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/lint-imports
+
+test: lint  ## the whole suite (pytest's exit 5, no tests collected, fails the target)
+	$(BIN)/python -m pytest
+
+bench: $(STAMP)  ## every benchmark in bench/, each prints its table
+	@for b in bench/*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache

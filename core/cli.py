@@ -1,0 +1,212 @@
+"""The `feedback-studio` command (argparse: the standard library does all that is needed here)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+from core.config import Settings
+
+COMMON_OPTIONS = {
+    "--database": ("database_url", "database URL (default: SQLite in the user data directory)"),
+    "--host": ("host", "address to listen on (default 127.0.0.1)"),
+    "--port": ("port", "port to listen on (default 8000)"),
+    "--remote": ("remote_url", "base URL of a remote service of this API"),
+    "--token": ("token", "bearer token for the remote service"),
+}
+
+
+def _settings(args: argparse.Namespace) -> Settings:
+    """Settings from the environment, overridden by the options given; exported for worker processes."""
+    for option, (field, _) in COMMON_OPTIONS.items():
+        value = getattr(args, option.lstrip("-"), None)
+        if value is not None:
+            os.environ[f"FEEDBACK_STUDIO_{field.upper()}"] = str(value)
+    return Settings()
+
+
+def _run(coro: Coroutine[Any, Any, int | None]) -> int:
+    return asyncio.run(coro) or 0
+
+
+# --- commands ---------------------------------------------------------------------------------
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    settings = _settings(args)
+    if args.workers > 1:
+        uvicorn.run(
+            "core.server.app:create_app",
+            factory=True,
+            host=settings.host,
+            port=settings.port,
+            workers=args.workers,
+            log_level=settings.log_level.lower(),
+        )
+    else:
+        from core.server.app import create_app
+
+        uvicorn.run(
+            create_app(settings), host=settings.host, port=settings.port, log_level=settings.log_level.lower()
+        )
+    return 0
+
+
+def cmd_web(args: argparse.Namespace) -> int:
+    import uvicorn
+    from webui.main import create_web_app
+
+    settings = _settings(args)
+    print(f"Feedback Studio: web app and API on {settings.base_url} (OpenAPI at {settings.base_url}/docs)")
+    uvicorn.run(create_web_app(settings), host=settings.host, port=settings.port, log_level="warning")
+    return 0
+
+
+def cmd_tui(args: argparse.Namespace) -> int:
+    from tui.app import run
+
+    return run(_settings(args)) or 0
+
+
+async def _token_create(args: argparse.Namespace) -> int:
+    from core.auth import new_token, parse_permissions
+    from core.service.runtime import Runtime
+    from core.store import principals
+
+    runtime = await Runtime.open(_settings(args).model_copy(update={"seed_demo": False}))
+    try:
+        token = new_token("fs")
+        async with runtime.db.write() as session:
+            await principals.create_principal(
+                session, args.name, args.tenant, parse_permissions(args.permission), token
+            )
+        print(token)
+    finally:
+        await runtime.aclose()
+    return 0
+
+
+async def _webhook_create(args: argparse.Namespace) -> int:
+    from core.auth import new_token
+    from core.service.runtime import Runtime
+    from core.store import principals
+
+    runtime = await Runtime.open(_settings(args).model_copy(update={"seed_demo": False}))
+    try:
+        token = new_token("wh")
+        async with runtime.db.write() as session:
+            await principals.create_webhook_token(session, args.tenant, token)
+        print(token)
+    finally:
+        await runtime.aclose()
+    return 0
+
+
+async def _seed_demo(args: argparse.Namespace) -> int:
+    from core.service.runtime import Runtime
+
+    runtime = await Runtime.open(_settings(args).model_copy(update={"seed_demo": False}))
+    try:
+        added = await runtime.seed_demo(args.tenant or runtime.settings.default_tenant)
+        print(f"seeded {added} demo tasks")
+    finally:
+        await runtime.aclose()
+    return 0
+
+
+async def _eval(args: argparse.Namespace) -> int:
+    from core.evaluation import evaluate_file, format_report
+    from core.service import connect
+
+    settings = _settings(args)
+    if not settings.remote_url and args.database is None:
+        settings = settings.model_copy(
+            update={"database_url": "sqlite+aiosqlite:///:memory:", "seed_demo": False}
+        )
+    service = await connect(settings)
+    try:
+        tenant = args.tenant or (await service.info()).defaultTenantId
+        reports = [await evaluate_file(service, path, tenant) for path in args.files]
+    finally:
+        await service.aclose()
+    print(format_report(reports))
+    return 0
+
+
+# --- parser -----------------------------------------------------------------------------------
+
+
+def _add_common(parser: argparse.ArgumentParser) -> None:
+    for option, (_, help_text) in COMMON_OPTIONS.items():
+        parser.add_argument(
+            option, dest=option.lstrip("-"), help=help_text, type=int if option == "--port" else str
+        )
+
+
+def _async(
+    handler: Callable[[argparse.Namespace], Coroutine[Any, Any, int]],
+) -> Callable[[argparse.Namespace], int]:
+    return lambda args: _run(handler(args))
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="feedback-studio", description="Feedback Studio: feedback and tutoring."
+    )
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    def command(
+        name: str, handler: Callable[[argparse.Namespace], int], help_text: str, parent: Any = commands
+    ) -> argparse.ArgumentParser:
+        sub = parent.add_parser(name, help=help_text, description=help_text)
+        _add_common(sub)
+        sub.set_defaults(handler=handler)
+        return sub
+
+    serve = command("serve", cmd_serve, "serve the API")
+    serve.add_argument(
+        "--workers", type=int, default=1, help="server processes (share one PostgreSQL database)"
+    )
+    command("web", cmd_web, "serve the web app and the API")
+    command("tui", cmd_tui, "open the terminal app")
+
+    token = commands.add_parser("token", help="bearer tokens").add_subparsers(dest="action", required=True)
+    create = command("create", _async(_token_create), "create a principal and print its token alone", token)
+    create.add_argument("--name", required=True)
+    create.add_argument("--tenant", required=True)
+    create.add_argument(
+        "--permission",
+        action="append",
+        choices=["access", "write", "delete"],
+        help="repeatable; access is implied (default: access only)",
+    )
+
+    webhook = commands.add_parser("webhook", help="webhook tokens").add_subparsers(
+        dest="action", required=True
+    )
+    command("create", _async(_webhook_create), "create a webhook token and print it", webhook).add_argument(
+        "--tenant", required=True
+    )
+
+    seed = command("seed-demo", _async(_seed_demo), "add the demo tasks to a tenant")
+    seed.add_argument("--tenant")
+
+    evaluate = command("eval", _async(_eval), "judge the test answers of JSONL benchmark files")
+    evaluate.add_argument("files", nargs="+")
+    evaluate.add_argument("--tenant")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return args.handler(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,56 @@
+"""The FastAPI application: one router per API area, error handlers, limits, OpenAPI at /docs.
+
+The routes only translate HTTP to LocalService calls; the runtime they share is opened in the
+lifespan (or handed in, when the web app and the API share one process).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+
+from core import API_VERSION
+from core.config import Settings
+from core.server import errors
+from core.server.limits import BodySizeLimit
+from core.server.routers import feedback, interactions, studio, tasks, webhooks
+from core.service.runtime import Runtime
+
+ROUTERS = [feedback.router, tasks.router, interactions.router, webhooks.router, studio.router]
+
+DESCRIPTION = """Learner Feedback and Tutoring Service API 0.9.0, implemented by Feedback Studio.
+
+Endpoints tagged *extensions* are Feedback Studio's authoring extensions (DESIGN.md); a client
+must not require them of other servers of this API."""
+
+
+def create_app(settings: Settings | None = None, runtime: Runtime | None = None) -> FastAPI:
+    settings = settings or Settings()
+    logging.basicConfig(level=settings.log_level)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        owned = runtime is None
+        app.state.runtime = runtime or await Runtime.open(settings)
+        try:
+            yield
+        finally:
+            if owned:
+                await app.state.runtime.aclose()
+
+    app = FastAPI(
+        title="Learner Feedback and Tutoring Service",
+        version=API_VERSION,
+        description=DESCRIPTION,
+        lifespan=lifespan,
+    )
+    app.state.settings = settings
+    errors.install(app)
+    for router in ROUTERS:
+        app.include_router(router)
+    app.add_middleware(errors.InternalErrors)
+    app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
+    return app

@@ -1,0 +1,37 @@
+"""Inbound webhooks (API.md 4): the path token authenticates; no bearer token."""
+
+import json
+
+from fastapi import APIRouter, Request
+from pydantic import ValidationError
+
+from core.api import SchemaMalformed, WebhookPayload, WebhookReceipt
+from core.server.deps import RuntimeDep
+from core.server.errors import describe_validation
+from core.service.local import LocalService
+
+router = APIRouter(tags=["webhooks"])
+
+
+@router.post(
+    "/webhooks/{token}",
+    response_model=WebhookReceipt,
+    openapi_extra={
+        "requestBody": {
+            "required": True,
+            "content": {"application/json": {"schema": WebhookPayload.model_json_schema()}},
+        }
+    },
+)
+async def receive_webhook(token: str, request: Request, runtime: RuntimeDep) -> WebhookReceipt:
+    """Payload {event, data}; API.md types the body as a string, so a JSON string holding it is accepted too."""
+    try:
+        document = json.loads(await request.body())
+        if isinstance(document, str):
+            document = json.loads(document)
+        payload = WebhookPayload.model_validate(document)
+    except json.JSONDecodeError as exc:
+        raise SchemaMalformed(f"the request body is not valid JSON ({exc.msg})") from None
+    except ValidationError as exc:
+        raise SchemaMalformed(describe_validation(list(exc.errors()))) from None
+    return await LocalService.for_webhooks(runtime).receive_webhook(token, payload)

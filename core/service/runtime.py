@@ -1,0 +1,106 @@
+"""The process-wide state behind LocalService: settings, database, catalogue and engine caches.
+
+One Runtime serves every principal of a process (the API's callers and the local UIs alike);
+a LocalService is a cheap view of it for one principal. Nothing kept here is needed by another
+process: caches are keyed by content hashes and revisions read from the database.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import OrderedDict
+from collections.abc import Hashable
+from typing import Any
+
+from pydantic import TypeAdapter
+
+from core.api import TaskDefinition
+from core.assets import demo_tasks, load_catalogue
+from core.config import Settings
+from core.engine.base import GradedExample
+from core.engine.messages import Catalogue
+from core.store import principals, tasks
+from core.store.db import Database
+
+log = logging.getLogger(__name__)
+TASKS = TypeAdapter(TaskDefinition)
+
+
+class LruCache:
+    """A small least-recently-used map; enough for per-task data keyed by version."""
+
+    def __init__(self, size: int = 256) -> None:
+        self._size = size
+        self._items: OrderedDict[Hashable, Any] = OrderedDict()
+
+    def get(self, key: Hashable) -> Any | None:
+        if key in self._items:
+            self._items.move_to_end(key)
+            return self._items[key]
+        return None
+
+    def put(self, key: Hashable, value: Any) -> None:
+        self._items[key] = value
+        self._items.move_to_end(key)
+        while len(self._items) > self._size:
+            self._items.popitem(last=False)
+
+
+class Runtime:
+    def __init__(self, settings: Settings, db: Database, catalogue: Catalogue) -> None:
+        self.settings = settings
+        self.db = db
+        self.catalogue = catalogue
+        self.graded_cache = LruCache()
+        self._similarity: Any = None
+        self.extras: dict[str, Any] = {}
+        """Per-area state that other parts attach (tutor engines, rate limiter)."""
+
+    @classmethod
+    async def open(cls, settings: Settings) -> Runtime:
+        db = Database(settings.database_url)
+        await db.migrate()
+        runtime = cls(settings, db, load_catalogue())
+        async with db.write() as session:
+            await principals.ensure_tenant(session, settings.default_tenant, "Default tenant")
+        if settings.seed_demo:
+            await runtime.seed_demo_if_empty()
+        return runtime
+
+    @property
+    def similarity(self) -> Any:
+        """The similarity backend of the freeform engine, built on first use."""
+        if self._similarity is None:
+            from core.engine.similarity import similarity_backend
+
+            self._similarity = similarity_backend(self.settings.similarity_backend)
+        return self._similarity
+
+    def task_link(self, tenant_id: str, task_id: str) -> str:
+        return f"{self.settings.base_url}/tasks/{tenant_id}/{task_id}"
+
+    async def seed_demo_if_empty(self, tenant_id: str | None = None) -> int:
+        """Seed the demo tasks into a tenant that has none; returns how many were added."""
+        tenant_id = tenant_id or self.settings.default_tenant
+        async with self.db.read() as session:
+            if await tasks.list_tasks(session, tenant_id, recent=0):
+                return 0
+        return await self.seed_demo(tenant_id)
+
+    async def seed_demo(self, tenant_id: str) -> int:
+        added = 0
+        async with self.db.write() as session:
+            await principals.ensure_tenant(session, tenant_id)
+            for document in demo_tasks():
+                await tasks.upsert_task(session, tenant_id, TASKS.validate_python(document))
+                added += 1
+        for hook in self.extras.get("seed_hooks", []):
+            await hook(self, tenant_id)
+        log.info("seeded %d demo tasks into tenant %s", added, tenant_id)
+        return added
+
+    def graded_examples(self, key: Hashable) -> tuple[GradedExample, ...] | None:
+        return self.graded_cache.get(key)
+
+    async def aclose(self) -> None:
+        await self.db.aclose()

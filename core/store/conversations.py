@@ -1,0 +1,132 @@
+"""Tutor conversations (chat and simulation sessions), their messages, traces and trace ratings."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from core.store import models as m
+from core.store.common import insert_for
+
+
+async def get_conversation(
+    session: AsyncSession, conversation_id: str, *, lock: bool = False
+) -> m.Conversation | None:
+    stmt = select(m.Conversation).where(m.Conversation.id == conversation_id)
+    if lock:
+        stmt = stmt.with_for_update().execution_options(populate_existing=True)
+    return (await session.execute(stmt)).scalar_one_or_none()
+
+
+async def create_conversation(
+    session: AsyncSession,
+    *,
+    conversation_id: str,
+    tenant_id: str,
+    tutor_id: str,
+    user_id: str,
+    task_id: str | None,
+    kind: str = "chat",
+    state: dict[str, Any] | None = None,
+    expires_at: datetime | None = None,
+) -> m.Conversation:
+    now = m.utcnow()
+    row = m.Conversation(
+        id=conversation_id,
+        tenant_id=tenant_id,
+        tutor_id=tutor_id,
+        user_id=user_id,
+        task_id=task_id,
+        kind=kind,
+        status="active",
+        state=state or {},
+        turns=0,
+        started_at=now,
+        expires_at=expires_at,
+        updated_at=now,
+    )
+    session.add(row)
+    await session.flush()
+    return row
+
+
+async def append_messages(
+    session: AsyncSession, conversation_id: str, messages: Sequence[tuple[str, str]]
+) -> None:
+    """Append (role, content) pairs after the conversation's last message, keeping their order."""
+    last = (
+        await session.execute(
+            select(func.coalesce(func.max(m.ConversationMessage.seq), 0)).where(
+                m.ConversationMessage.conversation_id == conversation_id
+            )
+        )
+    ).scalar_one()
+    now = m.utcnow()
+    session.add_all(
+        m.ConversationMessage(
+            conversation_id=conversation_id, seq=last + i, role=role, content=content, created_at=now
+        )
+        for i, (role, content) in enumerate(messages, start=1)
+    )
+    await session.flush()
+
+
+async def list_messages(session: AsyncSession, conversation_id: str) -> list[m.ConversationMessage]:
+    return list(
+        (
+            await session.execute(
+                select(m.ConversationMessage)
+                .where(m.ConversationMessage.conversation_id == conversation_id)
+                .order_by(m.ConversationMessage.seq)
+            )
+        ).scalars()
+    )
+
+
+async def add_trace(session: AsyncSession, row: m.Trace) -> None:
+    session.add(row)
+
+
+async def get_trace(session: AsyncSession, trace_id: str) -> m.Trace | None:
+    return await session.get(m.Trace, trace_id)
+
+
+async def put_trace_rating(session: AsyncSession, trace_id: str, score: int, comment: str | None) -> None:
+    now = m.utcnow()
+    stmt = insert_for(session, m.TraceRating).values(
+        trace_id=trace_id, score=score, comment=comment, created_at=now, updated_at=now
+    )
+    await session.execute(
+        stmt.on_conflict_do_update(
+            index_elements=["trace_id"], set_={"score": score, "comment": comment, "updated_at": now}
+        )
+    )
+
+
+async def get_tutor(session: AsyncSession, tutor_id: str) -> m.Tutor | None:
+    return await session.get(m.Tutor, tutor_id)
+
+
+async def list_tutors(session: AsyncSession, tenant_id: str) -> list[m.Tutor]:
+    return list(
+        (
+            await session.execute(select(m.Tutor).where(m.Tutor.tenant_id == tenant_id).order_by(m.Tutor.id))
+        ).scalars()
+    )
+
+
+async def put_tutor(session: AsyncSession, tenant_id: str, tutor_id: str, config: dict[str, Any]) -> m.Tutor:
+    now = m.utcnow()
+    row = await session.get(m.Tutor, tutor_id)
+    if row is None:
+        row = m.Tutor(id=tutor_id, tenant_id=tenant_id, config=config, created_at=now, updated_at=now)
+        session.add(row)
+    else:
+        row.config = config
+        row.updated_at = now
+    await session.flush()
+    return row

@@ -1,0 +1,90 @@
+"""The database: an async SQLAlchemy engine, SQLite by default, PostgreSQL by URL; migrated on open.
+
+SQLite runs in WAL mode with synchronous=NORMAL: a committed transaction survives a crash of the
+process (only a power loss may drop the last commits), and readers never wait for the writer.
+Write transactions on SQLite begin IMMEDIATE so that two writers queue on the busy timeout instead
+of failing when a read lock would have to be upgraded.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import event
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
+
+MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+
+
+def _sqlite_setup(engine: AsyncEngine) -> None:
+    @event.listens_for(engine.sync_engine, "connect")
+    def _on_connect(dbapi_connection, _record) -> None:  # type: ignore[no-untyped-def]
+        dbapi_connection.isolation_level = None  # SQLAlchemy, not the driver, emits BEGIN
+        cursor = dbapi_connection.cursor()
+        for pragma in ("journal_mode=WAL", "synchronous=NORMAL", "foreign_keys=ON", "busy_timeout=30000"):
+            cursor.execute(f"PRAGMA {pragma}")
+        cursor.close()
+
+    @event.listens_for(engine.sync_engine, "begin")
+    def _on_begin(connection) -> None:  # type: ignore[no-untyped-def]
+        immediate = connection.get_execution_options().get("sqlite_immediate", False)
+        connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+
+
+class Database:
+    def __init__(self, url: str, *, echo: bool = False) -> None:
+        self.url = url
+        self.is_sqlite = url.startswith("sqlite")
+        if self.is_sqlite:
+            self._prepare_sqlite_file(url)
+            self.engine = create_async_engine(url, echo=echo)
+            _sqlite_setup(self.engine)
+            writer = self.engine.execution_options(sqlite_immediate=True)
+        else:
+            self.engine = create_async_engine(
+                url, echo=echo, pool_size=10, max_overflow=20, pool_pre_ping=True
+            )
+            writer = self.engine
+        self._read = async_sessionmaker(self.engine, expire_on_commit=False)
+        self._write = async_sessionmaker(writer, expire_on_commit=False)
+
+    @staticmethod
+    def _prepare_sqlite_file(url: str) -> None:
+        path = url.split(":///", 1)[-1]
+        if path and path != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+
+    async def migrate(self) -> None:
+        """Bring the schema to the newest Alembic revision."""
+        async with self.engine.begin() as connection:
+            await connection.run_sync(_upgrade)
+
+    @asynccontextmanager
+    async def read(self) -> AsyncIterator[AsyncSession]:
+        async with self._read() as session:
+            yield session
+
+    @asynccontextmanager
+    async def write(self) -> AsyncIterator[AsyncSession]:
+        """A transaction that commits when the block ends and rolls back on an exception."""
+        async with self._write() as session, session.begin():
+            yield session
+
+    async def aclose(self) -> None:
+        await self.engine.dispose()
+
+
+def alembic_config() -> Config:
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    return config
+
+
+def _upgrade(connection) -> None:  # type: ignore[no-untyped-def]
+    config = alembic_config()
+    config.attributes["connection"] = connection
+    command.upgrade(config, "head")

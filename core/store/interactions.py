@@ -1,0 +1,113 @@
+"""Interactions (every feedback computation), their end-user ratings, and graded answers."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from core.store import models as m
+from core.store.common import insert_for
+
+
+async def add_interaction(session: AsyncSession, row: m.Interaction) -> None:
+    session.add(row)
+
+
+async def get_interaction(session: AsyncSession, interaction_id: str) -> m.Interaction | None:
+    return await session.get(m.Interaction, interaction_id)
+
+
+async def list_interactions(
+    session: AsyncSession, tenant_id: str, task_id: str, limit: int = 500
+) -> list[tuple[m.Interaction, m.EndUserRating | None]]:
+    """The newest interactions of a task first, each with its rating if it has one."""
+    rows = await session.execute(
+        select(m.Interaction, m.EndUserRating)
+        .outerjoin(m.EndUserRating, m.EndUserRating.interaction_id == m.Interaction.id)
+        .where(m.Interaction.tenant_id == tenant_id, m.Interaction.task_id == task_id)
+        .order_by(m.Interaction.created_at.desc())
+        .limit(limit)
+    )
+    return [(i, r) for i, r in rows.tuples()]
+
+
+async def get_rating(session: AsyncSession, interaction_id: str) -> m.EndUserRating | None:
+    return await session.get(m.EndUserRating, interaction_id)
+
+
+async def put_rating(
+    session: AsyncSession, interaction_id: str, type_: str, subtype: str | None, message: str | None
+) -> m.EndUserRating:
+    """Create the rating on the first call, update it after (atomic under concurrency)."""
+    now = m.utcnow()
+    stmt = insert_for(session, m.EndUserRating).values(
+        interaction_id=interaction_id,
+        type=type_,
+        subtype=subtype,
+        message=message,
+        created_at=now,
+        updated_at=now,
+    )
+    await session.execute(
+        stmt.on_conflict_do_update(
+            index_elements=["interaction_id"],
+            set_={"type": type_, "subtype": subtype, "message": message, "updated_at": now},
+        )
+    )
+    row = (
+        await session.execute(
+            select(m.EndUserRating)
+            .where(m.EndUserRating.interaction_id == interaction_id)
+            .execution_options(populate_existing=True)
+        )
+    ).scalar_one()
+    return row
+
+
+async def add_graded_answers(
+    session: AsyncSession, tenant_id: str, task_id: str, answers: Sequence[dict[str, Any]]
+) -> int:
+    """Store graded answers; returns how many the task has now."""
+    now = m.utcnow()
+    session.add_all(
+        m.GradedAnswer(tenant_id=tenant_id, task_id=task_id, created_at=now, **a) for a in answers
+    )
+    await session.flush()
+    return await count_graded(session, tenant_id, task_id)
+
+
+async def count_graded(session: AsyncSession, tenant_id: str, task_id: str) -> int:
+    return (
+        await session.execute(
+            select(func.count())
+            .select_from(m.GradedAnswer)
+            .where(m.GradedAnswer.tenant_id == tenant_id, m.GradedAnswer.task_id == task_id)
+        )
+    ).scalar_one()
+
+
+async def graded_revision(session: AsyncSession, tenant_id: str, task_id: str) -> tuple[int, int]:
+    """(count, newest id) of a task's graded answers: changes whenever one is added or removed."""
+    count, newest = (
+        await session.execute(
+            select(func.count(), func.coalesce(func.max(m.GradedAnswer.id), 0)).where(
+                m.GradedAnswer.tenant_id == tenant_id, m.GradedAnswer.task_id == task_id
+            )
+        )
+    ).one()
+    return int(count), int(newest)
+
+
+async def list_graded(session: AsyncSession, tenant_id: str, task_id: str) -> list[m.GradedAnswer]:
+    return list(
+        (
+            await session.execute(
+                select(m.GradedAnswer)
+                .where(m.GradedAnswer.tenant_id == tenant_id, m.GradedAnswer.task_id == task_id)
+                .order_by(m.GradedAnswer.id)
+            )
+        ).scalars()
+    )

@@ -1,0 +1,232 @@
+"""Tables of the store (SQLAlchemy 2 declarative). The schema itself is owned by Alembic migrations.
+
+Times are UTC. JSON columns hold wire-shaped documents (task definitions, answers, feedback) so
+that what was computed is kept exactly as it was answered.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    DateTime,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+)
+from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.types import TypeDecorator
+
+Json = JSON().with_variant(JSONB(), "postgresql")
+ID = String(200)
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class UTCDateTime(TypeDecorator):
+    """A timezone-aware UTC datetime on every database (SQLite itself stores no zone)."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Any) -> datetime | None:
+        return value.astimezone(UTC) if value is not None and value.tzinfo else value
+
+    def process_result_value(self, value: datetime | None, dialect: Any) -> datetime | None:
+        return value.replace(tzinfo=UTC) if value is not None and value.tzinfo is None else value
+
+
+class Base(DeclarativeBase):
+    type_annotation_map = {dict[str, Any]: Json, list[Any]: Json, datetime: UTCDateTime()}  # noqa: RUF012
+
+
+class Tenant(Base):
+    __tablename__ = "tenants"
+    id: Mapped[str] = mapped_column(ID, primary_key=True)
+    name: Mapped[str] = mapped_column(String(200))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class Principal(Base):
+    __tablename__ = "principals"
+    id: Mapped[str] = mapped_column(ID, primary_key=True)
+    name: Mapped[str] = mapped_column(String(200))
+    default_tenant_id: Mapped[str] = mapped_column(ForeignKey("tenants.id"))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class Grant(Base):
+    """A principal's permissions on one tenant."""
+
+    __tablename__ = "grants"
+    principal_id: Mapped[str] = mapped_column(
+        ForeignKey("principals.id", ondelete="CASCADE"), primary_key=True
+    )
+    tenant_id: Mapped[str] = mapped_column(ForeignKey("tenants.id", ondelete="CASCADE"), primary_key=True)
+    can_access: Mapped[bool] = mapped_column(Boolean, default=True)
+    can_write: Mapped[bool] = mapped_column(Boolean, default=False)
+    can_delete: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class ApiToken(Base):
+    __tablename__ = "api_tokens"
+    id: Mapped[str] = mapped_column(ID, primary_key=True)
+    principal_id: Mapped[str] = mapped_column(ForeignKey("principals.id", ondelete="CASCADE"))
+    name: Mapped[str] = mapped_column(String(200))
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class WebhookToken(Base):
+    __tablename__ = "webhook_tokens"
+    id: Mapped[str] = mapped_column(ID, primary_key=True)
+    tenant_id: Mapped[str] = mapped_column(ForeignKey("tenants.id", ondelete="CASCADE"))
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class WebhookEvent(Base):
+    __tablename__ = "webhook_events"
+    id: Mapped[str] = mapped_column(ID, primary_key=True)
+    tenant_id: Mapped[str] = mapped_column(ForeignKey("tenants.id", ondelete="CASCADE"), index=True)
+    event: Mapped[str] = mapped_column(String(200))
+    payload: Mapped[dict[str, Any]]
+    received_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class Task(Base):
+    __tablename__ = "tasks"
+    tenant_id: Mapped[str] = mapped_column(ForeignKey("tenants.id", ondelete="CASCADE"), primary_key=True)
+    task_id: Mapped[str] = mapped_column(ID, primary_key=True)
+    type: Mapped[str] = mapped_column(String(40))
+    title: Mapped[str] = mapped_column(String(500))
+    language: Mapped[str] = mapped_column(String(8))
+    definition: Mapped[dict[str, Any]]
+    content_hash: Mapped[str] = mapped_column(String(64))
+    version: Mapped[int] = mapped_column(Integer, default=1)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class Interaction(Base):
+    __tablename__ = "interactions"
+    __table_args__ = (Index("ix_interactions_task", "tenant_id", "task_id", "created_at"),)
+    id: Mapped[str] = mapped_column(ID, primary_key=True)
+    tenant_id: Mapped[str] = mapped_column(ForeignKey("tenants.id", ondelete="CASCADE"))
+    task_id: Mapped[str] = mapped_column(ID)
+    task_version: Mapped[int] = mapped_column(Integer)
+    user_id: Mapped[str] = mapped_column(ID)
+    principal_id: Mapped[str] = mapped_column(ID)
+    answer: Mapped[dict[str, Any]]
+    feedback: Mapped[dict[str, Any]]
+    learner_meta: Mapped[dict[str, Any] | None]
+    verdict: Mapped[str] = mapped_column(String(16))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class EndUserRating(Base):
+    __tablename__ = "end_user_ratings"
+    interaction_id: Mapped[str] = mapped_column(
+        ForeignKey("interactions.id", ondelete="CASCADE"), primary_key=True
+    )
+    type: Mapped[str] = mapped_column(String(8))
+    subtype: Mapped[str | None] = mapped_column(String(40))
+    message: Mapped[str | None] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class GradedAnswer(Base):
+    __tablename__ = "graded_answers"
+    __table_args__ = (Index("ix_graded_answers_task", "tenant_id", "task_id"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    tenant_id: Mapped[str] = mapped_column(ForeignKey("tenants.id", ondelete="CASCADE"))
+    task_id: Mapped[str] = mapped_column(ID)
+    answer: Mapped[dict[str, Any]]
+    correctness: Mapped[str] = mapped_column(String(16))
+    points: Mapped[float | None] = mapped_column(Float)
+    feedback: Mapped[str | None] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class TestAnswer(Base):
+    """An author's test answer with the feedback it must get (the retest workflow)."""
+
+    __tablename__ = "test_answers"
+    __table_args__ = (Index("ix_test_answers_task", "tenant_id", "task_id"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    tenant_id: Mapped[str] = mapped_column(ForeignKey("tenants.id", ondelete="CASCADE"))
+    task_id: Mapped[str] = mapped_column(ID)
+    label: Mapped[str] = mapped_column(String(200))
+    answer: Mapped[dict[str, Any]]
+    expected: Mapped[dict[str, Any]]
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class Tutor(Base):
+    __tablename__ = "tutors"
+    id: Mapped[str] = mapped_column(ID, primary_key=True)
+    tenant_id: Mapped[str] = mapped_column(ForeignKey("tenants.id", ondelete="CASCADE"), index=True)
+    config: Mapped[dict[str, Any]]
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class Conversation(Base):
+    __tablename__ = "conversations"
+    id: Mapped[str] = mapped_column(ID, primary_key=True)
+    tenant_id: Mapped[str] = mapped_column(ForeignKey("tenants.id", ondelete="CASCADE"), index=True)
+    tutor_id: Mapped[str] = mapped_column(ID)
+    user_id: Mapped[str] = mapped_column(ID)
+    task_id: Mapped[str | None] = mapped_column(ID)
+    kind: Mapped[str] = mapped_column(String(16), default="chat")
+    status: Mapped[str] = mapped_column(String(16), default="active")
+    state: Mapped[dict[str, Any]]
+    turns: Mapped[int] = mapped_column(Integer, default=0)
+    started_at: Mapped[datetime] = mapped_column(default=utcnow)
+    expires_at: Mapped[datetime | None]
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class ConversationMessage(Base):
+    __tablename__ = "conversation_messages"
+    __table_args__ = (UniqueConstraint("conversation_id", "seq"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    conversation_id: Mapped[str] = mapped_column(ForeignKey("conversations.id", ondelete="CASCADE"))
+    seq: Mapped[int] = mapped_column(Integer)
+    role: Mapped[str] = mapped_column(String(16))
+    content: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class Trace(Base):
+    __tablename__ = "traces"
+    id: Mapped[str] = mapped_column(ID, primary_key=True)
+    tenant_id: Mapped[str] = mapped_column(ForeignKey("tenants.id", ondelete="CASCADE"), index=True)
+    conversation_id: Mapped[str | None] = mapped_column(ID, index=True)
+    tutor_id: Mapped[str] = mapped_column(ID)
+    engine: Mapped[str] = mapped_column(String(40))
+    request: Mapped[dict[str, Any]]
+    reply: Mapped[dict[str, Any]]
+    debug: Mapped[list[Any]]
+    timings: Mapped[dict[str, Any]]
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class TraceRating(Base):
+    __tablename__ = "trace_ratings"
+    trace_id: Mapped[str] = mapped_column(ForeignKey("traces.id", ondelete="CASCADE"), primary_key=True)
+    score: Mapped[int] = mapped_column(Integer)
+    comment: Mapped[str | None] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow)

@@ -1,0 +1,164 @@
+"""Tasks of a tenant: upsert with the CREATED / UPDATED / UNCHANGED decision, read, list, delete.
+
+UNCHANGED means the canonical JSON of the supplied definition equals the stored one (DESIGN.md).
+The upsert is race-free: INSERT … ON CONFLICT DO NOTHING decides CREATED for exactly one of many
+concurrent callers; the others lock the row and compare hashes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import delete, func, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from core.api import TaskAction, TaskBase, TaskType, WrongTaskType
+from core.store import models as m
+from core.store.common import insert_for
+
+
+def canonical_json(task: TaskBase) -> dict[str, Any]:
+    return task.model_dump(mode="json", by_alias=True)
+
+
+def content_hash(document: dict[str, Any]) -> str:
+    text = json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True)
+class TaskRow:
+    tenant_id: str
+    task_id: str
+    type: TaskType
+    title: str
+    language: str
+    definition: dict[str, Any]
+    version: int
+    created_at: datetime
+    updated_at: datetime
+
+    @classmethod
+    def of(cls, row: m.Task) -> TaskRow:
+        return cls(
+            tenant_id=row.tenant_id,
+            task_id=row.task_id,
+            type=TaskType(row.type),
+            title=row.title,
+            language=row.language,
+            definition=row.definition,
+            version=row.version,
+            created_at=row.created_at,
+            updated_at=row.updated_at,
+        )
+
+
+async def upsert_task(session: AsyncSession, tenant_id: str, task: TaskBase) -> tuple[TaskAction, TaskRow]:
+    document = canonical_json(task)
+    digest = content_hash(document)
+    now = m.utcnow()
+    values = dict(
+        tenant_id=tenant_id,
+        task_id=task.id,
+        type=task.task_type.value,
+        title=task.display_title,
+        language=task.language.value,
+        definition=document,
+        content_hash=digest,
+        version=1,
+        created_at=now,
+        updated_at=now,
+    )
+    inserted = await session.execute(
+        insert_for(session, m.Task)
+        .values(**values)
+        .on_conflict_do_nothing(index_elements=["tenant_id", "task_id"])
+    )
+    row = (
+        await session.execute(
+            select(m.Task)
+            .where(m.Task.tenant_id == tenant_id, m.Task.task_id == task.id)
+            .with_for_update()
+            .execution_options(populate_existing=True)
+        )
+    ).scalar_one()
+    if inserted.rowcount == 1:
+        return TaskAction.CREATED, TaskRow.of(row)
+    if row.type != task.task_type.value:
+        raise WrongTaskType(
+            f"task {task.id!r} is a {TaskType(row.type).schema_name}; it cannot become a "
+            f"{task.task_type.schema_name} (use a new id for a new task)"
+        )
+    if row.content_hash == digest:
+        return TaskAction.UNCHANGED, TaskRow.of(row)
+    row.definition = document
+    row.content_hash = digest
+    row.title = task.display_title
+    row.language = task.language.value
+    row.version += 1
+    row.updated_at = now
+    await session.flush()
+    return TaskAction.UPDATED, TaskRow.of(row)
+
+
+async def get_task(session: AsyncSession, tenant_id: str, task_id: str) -> TaskRow | None:
+    row = await session.get(m.Task, (tenant_id, task_id))
+    return TaskRow.of(row) if row is not None else None
+
+
+async def delete_task(session: AsyncSession, tenant_id: str, task_id: str) -> bool:
+    result = await session.execute(
+        delete(m.Task).where(m.Task.tenant_id == tenant_id, m.Task.task_id == task_id)
+    )
+    return result.rowcount == 1
+
+
+@dataclass(frozen=True)
+class TaskListing:
+    task: TaskRow
+    interaction_count: int
+    last_verdicts: list[str]
+
+
+async def list_tasks(session: AsyncSession, tenant_id: str, recent: int = 5) -> list[TaskListing]:
+    """The tenant's tasks with how often they were answered and their most recent verdicts."""
+    tasks = (
+        await session.execute(
+            select(m.Task).where(m.Task.tenant_id == tenant_id).order_by(m.Task.updated_at.desc())
+        )
+    ).scalars()
+    counted = await session.execute(
+        select(m.Interaction.task_id, func.count())
+        .where(m.Interaction.tenant_id == tenant_id)
+        .group_by(m.Interaction.task_id)
+    )
+    counts = {task_id: count for task_id, count in counted.tuples()}
+    ranked = (
+        select(
+            m.Interaction.task_id,
+            m.Interaction.verdict,
+            func.row_number()
+            .over(partition_by=m.Interaction.task_id, order_by=m.Interaction.created_at.desc())
+            .label("rank"),
+        )
+        .where(m.Interaction.tenant_id == tenant_id)
+        .subquery()
+    )
+    verdicts: dict[str, list[str]] = {}
+    for task_id, verdict in (
+        await session.execute(
+            select(ranked.c.task_id, ranked.c.verdict).where(ranked.c.rank <= recent).order_by(ranked.c.rank)
+        )
+    ).tuples():
+        verdicts.setdefault(task_id, []).append(verdict)
+    return [TaskListing(TaskRow.of(t), counts.get(t.task_id, 0), verdicts.get(t.task_id, [])) for t in tasks]
+
+
+async def delete_task_data(session: AsyncSession, tenant_id: str, task_id: str) -> None:
+    """Forget a deleted task's interactions (with their ratings), graded answers and test answers."""
+    for table in (m.Interaction, m.GradedAnswer, m.TestAnswer):
+        await session.execute(delete(table).where(table.tenant_id == tenant_id, table.task_id == task_id))

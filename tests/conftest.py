@@ -1,0 +1,162 @@
+"""Shared fixtures: settings on a fresh SQLite file, a runtime, a real uvicorn server, tokens.
+
+PostgreSQL runs where FEEDBACK_STUDIO_TEST_POSTGRES_URL names a server: each test that asks for
+it gets a database of its own, created and dropped around it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import socket
+import threading
+import time
+import uuid
+from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass
+
+import pytest
+import uvicorn
+
+from core.auth import ALL_PERMISSIONS, Permission, local_principal, new_token
+from core.config import Settings
+from core.service.local import LocalService
+from core.service.runtime import Runtime
+from core.store import principals
+from core.store.db import Database
+
+POSTGRES_URL = os.environ.get("FEEDBACK_STUDIO_TEST_POSTGRES_URL")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def sqlite_url(tmp_path) -> str:
+    return f"sqlite+aiosqlite:///{tmp_path / 'studio.sqlite3'}"
+
+
+@pytest.fixture
+def settings(tmp_path) -> Settings:
+    return Settings(database_url=sqlite_url(tmp_path), seed_demo=False, public_base_url="http://studio.test")
+
+
+@pytest.fixture
+async def runtime(settings: Settings) -> AsyncIterator[Runtime]:
+    rt = await Runtime.open(settings)
+    yield rt
+    await rt.aclose()
+
+
+@pytest.fixture
+def service(runtime: Runtime) -> LocalService:
+    """The embedded service as the local UIs use it: every permission on the default tenant."""
+    return LocalService(runtime, local_principal(runtime.settings.default_tenant))
+
+
+async def create_token(database_url: str, tenant: str, *permissions: Permission, name: str = "test") -> str:
+    """A bearer token for a new principal with the given permissions on one tenant."""
+    db = Database(database_url)
+    token = new_token("fs")
+    try:
+        async with db.write() as session:
+            await principals.create_principal(
+                session, name, tenant, frozenset(permissions or ALL_PERMISSIONS) | {Permission.ACCESS}, token
+            )
+    finally:
+        await db.aclose()
+    return token
+
+
+async def create_webhook_token(database_url: str, tenant: str) -> str:
+    db = Database(database_url)
+    token = new_token("wh")
+    try:
+        async with db.write() as session:
+            await principals.create_webhook_token(session, tenant, token)
+    finally:
+        await db.aclose()
+    return token
+
+
+@dataclass
+class LiveServer:
+    base_url: str
+    settings: Settings
+
+    async def token(self, tenant: str = "default", *permissions: Permission) -> str:
+        return await create_token(self.settings.database_url, tenant, *permissions)
+
+    async def webhook_token(self, tenant: str = "default") -> str:
+        return await create_webhook_token(self.settings.database_url, tenant)
+
+
+class ServerThread:
+    """uvicorn serving an ASGI app on 127.0.0.1 in a thread of its own (its own event loop)."""
+
+    def __init__(self, app, port: int) -> None:
+        self.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    def __enter__(self) -> ServerThread:
+        self.thread.start()
+        deadline = time.monotonic() + 20
+        while not self.server.started:
+            if time.monotonic() > deadline or not self.thread.is_alive():
+                raise RuntimeError("the test server did not start")
+            time.sleep(0.02)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=10)
+
+
+@pytest.fixture
+def live_server(tmp_path) -> Iterator[LiveServer]:
+    """The API served by uvicorn on 127.0.0.1 over a fresh SQLite database."""
+    from core.server.app import create_app
+
+    port = free_port()
+    settings = Settings(
+        database_url=sqlite_url(tmp_path),
+        seed_demo=False,
+        port=port,
+        public_base_url=f"http://127.0.0.1:{port}",
+    )
+    with ServerThread(create_app(settings), port):
+        yield LiveServer(f"http://127.0.0.1:{port}", settings)
+
+
+def _postgres_admin(sql: str) -> None:
+    import asyncpg
+
+    async def execute() -> None:
+        connection = await asyncpg.connect(POSTGRES_URL.replace("postgresql+asyncpg://", "postgresql://"))
+        try:
+            await connection.execute(sql)
+        finally:
+            await connection.close()
+
+    asyncio.run(execute())
+
+
+@pytest.fixture
+def postgres_url() -> Iterator[str]:
+    """A fresh PostgreSQL database for one test (skips without FEEDBACK_STUDIO_TEST_POSTGRES_URL)."""
+    if not POSTGRES_URL:
+        pytest.skip("FEEDBACK_STUDIO_TEST_POSTGRES_URL is not set: no PostgreSQL server to test against")
+    name = f"fs_test_{uuid.uuid4().hex[:12]}"
+    _postgres_admin(f'CREATE DATABASE "{name}"')
+    yield POSTGRES_URL.rsplit("/", 1)[0] + f"/{name}"
+    _postgres_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def database_url(request, tmp_path) -> str:
+    """Store tests take this to run on SQLite and on PostgreSQL."""
+    if request.param == "sqlite":
+        return sqlite_url(tmp_path)
+    return request.getfixturevalue("postgres_url")
