@@ -146,12 +146,16 @@ def require_count(given: int, expected: int, noun: str) -> None:
         raise InvalidParameter(f"the answer has {given} {noun}, but the task has {expected}")
 
 
+_APOSTROPHES = str.maketrans(dict.fromkeys("’‘ʼ`", "'"))
+
+
 def loosely(text: str) -> str:
     """Text as compared when case and spacing do not matter: Unicode casefold, whitespace collapsed.
 
-    NFC first, so that an umlaut typed as one character or as a letter with a combining mark agree.
+    NFC first, so that an umlaut typed as one character or as a letter with a combining mark
+    agree; and one apostrophe, since phones type ’ where keyboards type '.
     """
-    return " ".join(unicodedata.normalize("NFC", text).casefold().split())
+    return " ".join(unicodedata.normalize("NFC", text).translate(_APOSTROPHES).casefold().split())
 
 
 def _item(

@@ -196,6 +196,10 @@ def test_case_insensitive_matching_agrees_on_composed_and_decomposed_umlauts() -
     assert verdict_of(Blank(acceptedAnswers=["Zürich"]), "ZU\u0308RICH") == "CORRECT"
 
 
+def test_case_insensitive_matching_takes_a_typographic_apostrophe_for_a_plain_one() -> None:
+    assert verdict_of(Blank(acceptedAnswers=["doesn't"]), "Doesn’t") == "CORRECT"
+
+
 @pytest.mark.parametrize(
     ("content", "verdict"),
     [("Photosynthesis", "CORRECT"), ("photosynthisis", "PARTIAL"), ("respiration", "WRONG")],
