@@ -9,7 +9,8 @@ all four, so it is built here once:
 - the detected aspects, one per aspect a part shows, with that part as context;
 - the points: one per part, the part's credit achieved.
 
-The engine modules decide how a part is judged, which message it gets and which aspects it shows.
+The engine modules judge the parts and choose their messages; which aspects a part shows follows
+one rule for options (:func:`option_part`) and one for gaps and choice points (:func:`gap_part`).
 """
 
 from __future__ import annotations
