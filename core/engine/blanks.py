@@ -120,10 +120,7 @@ def fit_of(blank: Blank, content: str, gap_number: int) -> Fit:
     wanted = {loosely(a) for a in accepted}
     if loosely(text) in wanted:
         return Fit.RIGHT
-    if (
-        blank.matching is Matching.FUZZY
-        and max(fuzz.ratio(loosely(text), a) for a in wanted) >= NEAR_MISS_RATIO
-    ):
+    if blank.matching is Matching.FUZZY and _similarity(loosely(text), wanted) >= NEAR_MISS_RATIO:
         return Fit.NEAR_MISS
     return Fit.WRONG
 
