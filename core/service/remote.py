@@ -1,0 +1,413 @@
+"""RemoteService: the Service against any server of this API over HTTP (httpx, httpx-sse, stamina).
+
+Every call goes through one helper, :meth:`RemoteService._send`, which adds the bearer token,
+applies the time-out and retries idempotent calls; :meth:`RemoteService._call` then turns the
+answer into a model or into the typed exception the server meant. So a UI handles the same
+exceptions and models whether it talks to LocalService or to a remote.
+
+Retries. GET, PUT and DELETE are retried with exponential backoff and jitter (``stamina``, which
+wraps tenacity with sane defaults and switches waits off in tests) when the connection fails,
+the server stalls, or it answers 429, 502, 503 or 504 (honouring a Retry-After in seconds).
+POST is never retried: a feedback computation or a chat that reached the server before the
+connection broke has already been recorded, and sending it again would record it twice.
+httpx's own transport retries were not used because they cover connect errors only and know
+nothing of methods or statuses. A retried DELETE whose first attempt did reach the server
+answers 404 (the task is already gone). Retrying stops after ``retries`` further attempts or once
+``timeout`` seconds have passed since the first, so a call takes at most about twice the time-out.
+
+Streams. Until the server has answered 200 with an event stream, failures are raised (the typed
+error of a JSON error body, RemoteUnreachable, NotThisApi), as LocalService raises what it finds
+before the first event. Once the stream has begun, a server that goes away, stalls for
+``timeout`` seconds, sends a malformed event or ends without DONE gives one ERROR event and the
+end of the stream, which is the shape LocalService uses for a failure mid-stream.
+
+Tolerance. The models ignore unknown fields and read task types in either spelling; a feedback
+without metaData.interactionId takes it from the X-Interaction-Id header, and the aspects call
+accepts a single object as well as an array (API.md leaves the container open).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import AsyncIterator
+from typing import Any, TypeVar
+from urllib.parse import quote
+
+import httpx
+import stamina
+from httpx_sse import aconnect_sse
+from pydantic import TypeAdapter, ValidationError
+
+from core import API_VERSION, __version__
+from core.api import (
+    Aspect,
+    AspectsComputeRequest,
+    ChatRequest,
+    ChatResponse,
+    ComputeFeedbackRequest,
+    ComputeTaskFeedbackRequest,
+    DeleteTaskResponse,
+    EndUserRating,
+    EndUserRatingRecord,
+    ErrorBody,
+    ErrorType,
+    Feedback,
+    GradedAnswersRequest,
+    GradedAnswersResponse,
+    HealthStatus,
+    InteractionRecord,
+    InvalidToken,
+    ServiceError,
+    ServiceInfo,
+    ServiceUnavailable,
+    SimulationSession,
+    StartSimulationRequest,
+    StoredTask,
+    TaskDefinition,
+    TaskSummary,
+    TraceRating,
+    TraceRatingResponse,
+    TutorConfiguration,
+    TutorEvent,
+    TutorEventType,
+    TutorUpsert,
+    UpsertTaskResponse,
+    WebhookPayload,
+    WebhookReceipt,
+    error_from_response,
+)
+from core.auth import ALL_PERMISSIONS
+
+T = TypeVar("T")
+
+IDEMPOTENT = frozenset({"GET", "PUT", "DELETE"})
+RETRY_STATUSES = frozenset({429, 502, 503, 504})
+MAX_RETRY_AFTER_SECONDS = 30.0
+FINAL_EVENTS = frozenset({TutorEventType.DONE, TutorEventType.ERROR})
+
+
+class RemoteUnreachable(ServiceUnavailable):
+    """The remote could not be reached: connection refused, unknown host, or no answer in time."""
+
+
+class NotThisApi(ServiceUnavailable):
+    """The remote answered, but not as a server of this API does (no JSON, unexpected shape)."""
+
+
+class ExtensionUnavailable(ServiceError):
+    """The remote serves this API without Feedback Studio's authoring extensions."""
+
+    status = 501
+    type = ErrorType.INVALID_PARAMETER
+
+
+class _RetryableStatus(Exception):
+    """Carries a 429/5xx answer through stamina, which retries on exceptions only."""
+
+    def __init__(self, response: httpx.Response) -> None:
+        super().__init__(f"{response.status_code} {response.reason_phrase}")
+        self.response = response
+
+
+def _backoff(exc: Exception) -> bool | float:
+    """stamina's hook: retry transport failures and retryable statuses; wait as Retry-After says."""
+    if isinstance(exc, _RetryableStatus):
+        after = exc.response.headers.get("Retry-After", "")
+        return min(float(after), MAX_RETRY_AFTER_SECONDS) if after.isdigit() else True
+    return isinstance(exc, httpx.TransportError)
+
+
+@functools.cache
+def _adapter(into: Any) -> TypeAdapter[Any]:
+    return TypeAdapter(into)
+
+
+def _segment(value: str) -> str:
+    """A path segment: identifiers come from the client's own system and may hold any character."""
+    return quote(value, safe="")
+
+
+def _snippet(text: str, limit: int = 200) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[:limit] + "…"
+
+
+class RemoteService:
+    def __init__(
+        self,
+        base_url: str,
+        token: str | None,
+        *,
+        timeout: float = 30.0,
+        retries: int = 3,
+        default_tenant: str = "default",
+    ) -> None:
+        """``default_tenant`` is only assumed when the remote cannot say (no /studio/info)."""
+        self.base_url = base_url.rstrip("/")
+        self.timeout = timeout
+        self.default_tenant = default_tenant
+        headers = {"User-Agent": f"feedback-studio/{__version__}", "Accept": "application/json"}
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        self._client = httpx.AsyncClient(base_url=self.base_url, headers=headers, timeout=timeout)
+        self._retrying = stamina.AsyncRetryingCaller(
+            attempts=retries + 1, timeout=timeout, wait_initial=0.2, wait_max=5.0, wait_jitter=0.2
+        ).on(_backoff)
+        self._extensions: bool | None = None
+
+    # --- the one request path -------------------------------------------------------------------
+
+    async def _send(self, method: str, path: str, body: Any = None) -> httpx.Response:
+        """One HTTP exchange, retried when idempotent; transport failures become RemoteUnreachable."""
+        try:
+            if method in IDEMPOTENT:
+                return await self._retrying(self._attempt, method, path, body)
+            return await self._client.request(method, path, json=body)
+        except _RetryableStatus as exc:
+            return exc.response
+        except httpx.TransportError as exc:
+            raise self._unreachable(exc, method, path) from exc
+
+    async def _attempt(self, method: str, path: str, body: Any) -> httpx.Response:
+        response = await self._client.request(method, path, json=body)
+        if response.status_code in RETRY_STATUSES:
+            raise _RetryableStatus(response)
+        return response
+
+    async def _call(self, method: str, path: str, into: Any, body: Any = None) -> Any:
+        response = await self._send(method, path, body)
+        return self._validate(self._json(response), into, response)
+
+    def _json(self, response: httpx.Response) -> Any:
+        """The JSON of a 2xx answer; any other answer raises the error it stands for."""
+        if not response.is_success:
+            raise self._error(response)
+        try:
+            return response.json()
+        except ValueError:
+            raise self._not_this_api(response, "answered without JSON") from None
+
+    def _validate(self, document: Any, into: Any, response: httpx.Response) -> Any:
+        try:
+            return _adapter(into).validate_python(document)
+        except ValidationError as exc:
+            raise self._not_this_api(
+                response,
+                f"answered in an unexpected shape ({exc.error_count()} problems: {exc.errors()[0]['loc']})",
+            ) from None
+
+    def _error(self, response: httpx.Response) -> ServiceError:
+        """The typed exception of an error answer, with the server's message and error type."""
+        try:
+            body = ErrorBody.model_validate(response.json())
+        except ValueError:
+            return self._not_this_api(
+                response, f"answered {response.status_code} {response.reason_phrase} without an error body"
+            )
+        return error_from_response(response.status_code, body.message, body.type)
+
+    def _not_this_api(self, response: httpx.Response, what: str) -> NotThisApi:
+        request = response.request
+        return NotThisApi(
+            f"{self.base_url} does not look like a server of the Learner Feedback and Tutoring Service "
+            f"API: {request.method} {request.url.path} {what}: {_snippet(response.text)!r}"
+        )
+
+    def _unreachable(self, exc: httpx.TransportError, method: str, path: str) -> RemoteUnreachable:
+        if isinstance(exc, httpx.TimeoutException):
+            detail = f"no answer within {self.timeout:g} s"
+        else:
+            detail = str(exc) or type(exc).__name__
+        return RemoteUnreachable(f"cannot reach the server at {self.base_url} ({method} {path}): {detail}")
+
+    async def _extension(self, method: str, path: str, into: Any, body: Any = None) -> Any:
+        """An extension call: refused with ExtensionUnavailable when the remote lacks the extensions."""
+        if self._extensions is None:
+            await self.info()
+        if not self._extensions:
+            raise ExtensionUnavailable(
+                f"the server at {self.base_url} does not offer Feedback Studio's authoring extensions "
+                f"({method} {path})"
+            )
+        return await self._call(method, path, into, body)
+
+    # --- feedback and tasks (API.md 4) ------------------------------------------------------------
+
+    async def compute_feedback(self, request: ComputeFeedbackRequest) -> Feedback:
+        return await self._feedback("/feedback/compute", request)
+
+    async def compute_feedback_for_task(self, task_id: str, request: ComputeTaskFeedbackRequest) -> Feedback:
+        return await self._feedback(f"/tasks/{_segment(task_id)}/feedback/compute", request)
+
+    async def _feedback(
+        self, path: str, request: ComputeFeedbackRequest | ComputeTaskFeedbackRequest
+    ) -> Feedback:
+        response = await self._send("POST", path, request.to_wire())
+        document = self._json(response)
+        meta = document.get("metaData") if isinstance(document, dict) else None
+        if isinstance(meta, dict):
+            meta.setdefault("interactionId", response.headers.get("X-Interaction-Id", ""))
+        return self._validate(document, Feedback, response)
+
+    async def upsert_task(self, tenant_id: str, task: TaskDefinition) -> UpsertTaskResponse:
+        return await self._call(
+            "POST", f"/tenants/{_segment(tenant_id)}/tasks", UpsertTaskResponse, task.to_wire()
+        )
+
+    async def delete_task(self, tenant_id: str, task_id: str) -> DeleteTaskResponse:
+        path = f"/tenants/{_segment(tenant_id)}/tasks/{_segment(task_id)}"
+        return await self._call("DELETE", path, DeleteTaskResponse)
+
+    async def compute_aspects(self, request: AspectsComputeRequest) -> list[Aspect]:
+        response = await self._send("POST", "/tasks/aspects/compute", request.to_wire())
+        document = self._json(response)
+        return self._validate([document] if isinstance(document, dict) else document, list[Aspect], response)
+
+    async def rate_interaction(self, interaction_id: str, rating: EndUserRating) -> EndUserRatingRecord:
+        path = f"/interactions/{_segment(interaction_id)}/end-user-rating"
+        return await self._call("PUT", path, EndUserRatingRecord, rating.to_wire())
+
+    async def receive_webhook(self, token: str, payload: WebhookPayload) -> WebhookReceipt:
+        return await self._call("POST", f"/webhooks/{_segment(token)}", WebhookReceipt, payload.to_wire())
+
+    async def healthcheck(self) -> HealthStatus:
+        return await self._call("GET", "/tutor/healthcheck", HealthStatus)
+
+    # --- tutor and simulation ---------------------------------------------------------------------
+
+    async def start_simulation(self, request: StartSimulationRequest) -> SimulationSession:
+        return await self._call("POST", "/simulation/start", SimulationSession, request.to_wire())
+
+    async def chat(self, request: ChatRequest) -> ChatResponse:
+        return await self._call("POST", "/tutor/chat", ChatResponse, request.to_wire())
+
+    async def chat_stream(self, request: ChatRequest) -> AsyncIterator[TutorEvent]:
+        """The tutor's events as LocalService yields them; see the module docstring for failures."""
+        started = False
+        try:
+            async with aconnect_sse(
+                self._client, "POST", "/tutor/chat/stream", json=request.to_wire()
+            ) as source:
+                await self._check_stream(source.response)
+                started = True
+                async for sse in source.aiter_sse():
+                    event = _tutor_event(sse.event, sse.data)
+                    if event is None:
+                        continue
+                    yield event
+                    if event.event in FINAL_EVENTS:
+                        return
+            failure = "the server ended the stream without DONE"
+        except httpx.TransportError as exc:
+            if not started:
+                raise self._unreachable(exc, "POST", "/tutor/chat/stream") from exc
+            if isinstance(exc, httpx.TimeoutException):
+                failure = f"the server stopped sending: nothing arrived for {self.timeout:g} s"
+            else:
+                failure = f"the connection to the server was lost mid-stream ({exc or type(exc).__name__})"
+        yield TutorEvent(event=TutorEventType.ERROR, text=failure)
+
+    async def _check_stream(self, response: httpx.Response) -> None:
+        """Raise what a stream's answer means unless it is a 2xx event stream."""
+        if response.is_success and response.headers.get("content-type", "").startswith("text/event-stream"):
+            return
+        await response.aread()
+        if not response.is_success:
+            raise self._error(response)
+        raise self._not_this_api(response, "answered without an event stream")
+
+    async def get_tutor(self, tutor_id: str) -> TutorConfiguration:
+        return await self._call("GET", f"/tutor/{_segment(tutor_id)}", TutorConfiguration)
+
+    async def healthcheck_chat(self) -> ChatResponse:
+        return await self._call("GET", "/tutor/healthcheck/chat", ChatResponse)
+
+    async def rate_trace(self, trace_id: str, rating: TraceRating) -> TraceRatingResponse:
+        return await self._call(
+            "POST", f"/trace/{_segment(trace_id)}/rate", TraceRatingResponse, rating.to_wire()
+        )
+
+    # --- authoring extensions -----------------------------------------------------------------------
+
+    async def info(self) -> ServiceInfo:
+        """The remote's own description, or, from a server without /studio/info, what can be assumed."""
+        response = await self._send("GET", "/studio/info")
+        if response.status_code == 404:
+            self._extensions = False
+            return ServiceInfo(
+                version="unknown",
+                apiVersion=API_VERSION,
+                mode="remote",
+                principal="unknown",
+                defaultTenantId=self.default_tenant,
+                tenants=[self.default_tenant],
+                permissions={self.default_tenant: sorted(p.value for p in ALL_PERMISSIONS)},
+                extensions=False,
+            )
+        info = self._validate(self._json(response), ServiceInfo, response).model_copy(
+            update={"mode": "remote"}
+        )
+        self._extensions = info.extensions
+        return info
+
+    async def check_connection(self) -> ServiceInfo:
+        """What the remote is, or an exception that says plainly what is wrong.
+
+        RemoteUnreachable: refused, unknown host or no answer in time. InvalidToken: the server
+        refused the token. NotThisApi: something answered, but not as this API does. The health
+        check follows the info call because a public server of this API has no /studio/info.
+        """
+        try:
+            info = await self.info()
+            await self.healthcheck()
+        except InvalidToken as exc:
+            raise InvalidToken(
+                f"the server at {self.base_url} refused the bearer token: {exc.message}"
+            ) from exc
+        return info
+
+    async def list_tasks(self, tenant_id: str) -> list[TaskSummary]:
+        return await self._extension("GET", f"/tenants/{_segment(tenant_id)}/tasks", list[TaskSummary])
+
+    async def get_task(self, tenant_id: str, task_id: str) -> StoredTask:
+        path = f"/tenants/{_segment(tenant_id)}/tasks/{_segment(task_id)}"
+        return await self._extension("GET", path, StoredTask)
+
+    async def list_tutors(self, tenant_id: str) -> list[TutorConfiguration]:
+        return await self._extension(
+            "GET", f"/tenants/{_segment(tenant_id)}/tutors", list[TutorConfiguration]
+        )
+
+    async def put_tutor(self, tenant_id: str, tutor_id: str, body: TutorUpsert) -> TutorConfiguration:
+        path = f"/tenants/{_segment(tenant_id)}/tutors/{_segment(tutor_id)}"
+        return await self._extension("PUT", path, TutorConfiguration, body.to_wire())
+
+    async def add_graded_answers(
+        self, tenant_id: str, task_id: str, request: GradedAnswersRequest
+    ) -> GradedAnswersResponse:
+        path = f"/tenants/{_segment(tenant_id)}/tasks/{_segment(task_id)}/graded-answers"
+        return await self._extension("POST", path, GradedAnswersResponse, request.to_wire())
+
+    async def list_interactions(self, tenant_id: str, task_id: str) -> list[InteractionRecord]:
+        path = f"/tenants/{_segment(tenant_id)}/tasks/{_segment(task_id)}/interactions"
+        return await self._extension("GET", path, list[InteractionRecord])
+
+    async def get_interaction(self, interaction_id: str) -> InteractionRecord:
+        return await self._extension("GET", f"/interactions/{_segment(interaction_id)}", InteractionRecord)
+
+    async def aclose(self) -> None:
+        await self._client.aclose()
+
+
+def _tutor_event(name: str, data: str) -> TutorEvent | None:
+    """A stream event as a TutorEvent; None for event names this client does not know (skipped)."""
+    try:
+        kind = TutorEventType(name)
+    except ValueError:
+        return None
+    try:
+        document = json.loads(data)
+        return TutorEvent.model_validate({**document, "event": kind})
+    except (ValueError, TypeError):
+        return TutorEvent(event=TutorEventType.ERROR, text=f"the server sent a malformed {kind.value} event")
