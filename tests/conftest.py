@@ -117,6 +117,16 @@ class ServerThread:
 @pytest.fixture
 def live_server(tmp_path) -> Iterator[LiveServer]:
     """The API served by uvicorn on 127.0.0.1 over a fresh SQLite database."""
+    yield from _serve(tmp_path)
+
+
+@pytest.fixture(scope="module")
+def module_live_server(tmp_path_factory) -> Iterator[LiveServer]:
+    """One live server for a whole module of tests that do not disturb each other."""
+    yield from _serve(tmp_path_factory.mktemp("server"))
+
+
+def _serve(tmp_path) -> Iterator[LiveServer]:
     from core.server.app import create_app
 
     port = free_port()

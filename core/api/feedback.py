@@ -1,7 +1,8 @@
 """Feedback: compute requests and the typed results of API.md 2.4 with DESIGN.md's choices.
 
-Context shapes differ per task type, exactly as API.md 2.4 lists them; items carry arrays,
-detected aspects carry a single context except for freeform, multiple responses and simulation.
+Context shapes differ per task type, exactly as API.md 2.4 lists them: items carry arrays;
+detected aspects carry a single context, except freeform and simulation, whose aspects are shown
+by several spans of text.
 """
 
 from __future__ import annotations

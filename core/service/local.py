@@ -74,6 +74,8 @@ class LocalService(TutorOperations):
         tenant = self._tenant(request.tenantId, Permission.ACCESS)
         task = request.taskDefinition
         check_task(task)
+        async with self.runtime.db.read() as session:
+            tasks.check_type_unchanged(await tasks.get_task(session, tenant, task.id), task)
         result = await self._compute(tenant, task, request.answer)
         async with self.runtime.db.write() as session:
             action, row = await tasks.upsert_task(session, tenant, task)

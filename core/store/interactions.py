@@ -31,7 +31,7 @@ async def list_interactions(
         .order_by(m.Interaction.created_at.desc())
         .limit(limit)
     )
-    return [(i, r) for i, r in rows.tuples()]
+    return [(i, r) for i, r in rows]
 
 
 async def get_rating(session: AsyncSession, interaction_id: str) -> m.EndUserRating | None:

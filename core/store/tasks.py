@@ -57,6 +57,15 @@ class TaskRow:
         )
 
 
+def check_type_unchanged(stored: TaskRow | None, task: TaskBase) -> None:
+    """A task keeps its type for life (API.md 3); a new type needs a new id."""
+    if stored is not None and stored.type is not task.task_type:
+        raise WrongTaskType(
+            f"task {task.id!r} is a {stored.type.schema_name}; it cannot become a "
+            f"{task.task_type.schema_name} (use a new id for a new task)"
+        )
+
+
 async def upsert_task(session: AsyncSession, tenant_id: str, task: TaskBase) -> tuple[TaskAction, TaskRow]:
     document = canonical_json(task)
     digest = content_hash(document)
@@ -88,11 +97,7 @@ async def upsert_task(session: AsyncSession, tenant_id: str, task: TaskBase) -> 
     ).scalar_one()
     if inserted.rowcount == 1:
         return TaskAction.CREATED, TaskRow.of(row)
-    if row.type != task.task_type.value:
-        raise WrongTaskType(
-            f"task {task.id!r} is a {TaskType(row.type).schema_name}; it cannot become a "
-            f"{task.task_type.schema_name} (use a new id for a new task)"
-        )
+    check_type_unchanged(TaskRow.of(row), task)
     if row.content_hash == digest:
         return TaskAction.UNCHANGED, TaskRow.of(row)
     row.definition = document
@@ -136,7 +141,7 @@ async def list_tasks(session: AsyncSession, tenant_id: str, recent: int = 5) -> 
         .where(m.Interaction.tenant_id == tenant_id)
         .group_by(m.Interaction.task_id)
     )
-    counts = {task_id: count for task_id, count in counted.tuples()}
+    counts = {task_id: count for task_id, count in counted}
     ranked = (
         select(
             m.Interaction.task_id,
@@ -149,11 +154,9 @@ async def list_tasks(session: AsyncSession, tenant_id: str, recent: int = 5) -> 
         .subquery()
     )
     verdicts: dict[str, list[str]] = {}
-    for task_id, verdict in (
-        await session.execute(
-            select(ranked.c.task_id, ranked.c.verdict).where(ranked.c.rank <= recent).order_by(ranked.c.rank)
-        )
-    ).tuples():
+    for task_id, verdict in await session.execute(
+        select(ranked.c.task_id, ranked.c.verdict).where(ranked.c.rank <= recent).order_by(ranked.c.rank)
+    ):
         verdicts.setdefault(task_id, []).append(verdict)
     return [TaskListing(TaskRow.of(t), counts.get(t.task_id, 0), verdicts.get(t.task_id, [])) for t in tasks]
 

@@ -1,0 +1,160 @@
+"""Every endpoint × {no header, malformed header, unknown token, another tenant, missing permission}.
+
+Each row names the permission the endpoint needs on tenant "default"; the token of the
+"missing permission" column has every permission except that one (ACCESS-only endpoints are
+checked with a token of another tenant instead, since access is the least a token has).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+import pytest
+
+from core.auth import Permission
+from tests.server.helpers import bearer, compute_body, mc_task
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    method: str
+    path: str
+    body: Callable[[], Any] | None
+    needs: Permission
+
+    def __str__(self) -> str:
+        return f"{self.method} {self.path}"
+
+
+INTERACTION = "{interaction}"
+ENDPOINTS = [
+    Endpoint(
+        "POST",
+        "/feedback/compute",
+        lambda: compute_body(mc_task("mc-new"), {"selectedIndex": 0}, tenantId="default"),
+        Permission.WRITE,
+    ),
+    Endpoint(
+        "POST",
+        "/tasks/mc-1/feedback/compute",
+        lambda: {"userId": "u", "tenantId": "default", "taskType": "MULTIPLE_CHOICE", "answer": {"selectedIndex": 0}},
+        Permission.ACCESS,
+    ),
+    Endpoint("POST", "/tenants/default/tasks", lambda: mc_task("mc-2"), Permission.WRITE),
+    Endpoint("DELETE", "/tenants/default/tasks/mc-1", None, Permission.DELETE),
+    Endpoint(
+        "POST",
+        "/tasks/aspects/compute",
+        lambda: {"tenantId": "default", "taskDefinition": mc_task()},
+        Permission.ACCESS,
+    ),
+    Endpoint("PUT", f"/interactions/{INTERACTION}/end-user-rating", lambda: {"type": "GOOD"}, Permission.ACCESS),
+    Endpoint("GET", "/tenants/default/tasks", None, Permission.ACCESS),
+    Endpoint("GET", "/tenants/default/tasks/mc-1", None, Permission.ACCESS),
+    Endpoint("GET", "/tenants/default/tasks/mc-1/interactions", None, Permission.ACCESS),
+    Endpoint("GET", f"/interactions/{INTERACTION}", None, Permission.ACCESS),
+    Endpoint(
+        "POST",
+        "/tenants/default/tasks/mc-1/graded-answers",
+        lambda: {"answers": [{"answer": {"selectedIndex": 0}, "correctness": "CORRECT"}]},
+        Permission.WRITE,
+    ),
+]
+
+
+@pytest.fixture(scope="module")
+def world(module_live_server):
+    """A task and an interaction on tenant "default", and tokens for every column of the matrix.
+
+    No request of the matrix succeeds, so one server serves the whole module.
+    """
+    server = module_live_server
+    owner = asyncio.run(server.token("default"))
+    feedback = httpx.post(
+        f"{server.base_url}/feedback/compute",
+        json=compute_body(mc_task("mc-1"), {"selectedIndex": 0}),
+        headers=bearer(owner),
+    )
+    tokens = {
+        "other_tenant": asyncio.run(server.token("elsewhere")),
+        "access_only": asyncio.run(server.token("default", Permission.ACCESS)),
+        "no_delete": asyncio.run(server.token("default", Permission.ACCESS, Permission.WRITE)),
+        "no_write": asyncio.run(server.token("default", Permission.ACCESS, Permission.DELETE)),
+    }
+    return server.base_url, feedback.json()["metaData"]["interactionId"], tokens
+
+
+async def call(base_url: str, endpoint: Endpoint, interaction: str, headers: dict[str, str]) -> httpx.Response:
+    async with httpx.AsyncClient(base_url=base_url) as client:
+        return await client.request(
+            endpoint.method,
+            endpoint.path.replace(INTERACTION, interaction),
+            json=endpoint.body() if endpoint.body else None,
+            headers=headers,
+        )
+
+
+@pytest.mark.parametrize("endpoint", ENDPOINTS, ids=str)
+@pytest.mark.parametrize(
+    ("headers", "why"),
+    [
+        ({}, "missing"),
+        ({"Authorization": "Token abc"}, "malformed"),
+        ({"Authorization": "Bearer"}, "malformed"),
+        ({"Authorization": "Bearer fs_not-a-real-token"}, "unknown"),
+    ],
+    ids=["no-header", "not-bearer", "empty-bearer", "unknown-token"],
+)
+async def test_bad_credentials_give_400_invalid_token(world, endpoint, headers, why):
+    base_url, interaction, _ = world
+    response = await call(base_url, endpoint, interaction, headers)
+    assert response.status_code == 400, response.text
+    assert response.json()["type"] == "INVALID_TOKEN"
+    assert why in response.json()["message"]
+
+
+@pytest.mark.parametrize("endpoint", ENDPOINTS, ids=str)
+async def test_another_tenant_gets_403(world, endpoint):
+    base_url, interaction, tokens = world
+    response = await call(base_url, endpoint, interaction, bearer(tokens["other_tenant"]))
+    assert response.status_code == 403, response.text
+    assert response.json()["type"] == "MISSING_PERMISSIONS"
+
+
+@pytest.mark.parametrize("endpoint", [e for e in ENDPOINTS if e.needs is not Permission.ACCESS], ids=str)
+async def test_missing_permission_gets_403(world, endpoint):
+    base_url, interaction, tokens = world
+    lacking = tokens["no_delete"] if endpoint.needs is Permission.DELETE else tokens["no_write"]
+    response = await call(base_url, endpoint, interaction, bearer(lacking))
+    assert response.status_code == 403, response.text
+    assert response.json()["type"] == "MISSING_PERMISSIONS"
+    assert endpoint.needs.value in response.json()["message"]
+
+
+async def test_access_alone_computes_feedback_on_an_unchanged_task(world):
+    """A learner-facing client with access only may compute as long as it changes no task."""
+    base_url, _, tokens = world
+    async with httpx.AsyncClient(base_url=base_url, headers=bearer(tokens["access_only"])) as client:
+        same = await client.post("/feedback/compute", json=compute_body(mc_task("mc-1"), {"selectedIndex": 1}))
+        assert (await client.get("/tenants/default/tasks/mc-1")).json()["version"] == 1
+        changed = await client.post(
+            "/feedback/compute", json=compute_body(mc_task("mc-1", correct=2), {"selectedIndex": 1})
+        )
+    assert same.status_code == 200
+    assert changed.status_code == 403
+    assert changed.json()["type"] == "MISSING_PERMISSIONS"
+
+
+async def test_webhook_needs_a_known_path_token_and_no_bearer(live_server):
+    token = await live_server.webhook_token("default")
+    async with httpx.AsyncClient(base_url=live_server.base_url) as client:
+        unknown = await client.post("/webhooks/wh_unknown", json={"event": "ping", "data": {}})
+        known = await client.post(f"/webhooks/{token}", json={"event": "ping", "data": {"n": 1}})
+    assert unknown.status_code == 404
+    assert unknown.json()["type"] == "INVALID_PARAMETER"
+    assert known.status_code == 200
+    assert known.json()["received"] is True

@@ -1,0 +1,124 @@
+"""Bad input gets 400 (or 413) with a clear message in the API's error body, and nothing is stored."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+
+from tests.server.helpers import bearer, compute_body, mc_task
+
+
+@pytest.fixture
+async def client(live_server):
+    token = await live_server.token("default")
+    async with httpx.AsyncClient(base_url=live_server.base_url, headers=bearer(token)) as c:
+        yield c
+
+
+async def assert_nothing_stored(client: httpx.AsyncClient) -> None:
+    assert (await client.get("/tenants/default/tasks")).json() == []
+
+
+@pytest.mark.parametrize(
+    ("body", "message_part"),
+    [
+        (b"{not json", "not valid JSON"),
+        (b'{"userId": "u", "taskType": "MULTIPLE_CHOICE"', "not valid JSON"),
+    ],
+    ids=["garbage", "truncated"],
+)
+async def test_malformed_json(client, body, message_part):
+    response = await client.post("/feedback/compute", content=body, headers={"Content-Type": "application/json"})
+    assert response.status_code == 400
+    assert response.json()["type"] == "REQUEST_SCHEMA_MALFORMED"
+    assert message_part in response.json()["message"]
+    await assert_nothing_stored(client)
+
+
+@pytest.mark.parametrize(
+    ("body", "message_part"),
+    [
+        (compute_body(mc_task(), {"selectedIndex": "first"}), "selectedIndex"),
+        ({**compute_body(mc_task(), {"selectedIndex": 0}), "userId": 42}, "userId"),
+        ({**compute_body(mc_task(), {"selectedIndex": 0}), "taskType": "ESSAY"}, "unknown task type 'ESSAY'"),
+        (compute_body(mc_task(), {"selectedIndex": 0}) | {"taskDefinition": {**mc_task(), "type": "EssayTask"}},
+         "type must be one of"),
+        (compute_body(mc_task(), {"content": "Bern"}), "does not fit a MULTIPLE_CHOICE task"),
+        ({**compute_body(mc_task(), {"selectedIndex": 0}), "taskType": "FREEFORM_TEXT"}, "does not fit"),
+        ({"taskType": "MULTIPLE_CHOICE", "taskDefinition": mc_task(), "answer": {"selectedIndex": 0}}, "userId"),
+    ],
+    ids=["answer-field-type", "user-id-type", "unknown-task-type", "unknown-schema-name", "answer-shape",
+         "types-disagree", "missing-user"],
+)
+async def test_schema_errors_name_the_field(client, body, message_part):
+    response = await client.post("/feedback/compute", json=body)
+    assert response.status_code == 400, response.text
+    assert response.json()["type"] == "REQUEST_SCHEMA_MALFORMED"
+    assert message_part in response.json()["message"]
+    await assert_nothing_stored(client)
+
+
+@pytest.mark.parametrize(
+    ("task", "message_part"),
+    [
+        ({**mc_task(), "options": [{"content": "a", "correct": True}, {"content": "b", "correct": True}]},
+         "exactly one option must be correct, found 2"),
+        ({"id": "b", "type": "InTextFillInBlanksTask", "problemStatement": "No gaps here.",
+          "blanks": [{"acceptedAnswers": ["x"]}]}, "must mark {{1}}"),
+        ({**mc_task(), "id": "a/b"}, "id"),
+    ],
+    ids=["two-correct", "gaps-missing", "bad-id"],
+)
+async def test_invalid_task_definitions(client, task, message_part):
+    response = await client.post("/tenants/default/tasks", json=task)
+    assert response.status_code == 400, response.text
+    assert message_part in response.json()["message"]
+    await assert_nothing_stored(client)
+
+
+async def test_out_of_range_answer_is_an_invalid_parameter(client):
+    response = await client.post("/feedback/compute", json=compute_body(mc_task(), {"selectedIndex": 7}))
+    assert response.status_code == 400
+    assert response.json()["type"] == "INVALID_PARAMETER"
+    await assert_nothing_stored(client)
+
+
+async def test_oversized_body_gets_413(client):
+    huge = compute_body({**mc_task(), "problemStatement": "x" * 2_000_000}, {"selectedIndex": 0})
+    response = await client.post("/feedback/compute", json=huge)
+    assert response.status_code == 413
+    assert response.json()["type"] == "REQUEST_SCHEMA_MALFORMED"
+    assert "larger than the limit" in response.json()["message"]
+    await assert_nothing_stored(client)
+
+
+async def test_bad_rating_values(client):
+    feedback = await client.post("/feedback/compute", json=compute_body(mc_task(), {"selectedIndex": 0}))
+    interaction = feedback.json()["metaData"]["interactionId"]
+    wrong_type = await client.put(f"/interactions/{interaction}/end-user-rating", json={"type": "MEH"})
+    assert wrong_type.status_code == 400
+    assert "type" in wrong_type.json()["message"]
+    unknown = await client.put("/interactions/nope/end-user-rating", json={"type": "GOOD"})
+    assert unknown.status_code == 404
+
+
+async def test_unknown_paths_answer_in_the_error_body(client):
+    response = await client.get("/no/such/thing")
+    assert response.status_code == 404
+    assert response.json() == {"message": "no such endpoint: GET /no/such/thing", "type": "INVALID_PARAMETER"}
+
+
+async def test_a_failing_request_does_not_break_the_connection(client, monkeypatch):
+    """An internal error answers 500 with an error id, and the same connection serves the next call."""
+    from core.service.local import LocalService
+
+    async def explode(self, tenant_id):
+        raise RuntimeError("disk on fire")
+
+    monkeypatch.setattr(LocalService, "list_tasks", explode)
+    failed = await client.get("/tenants/default/tasks")
+    assert failed.status_code == 500
+    assert failed.json()["type"] == "INTERNAL"
+    assert "logged with error id" in failed.json()["message"]
+    monkeypatch.undo()
+    assert (await client.get("/tenants/default/tasks")).status_code == 200
