@@ -1,0 +1,88 @@
+"""Small tasks of the choice and blank types and the requests the contract tests send about them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from core.api import (
+    ComputeFeedbackRequest,
+    ComputeTaskFeedbackRequest,
+    InTextChoicesTask,
+    InTextFillInBlanksTask,
+    MultipleChoiceTask,
+    MultipleResponsesTask,
+    TaskBase,
+)
+
+USER = "learner-1"
+
+
+def mc_task(task_id: str = "mc-1", title: str = "Federal city") -> MultipleChoiceTask:
+    return MultipleChoiceTask.model_validate(
+        {
+            "id": task_id,
+            "title": title,
+            "problemStatement": "Which city is the federal city of Switzerland?",
+            "options": [
+                {"content": "Bern", "correct": True},
+                {"content": "Zurich", "feedback": "Zurich is the largest city, not the federal city."},
+                {"content": "Geneva"},
+            ],
+        }
+    )
+
+
+def mr_task(task_id: str = "mr-1") -> MultipleResponsesTask:
+    return MultipleResponsesTask.model_validate(
+        {
+            "id": task_id,
+            "title": "Mammals",
+            "problemStatement": "Which of these are mammals?",
+            "options": [
+                {"content": "Whale", "correct": True},
+                {"content": "Shark"},
+                {"content": "Bat", "correct": True},
+            ],
+        }
+    )
+
+
+def blanks_task(task_id: str = "blanks-1") -> InTextFillInBlanksTask:
+    return InTextFillInBlanksTask.model_validate(
+        {
+            "id": task_id,
+            "title": "Water",
+            "problemStatement": "Water boils at {{1}} °C and freezes at {{2}} °C.",
+            "blanks": [
+                {"acceptedAnswers": ["100"], "matching": "NUMERIC", "tolerance": 0.5},
+                {"acceptedAnswers": ["0"], "matching": "NUMERIC"},
+            ],
+        }
+    )
+
+
+def choices_task(task_id: str = "choices-1") -> InTextChoicesTask:
+    return InTextChoicesTask.model_validate(
+        {
+            "id": task_id,
+            "title": "Tenses",
+            "problemStatement": "My sister {{1}} to school. Yesterday we {{2}} football.",
+            "choices": [
+                {"options": ["go", "goes"], "correct": "goes"},
+                {"options": ["play", "played"], "correct": "played"},
+            ],
+        }
+    )
+
+
+def compute(task: TaskBase, answer: dict[str, Any], **extra: Any) -> ComputeFeedbackRequest:
+    """A POST /feedback/compute body; taskType goes in the enum spelling, the task in schema names."""
+    return ComputeFeedbackRequest.model_validate(
+        {"userId": USER, "taskType": task.task_type.value, "taskDefinition": task, "answer": answer, **extra}
+    )
+
+
+def compute_stored(task: TaskBase, answer: dict[str, Any]) -> ComputeTaskFeedbackRequest:
+    return ComputeTaskFeedbackRequest.model_validate(
+        {"userId": USER, "taskType": task.task_type.value, "answer": answer}
+    )

@@ -1,0 +1,57 @@
+"""The contract suite's fixture: one Service per parameter, `local` and `remote`, each on fresh data.
+
+`local` is a LocalService in-process over its own SQLite file, acting as the local principal.
+`remote` is a RemoteService against our server on 127.0.0.1 (uvicorn in a thread) over another
+SQLite file, with a token holding every permission on the tenant `default`. Both therefore act
+with the same rights on the same tenant, so every contract test expects the same outcome of both.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+
+import pytest
+
+from core.auth import local_principal
+from core.config import Settings
+from core.service.base import Service
+from core.service.local import LocalService
+from core.service.remote import RemoteService
+from core.service.runtime import Runtime
+from tests.conftest import create_webhook_token
+
+TENANT = "default"
+
+
+@dataclass
+class Backend:
+    kind: str
+    service: Service
+    database_url: str
+
+    async def webhook_token(self) -> str:
+        return await create_webhook_token(self.database_url, TENANT)
+
+
+@pytest.fixture(params=["local", "remote"])
+async def backend(request: pytest.FixtureRequest) -> AsyncIterator[Backend]:
+    if request.param == "local":
+        settings: Settings = request.getfixturevalue("settings")
+        runtime = await Runtime.open(settings)
+        service = LocalService(runtime, local_principal(TENANT), owns_runtime=True)
+        database_url = settings.database_url
+    else:
+        live = request.getfixturevalue("live_server")
+        service = RemoteService(live.base_url, await live.token(TENANT), timeout=10)
+        database_url = live.settings.database_url
+    try:
+        yield Backend(request.param, service, database_url)
+    finally:
+        await service.aclose()
+
+
+@pytest.fixture
+def service(backend: Backend) -> Service:
+    """The Service under contract (shadows the LocalService-only fixture of tests/conftest.py)."""
+    return backend.service
