@@ -123,5 +123,17 @@ from core.api.tutor import (
 )
 from core.api.validation import check_task, gap_numbers
 from core.api.webhooks import TASK_DELETED, TASK_UPSERTED, WebhookPayload, WebhookReceipt
+from core.api.workspace import (
+    AnswerRetest,
+    AnswerSource,
+    Expectation,
+    FeedbackSnapshot,
+    RetestReport,
+    RetestRequest,
+    TaskRetest,
+    TestAnswer,
+    TestAnswerSet,
+    TestAnswersRequest,
+)
 
 __all__ = [name for name in dir() if not name.startswith("_")]

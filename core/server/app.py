@@ -16,10 +16,17 @@ from core import API_VERSION
 from core.config import Settings
 from core.server import errors
 from core.server.limits import BodySizeLimit
-from core.server.routers import feedback, interactions, studio, tasks, webhooks
+from core.server.routers import feedback, interactions, studio, tasks, webhooks, workspace
 from core.service.runtime import Runtime
 
-ROUTERS = [feedback.router, tasks.router, interactions.router, webhooks.router, studio.router]
+ROUTERS = [
+    feedback.router,
+    tasks.router,
+    interactions.router,
+    webhooks.router,
+    studio.router,
+    workspace.router,
+]
 
 DESCRIPTION = """Learner Feedback and Tutoring Service API 0.9.0, implemented by Feedback Studio.
 

@@ -25,12 +25,15 @@ from core.api import (
     GradedAnswersResponse,
     HealthStatus,
     InteractionRecord,
+    RetestReport,
     ServiceInfo,
     SimulationSession,
     StartSimulationRequest,
     StoredTask,
     TaskDefinition,
     TaskSummary,
+    TestAnswerSet,
+    TestAnswersRequest,
     TraceRating,
     TraceRatingResponse,
     TutorConfiguration,
@@ -98,5 +101,19 @@ class Service(Protocol):
     async def list_interactions(self, tenant_id: str, task_id: str) -> list[InteractionRecord]: ...
 
     async def get_interaction(self, interaction_id: str) -> InteractionRecord: ...
+
+    async def list_test_answers(self, tenant_id: str, task_id: str) -> TestAnswerSet: ...
+
+    async def put_test_answers(
+        self, tenant_id: str, task_id: str, request: TestAnswersRequest
+    ) -> TestAnswerSet: ...
+
+    async def add_test_answers(
+        self, tenant_id: str, task_id: str, request: TestAnswersRequest
+    ) -> TestAnswerSet: ...
+
+    async def delete_test_answer(self, tenant_id: str, task_id: str, label: str) -> TestAnswerSet: ...
+
+    async def retest(self, tenant_id: str, task_ids: list[str]) -> RetestReport: ...
 
     async def aclose(self) -> None: ...

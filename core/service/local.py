@@ -50,6 +50,7 @@ from core.auth import Permission, Principal
 from core.engine import EngineUnavailable, compute_result
 from core.engine.base import EngineContext, GradedExample
 from core.service.local_tutor import TutorOperations
+from core.service.local_workspace import WorkspaceOperations
 from core.service.runtime import Runtime
 from core.store import interactions, principals, tasks
 from core.store import models as m
@@ -57,7 +58,7 @@ from core.store import models as m
 TASKS = TypeAdapter(TaskDefinition)
 
 
-class LocalService(TutorOperations):
+class LocalService(TutorOperations, WorkspaceOperations):
     def __init__(self, runtime: Runtime, principal: Principal, *, owns_runtime: bool = False) -> None:
         self.runtime = runtime
         self.principal = principal

@@ -1,0 +1,159 @@
+"""The authoring workflow of LocalService: test answers per task, and retest (API.md 3, rule 3).
+
+A retest here computes without recording: recomputing must not add interactions to the history
+it compares against. Test answers are validated against the task's answer shape when stored, so a
+retest only finds answers that stopped fitting because the task changed since.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from core.api import (
+    Answer,
+    FeedbackResult,
+    InteractionRecord,
+    InvalidParameter,
+    NotFound,
+    RetestReport,
+    TaskBase,
+    TaskRetest,
+    TestAnswer,
+    TestAnswerSet,
+    TestAnswersRequest,
+    parse_answer,
+)
+from core.auth import Permission
+from core.store import models as m
+from core.store import tasks, test_answers
+from core.store.tasks import TaskRow
+from core.workspace.expectations import aspect_names
+from core.workspace.files import TASKS
+from core.workspace.retest import Compute, retest_answers
+
+if TYPE_CHECKING:
+    from core.auth import Principal
+    from core.service.runtime import Runtime
+
+
+class WorkspaceOperations:
+    runtime: Runtime
+    principal: Principal
+
+    if TYPE_CHECKING:  # provided by LocalService
+
+        def _tenant(self, tenant_id: str | None, permission: Permission) -> str: ...
+
+        async def _stored_task(self, tenant: str, task_id: str) -> TaskBase: ...
+
+        async def _compute(self, tenant: str, task: TaskBase, answer: Answer) -> Any: ...
+
+        async def list_interactions(self, tenant_id: str, task_id: str) -> list[InteractionRecord]: ...
+
+    # --- test answers ---------------------------------------------------------------------------
+
+    async def list_test_answers(self, tenant_id: str, task_id: str) -> TestAnswerSet:
+        tenant = self._tenant(tenant_id, Permission.ACCESS)
+        async with self.runtime.db.read() as session:
+            rows = await test_answers.list_test_answers(session, tenant, task_id)
+        return _answer_set(task_id, rows)
+
+    async def put_test_answers(
+        self, tenant_id: str, task_id: str, request: TestAnswersRequest
+    ) -> TestAnswerSet:
+        """Replace all test answers of the task."""
+        return await self._store_test_answers(tenant_id, task_id, request.answers, replace_all=True)
+
+    async def add_test_answers(
+        self, tenant_id: str, task_id: str, request: TestAnswersRequest
+    ) -> TestAnswerSet:
+        """Add test answers; one with a known label replaces the stored one."""
+        return await self._store_test_answers(tenant_id, task_id, request.answers, replace_all=False)
+
+    async def delete_test_answer(self, tenant_id: str, task_id: str, label: str) -> TestAnswerSet:
+        tenant = self._tenant(tenant_id, Permission.WRITE)
+        async with self.runtime.db.write() as session:
+            if not await test_answers.delete_test_answer(session, tenant, task_id, label):
+                raise NotFound(f"task {task_id!r} has no test answer labelled {label!r}")
+            rows = await test_answers.list_test_answers(session, tenant, task_id)
+        return _answer_set(task_id, rows)
+
+    async def _store_test_answers(
+        self, tenant_id: str, task_id: str, answers: Sequence[TestAnswer], *, replace_all: bool
+    ) -> TestAnswerSet:
+        tenant = self._tenant(tenant_id, Permission.WRITE)
+        task = await self._stored_task(tenant, task_id)
+        labels = [a.label for a in answers]
+        if repeated := sorted({label for label in labels if labels.count(label) > 1}):
+            raise InvalidParameter(
+                f"each test answer needs a label of its own; repeated: {', '.join(repeated)}"
+            )
+        documents = []
+        for test in answers:
+            try:
+                answer = parse_answer(task.task_type, test.answer)
+            except ValueError as exc:
+                raise InvalidParameter(f"test answer {test.label!r}: {exc}") from None
+            documents.append(
+                dict(label=test.label, answer=answer.to_wire(), expected=test.expected.to_wire())
+            )
+        async with self.runtime.db.write() as session:
+            await test_answers.put_test_answers(session, tenant, task_id, documents, replace_all=replace_all)
+            rows = await test_answers.list_test_answers(session, tenant, task_id)
+        return _answer_set(task_id, rows)
+
+    # --- retest ---------------------------------------------------------------------------------
+
+    async def retest(self, tenant_id: str, task_ids: list[str]) -> RetestReport:
+        """Recompute the test answers and earlier answers of the tasks (all of the tenant's if none)."""
+        tenant = self._tenant(tenant_id, Permission.ACCESS)
+        async with self.runtime.db.read() as session:
+            rows = await _tasks_to_retest(session, tenant, task_ids)
+            tests = {
+                r.task_id: await test_answers.list_test_answers(session, tenant, r.task_id) for r in rows
+            }
+        report = RetestReport(tenantId=tenant)
+        for row in rows:
+            task = TASKS.validate_python(row.definition)
+            answers = await retest_answers(
+                _answer_set(task.id, tests[task.id]).answers,
+                await self.list_interactions(tenant, task.id),
+                self._compute_unrecorded(tenant, task),
+                aspect_names(task),
+            )
+            report.tasks.append(
+                TaskRetest(
+                    taskId=task.id,
+                    taskType=task.type,
+                    title=task.display_title,
+                    version=row.version,
+                    answers=answers,
+                )
+            )
+        return report
+
+    def _compute_unrecorded(self, tenant: str, task: TaskBase) -> Compute:
+        async def compute(answer: dict[str, Any]) -> FeedbackResult:
+            return await self._compute(tenant, task, parse_answer(task.task_type, answer))
+
+        return compute
+
+
+async def _tasks_to_retest(session: AsyncSession, tenant: str, task_ids: list[str]) -> list[TaskRow]:
+    if not task_ids:
+        listing = await tasks.list_tasks(session, tenant, recent=0)
+        return sorted((item.task for item in listing), key=lambda row: row.task_id)
+    found = {task_id: await tasks.get_task(session, tenant, task_id) for task_id in task_ids}
+    if missing := [task_id for task_id, row in found.items() if row is None]:
+        raise NotFound(f"no such task in tenant {tenant!r}: {', '.join(missing)}")
+    return [row for row in found.values() if row is not None]
+
+
+def _answer_set(task_id: str, rows: Sequence[m.TestAnswer]) -> TestAnswerSet:
+    return TestAnswerSet(
+        taskId=task_id,
+        answers=[TestAnswer(label=r.label, answer=r.answer, expected=r.expected) for r in rows],
+    )

@@ -1,0 +1,130 @@
+"""Tasks as files: one task a file, JSON or YAML, to keep in version control and edit in any editor.
+
+An export writes every task of a tenant, its test answers (where the service keeps them) and the
+JSON Schema the task files refer to. The content is a function of the task alone, so a round trip
+export → import → export gives the same bytes, and a diff of two exports shows only real edits.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from pydantic import TypeAdapter
+
+from core.api import (
+    InvalidParameter,
+    TaskBase,
+    TaskDefinition,
+    TestAnswerSet,
+    TestAnswersRequest,
+    check_task,
+)
+from core.service.base import Service
+from core.workspace.documents import Format, format_of, parse, safe_file_stem, write
+from core.workspace.expectations import is_answer_file, read_test_answers, write_test_answers
+from core.workspace.schema import SCHEMA_FILE, schema_text
+
+TASKS: TypeAdapter[TaskBase] = TypeAdapter(TaskDefinition)
+SCHEMA_REF = f"./{SCHEMA_FILE}"
+
+
+def task_document(task: TaskBase) -> dict:
+    """The task in the field order of its model, without the optional fields it leaves empty."""
+    return task.model_dump(mode="json", by_alias=True, exclude_none=True)
+
+
+def task_file_path(directory: Path, task_id: str, fmt: Format) -> Path:
+    return directory / f"{safe_file_stem(task_id)}.{fmt}"
+
+
+def write_task(directory: Path, task: TaskBase, fmt: Format) -> Path:
+    return write(task_file_path(directory, task.id, fmt), task_document(task), fmt, SCHEMA_REF)
+
+
+def read_task(path: Path) -> TaskBase:
+    """A task file's task, checked as the service would check it; ValueError names the file."""
+    task = parse(path, TASKS, "a task definition")
+    try:
+        check_task(task)
+    except InvalidParameter as exc:
+        raise ValueError(f"{path}: {exc.message}") from None
+    return task
+
+
+@dataclass(frozen=True)
+class Workspace:
+    """The task files and test-answer files found under some paths."""
+
+    task_files: list[Path]
+    answer_files: list[Path]
+
+    @classmethod
+    def find(cls, paths: Iterable[Path]) -> Workspace:
+        """Files given, and the .json/.yaml/.yml files of folders given (not recursing, not schemas)."""
+        files: list[Path] = []
+        for path in paths:
+            if path.is_dir():
+                files += sorted(p for p in path.iterdir() if p.is_file() and format_of(p))
+            elif path.is_file():
+                files.append(path)
+            else:
+                raise ValueError(f"{path}: no such file or folder")
+        files = [f for f in files if not f.name.endswith(".schema.json")]
+        return cls(
+            task_files=[f for f in files if not is_answer_file(f)],
+            answer_files=[f for f in files if is_answer_file(f)],
+        )
+
+
+@dataclass(frozen=True)
+class Imported:
+    path: Path
+    taskId: str
+    action: str
+    """CREATED, UPDATED, UNCHANGED for a task; the number of test answers for a test-answer file."""
+
+
+async def import_files(service: Service, tenant: str, paths: Iterable[Path]) -> list[Imported]:
+    """Upsert the tasks of the files, then replace each task's test answers by those of its file.
+
+    Every file is read and checked before anything is sent, so a typo leaves the service untouched.
+    """
+    found = Workspace.find(paths)
+    tasks = [(path, read_task(path)) for path in found.task_files]
+    answer_sets = [(path, read_test_answers(path)) for path in found.answer_files]
+    if answer_sets and not (await service.info()).extensions:
+        raise ValueError("the service keeps no test answers (no authoring extensions); retest with --files")
+    done = []
+    for path, task in tasks:
+        response = await service.upsert_task(tenant, task)
+        done.append(Imported(path, task.id, response.action.value))
+    for path, answers in answer_sets:
+        stored = await service.put_test_answers(
+            tenant, answers.taskId, TestAnswersRequest(answers=answers.answers)
+        )
+        done.append(Imported(path, answers.taskId, f"{len(stored.answers)} test answers"))
+    return done
+
+
+async def export_files(service: Service, tenant: str, directory: Path, fmt: Format) -> list[Path]:
+    """Write every task of the tenant (and its test answers) into the folder, with the schema."""
+    tasks, answer_sets = [], []
+    for summary in sorted(await service.list_tasks(tenant), key=lambda s: s.taskId):
+        tasks.append((await service.get_task(tenant, summary.taskId)).definition)
+        answer_sets.append(await service.list_test_answers(tenant, summary.taskId))
+    return write_files(directory, tasks, [a for a in answer_sets if a.answers], fmt)
+
+
+def write_files(
+    directory: Path, tasks: Iterable[TaskBase], answer_sets: Iterable[TestAnswerSet], fmt: Format
+) -> list[Path]:
+    directory.mkdir(parents=True, exist_ok=True)
+    schema = directory / SCHEMA_FILE
+    schema.write_text(schema_text(), encoding="utf-8")
+    return [
+        schema,
+        *(write_task(directory, task, fmt) for task in tasks),
+        *(write_test_answers(directory, answers, fmt) for answers in answer_sets),
+    ]
