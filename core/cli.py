@@ -6,7 +6,9 @@ import argparse
 import asyncio
 import os
 import sys
-from collections.abc import Callable, Coroutine
+from collections.abc import AsyncIterator, Callable, Coroutine
+from contextlib import asynccontextmanager
+from pathlib import Path
 from typing import Any
 
 from core.config import Settings
@@ -139,6 +141,75 @@ async def _eval(args: argparse.Namespace) -> int:
     return 0
 
 
+def _reporting_errors(
+    handler: Callable[[argparse.Namespace], Coroutine[Any, Any, int]],
+) -> Callable[[argparse.Namespace], Coroutine[Any, Any, int]]:
+    """A refused request or an unreadable file is the user's to fix: its message, and exit status 2."""
+
+    async def run(args: argparse.Namespace) -> int:
+        from core.api import ServiceError
+
+        try:
+            return await handler(args)
+        except (ServiceError, ValueError, OSError) as exc:
+            print(f"feedback-studio: {getattr(exc, 'message', exc)}", file=sys.stderr)
+            return 2
+
+    return run
+
+
+@asynccontextmanager
+async def _service(args: argparse.Namespace) -> AsyncIterator[tuple[Any, str]]:
+    """The service the options choose, and the tenant: --tenant, else the principal's default."""
+    from core.service import connect
+
+    service = await connect(_settings(args))
+    try:
+        yield service, args.tenant or (await service.info()).defaultTenantId
+    finally:
+        await service.aclose()
+
+
+async def _tasks_import(args: argparse.Namespace) -> int:
+    from core.workspace.files import import_files
+
+    async with _service(args) as (service, tenant):
+        for item in await import_files(service, tenant, [Path(p) for p in args.paths]):
+            print(f"{item.action:<10} {item.taskId}  ({item.path})")
+    return 0
+
+
+async def _tasks_export(args: argparse.Namespace) -> int:
+    from core.workspace.files import export_files
+
+    async with _service(args) as (service, tenant):
+        written = await export_files(service, tenant, Path(args.directory), args.format)
+    print(f"wrote {len(written)} files to {args.directory}")
+    return 0
+
+
+async def _retest(args: argparse.Namespace) -> int:
+    """Exit 1 when an expectation fails, so that authors can run it in their own CI."""
+    from core.workspace.retest import reassign, retest
+    from core.workspace.table import format_report
+
+    async with _service(args) as (service, tenant):
+        report = await retest(service, tenant, args.tasks, Path(args.files) if args.files else None)
+        print(format_report(report))
+        if args.reassign:
+            for task in report.tasks:
+                if accepted := await reassign(service, tenant, task):
+                    print(f"{task.taskId}: {accepted.added} answers accepted into the graded answers")
+    return 0 if report.passed else 1
+
+
+def cmd_schema(args: argparse.Namespace) -> int:
+    from core.workspace.schema import DEFAULT_OUTPUT, write_schema
+
+    print(write_schema(Path(args.out) if args.out else DEFAULT_OUTPUT))
+    return 0
+
+
 # --- parser -----------------------------------------------------------------------------------
 
 
@@ -200,6 +271,42 @@ def build_parser() -> argparse.ArgumentParser:
     evaluate = command("eval", _async(_eval), "judge the test answers of JSONL benchmark files")
     evaluate.add_argument("files", nargs="+")
     evaluate.add_argument("--tenant")
+
+    task_files = commands.add_parser("tasks", help="task files: import and export").add_subparsers(
+        dest="action", required=True
+    )
+    imports = command(
+        "import",
+        _async(_reporting_errors(_tasks_import)),
+        "upsert the tasks (and test answers) of JSON or YAML files and folders",
+        task_files,
+    )
+    imports.add_argument("paths", nargs="+", metavar="PATH")
+    imports.add_argument("--tenant")
+    exports = command(
+        "export",
+        _async(_reporting_errors(_tasks_export)),
+        "write each task of a tenant to a file, with its test answers and the JSON Schema",
+        task_files,
+    )
+    exports.add_argument("directory", metavar="DIR")
+    exports.add_argument("--tenant")
+    exports.add_argument("--format", choices=["json", "yaml"], default="json")
+
+    retest = command(
+        "retest",
+        _async(_reporting_errors(_retest)),
+        "recompute the feedback of test answers and earlier answers; exit 1 when an expectation fails",
+    )
+    retest.add_argument("tasks", nargs="*", metavar="TASK", help="task ids (default: every task)")
+    retest.add_argument("--tenant")
+    retest.add_argument("--files", metavar="DIR", help="take the tasks and test answers from these files")
+    retest.add_argument(
+        "--reassign", action="store_true", help="accept the changed feedback into the graded answers"
+    )
+
+    schema = command("schema", cmd_schema, "write the JSON Schema of task files")
+    schema.add_argument("out", nargs="?", metavar="OUT", help="default: docs/task.schema.json")
     return parser
 
 
