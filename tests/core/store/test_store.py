@@ -1,0 +1,169 @@
+"""The store on SQLite and on PostgreSQL: migrations, task upserts, ratings, tokens, cascades."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from pydantic import TypeAdapter
+
+from core.api import TaskAction, TaskDefinition, WrongTaskType
+from core.auth import ALL_PERMISSIONS, Permission, new_token
+from core.store import interactions, principals, tasks
+from core.store import models as m
+from core.store.db import Database
+
+TASKS = TypeAdapter(TaskDefinition)
+
+
+def mc(task_id: str = "mc-1", title: str = "Capital") -> TaskDefinition:
+    return TASKS.validate_python(
+        {
+            "id": task_id,
+            "type": "MULTIPLE_CHOICE",
+            "title": title,
+            "problemStatement": "Which?",
+            "options": [{"content": "Bern", "correct": True}, {"content": "Zurich"}],
+        }
+    )
+
+
+@pytest.fixture
+async def db(database_url):
+    database = Database(database_url)
+    await database.migrate()
+    async with database.write() as session:
+        await principals.ensure_tenant(session, "t1")
+    yield database
+    await database.aclose()
+
+
+async def upsert(db: Database, task) -> TaskAction:
+    async with db.write() as session:
+        action, _ = await tasks.upsert_task(session, "t1", task)
+    return action
+
+
+async def test_migrations_are_idempotent(db):
+    await db.migrate()  # a second start finds the schema at head and changes nothing
+
+
+async def test_upsert_actions_follow_the_canonical_hash(db):
+    assert await upsert(db, mc()) is TaskAction.CREATED
+    assert await upsert(db, mc()) is TaskAction.UNCHANGED
+    assert await upsert(db, mc(title="Federal city")) is TaskAction.UPDATED
+    async with db.read() as session:
+        row = await tasks.get_task(session, "t1", "mc-1")
+    assert row.version == 2
+    assert row.title == "Federal city"
+    assert row.created_at.tzinfo is not None
+
+
+async def test_type_change_is_refused(db):
+    await upsert(db, mc())
+    freeform = TASKS.validate_python({"id": "mc-1", "type": "FreeformTextTask", "problemStatement": "Explain."})
+    with pytest.raises(WrongTaskType):
+        await upsert(db, freeform)
+
+
+async def test_concurrent_upserts_create_exactly_once(db):
+    actions = await asyncio.gather(*(upsert(db, mc("race")) for _ in range(20)))
+    assert actions.count(TaskAction.CREATED) == 1
+    assert set(actions) <= {TaskAction.CREATED, TaskAction.UNCHANGED}
+
+
+async def add_interaction(db: Database, task_id: str = "mc-1") -> str:
+    import uuid
+
+    interaction_id = str(uuid.uuid4())
+    async with db.write() as session:
+        await interactions.add_interaction(
+            session,
+            m.Interaction(
+                id=interaction_id, tenant_id="t1", task_id=task_id, task_version=1, user_id="u", principal_id="p",
+                answer={"selectedIndex": 0}, feedback={}, learner_meta=None, verdict="CORRECT", created_at=m.utcnow(),
+            ),
+        )
+    return interaction_id
+
+
+async def test_rating_upsert_keeps_one_rating(db):
+    await upsert(db, mc())
+    interaction_id = await add_interaction(db)
+
+    async def rate(kind: str) -> None:
+        async with db.write() as session:
+            await interactions.put_rating(session, interaction_id, kind, None, None)
+
+    await asyncio.gather(*(rate("GOOD" if i % 2 else "BAD") for i in range(10)))
+    await rate("GOOD")
+    async with db.read() as session:
+        rating = await interactions.get_rating(session, interaction_id)
+    assert rating.type == "GOOD"
+
+
+async def test_delete_forgets_the_tasks_answers(db):
+    await upsert(db, mc())
+    interaction_id = await add_interaction(db)
+    async with db.write() as session:
+        await interactions.put_rating(session, interaction_id, "GOOD", None, None)
+        await interactions.add_graded_answers(
+            session, "t1", "mc-1", [{"answer": {"selectedIndex": 0}, "correctness": "CORRECT"}]
+        )
+    async with db.write() as session:
+        assert await tasks.delete_task(session, "t1", "mc-1")
+        await tasks.delete_task_data(session, "t1", "mc-1")
+    async with db.read() as session:
+        assert await interactions.get_interaction(session, interaction_id) is None
+        assert await interactions.get_rating(session, interaction_id) is None
+        assert await interactions.count_graded(session, "t1", "mc-1") == 0
+
+
+async def test_listing_counts_and_recent_verdicts(db):
+    await upsert(db, mc("a"))
+    await upsert(db, mc("b"))
+    for _ in range(3):
+        await add_interaction(db, "a")
+    async with db.read() as session:
+        listing = {item.task.task_id: item for item in await tasks.list_tasks(session, "t1", recent=2)}
+    assert listing["a"].interaction_count == 3
+    assert listing["a"].last_verdicts == ["CORRECT", "CORRECT"]
+    assert listing["b"].interaction_count == 0
+
+
+async def test_tokens_are_stored_hashed_and_resolve_to_their_grants(db):
+    token = new_token("fs")
+    async with db.write() as session:
+        await principals.create_principal(session, "author", "t1", frozenset({Permission.ACCESS, Permission.WRITE}), token)
+    async with db.read() as session:
+        principal = await principals.principal_for_token(session, token)
+        assert await principals.principal_for_token(session, token + "x") is None
+        stored = [row.token_hash for row in (await session.execute(m.ApiToken.__table__.select())).all()]
+    assert principal.name == "author"
+    assert principal.can("t1", Permission.WRITE)
+    assert not principal.can("t1", Permission.DELETE)
+    assert token not in stored
+
+
+async def test_grants_can_be_widened(db):
+    token = new_token("fs")
+    async with db.write() as session:
+        pid = await principals.create_principal(session, "admin", "t1", frozenset({Permission.ACCESS}), token)
+        await principals.grant(session, pid, "t2", ALL_PERMISSIONS)
+    async with db.read() as session:
+        principal = await principals.principal_for_token(session, token)
+    assert principal.can("t2", Permission.DELETE)
+
+
+async def test_webhook_tokens_and_events(db):
+    token = new_token("wh")
+    async with db.write() as session:
+        await principals.create_webhook_token(session, "t1", token)
+    async with db.read() as session:
+        assert await principals.tenant_for_webhook_token(session, token) == "t1"
+        assert await principals.tenant_for_webhook_token(session, "wh_other") is None
+    async with db.write() as session:
+        event_id = await principals.record_webhook_event(session, "t1", "ping", {"n": 1})
+    async with db.read() as session:
+        event = await session.get(m.WebhookEvent, event_id)
+    assert event.payload == {"event": "ping", "data": {"n": 1}}

@@ -1,0 +1,61 @@
+"""Inbound webhooks: task events act on the tenant's tasks, other events are kept as received."""
+
+from __future__ import annotations
+
+import json
+
+import httpx
+import pytest
+
+from tests.server.helpers import bearer, mc_task
+
+
+@pytest.fixture
+async def clients(live_server):
+    hook = await live_server.webhook_token("default")
+    token = await live_server.token("default")
+    async with (
+        httpx.AsyncClient(base_url=live_server.base_url) as client,
+        httpx.AsyncClient(base_url=live_server.base_url, headers=bearer(token)) as api,
+    ):
+        yield Webhook(client, f"/webhooks/{hook}"), api
+
+
+class Webhook:
+    """Posts to one tokenised webhook path."""
+
+    def __init__(self, client: httpx.AsyncClient, path: str) -> None:
+        self.client, self.path = client, path
+
+    async def post(self, **kwargs) -> httpx.Response:
+        return await self.client.post(self.path, **kwargs)
+
+
+async def test_task_upserted_and_deleted_events(clients):
+    webhook, api = clients
+    upserted = await webhook.post(json={"event": "task.upserted", "data": mc_task("from-hook")})
+    assert upserted.status_code == 200
+    assert upserted.json()["received"] is True
+    assert (await api.get("/tenants/default/tasks/from-hook")).status_code == 200
+
+    deleted = await webhook.post(json={"event": "task.deleted", "data": {"taskId": "from-hook"}})
+    assert deleted.status_code == 200
+    assert (await api.get("/tenants/default/tasks/from-hook")).status_code == 404
+
+
+async def test_a_body_typed_as_a_string_is_accepted(clients):
+    webhook, _ = clients
+    document = json.dumps({"event": "lms.grade", "data": {"score": 3}})
+    response = await webhook.post(content=json.dumps(document), headers={"Content-Type": "application/json"})
+    assert response.status_code == 200
+    assert response.json()["eventId"]
+
+
+async def test_bad_payloads_are_refused(clients):
+    webhook, api = clients
+    no_event = await webhook.post(json={"data": {}})
+    assert no_event.status_code == 400
+    assert no_event.json()["type"] == "REQUEST_SCHEMA_MALFORMED"
+    bad_task = await webhook.post(json={"event": "task.upserted", "data": {"id": "x"}})
+    assert bad_task.status_code == 400
+    assert (await api.get("/tenants/default/tasks")).json() == []

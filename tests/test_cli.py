@@ -1,0 +1,54 @@
+"""The `feedback-studio` command, run as a user runs it."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import httpx
+
+from tests.conftest import ServerThread, free_port
+
+
+def run_cli(*args: str, database: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "core.cli", *args, "--database", database],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def test_token_create_prints_a_working_token_alone(tmp_path):
+    database = f"sqlite+aiosqlite:///{tmp_path / 'cli.sqlite3'}"
+    created = run_cli("token", "create", "--name", "ci", "--tenant", "school", "--permission", "write", database=database)
+    assert created.returncode == 0, created.stderr
+    token = created.stdout.strip()
+    assert token.startswith("fs_") and "\n" not in token
+
+    from core.config import Settings
+    from core.server.app import create_app
+
+    port = free_port()
+    with ServerThread(create_app(Settings(database_url=database, seed_demo=False)), port):
+        headers = {"Authorization": f"Bearer {token}"}
+        listing = httpx.get(f"http://127.0.0.1:{port}/tenants/school/tasks", headers=headers)
+        other = httpx.get(f"http://127.0.0.1:{port}/tenants/default/tasks", headers=headers)
+    assert listing.status_code == 200
+    assert other.status_code == 403
+
+
+def test_seed_demo_and_webhook_create(tmp_path):
+    database = f"sqlite+aiosqlite:///{tmp_path / 'cli.sqlite3'}"
+    seeded = run_cli("seed-demo", "--tenant", "demo", database=database)
+    assert seeded.returncode == 0, seeded.stderr
+    assert "seeded" in seeded.stdout
+    hook = run_cli("webhook", "create", "--tenant", "demo", database=database)
+    assert hook.stdout.strip().startswith("wh_")
+
+
+def test_unknown_permission_is_a_usage_error(tmp_path):
+    database = f"sqlite+aiosqlite:///{tmp_path / 'cli.sqlite3'}"
+    result = run_cli("token", "create", "--name", "x", "--tenant", "t", "--permission", "admin", database=database)
+    assert result.returncode == 2
+    assert "invalid choice" in result.stderr
