@@ -1,0 +1,51 @@
+"""Feedback on freeform text: authored aspects with evidence spans, coverage of the sample
+solutions, and the verdicts of the task's graded answers.
+
+Order of evidence: authored aspects decide when the task has them; otherwise the graded answers
+(a calibrated nearest-neighbour vote, see :mod:`grading`) when there are enough; otherwise the
+answer's coverage of the sample solutions against two general thresholds. The feedback items
+always point at the learner's own words.
+"""
+
+from __future__ import annotations
+
+from core.api import (
+    Correctness,
+    FreeformTextAnswer,
+    FreeformTextResult,
+    FreeformTextTask,
+    Points,
+)
+from core.engine.base import EngineContext
+from core.engine.freeform.assessment import Assessment, assess
+from core.engine.freeform.model import task_model
+from core.engine.freeform.report import feedback_items
+from core.engine.text.tokens import analyse
+
+
+def compute(task: FreeformTextTask, answer: FreeformTextAnswer, ctx: EngineContext) -> FreeformTextResult:
+    model = task_model(task, ctx)
+    analysis = analyse(answer.content, model.base)
+    assessment: Assessment = assess(task, model, analysis)
+    achieved = _points(assessment, task.maxPoints)
+    return FreeformTextResult(
+        points=Points(achievedPoints=achieved, achievablePoints=task.maxPoints),
+        allAspects=assessment.detected,
+        answer=answer,
+        feedback=feedback_items(task, assessment, analysis, ctx.catalogue),
+        sampleSolutions=task.sampleSolutions,
+        sampleSolution=task.sampleSolutions[0] if task.sampleSolutions else None,
+    )
+
+
+def _points(assessment: Assessment, max_points: float) -> float:
+    """Full points for CORRECT, none for WRONG, and strictly between for PARTIAL."""
+    if assessment.verdict is Correctness.CORRECT:
+        return max_points
+    if assessment.verdict is not Correctness.PARTIAL:
+        return 0.0
+    share = min(max(assessment.score, 0.1), 0.9)
+    return round(max_points * share, 2) if 0 < round(max_points * share, 2) < max_points else max_points / 2
+
+
+__all__ = ["compute"]

@@ -1,0 +1,196 @@
+"""What an answer shows: detected aspects, covered key ideas, contradictions, and the verdict."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+from core.api import (
+    AspectDefinition,
+    AspectType,
+    Correctness,
+    DetectedAspect,
+    FreeformTextTask,
+    TextSpan,
+)
+from core.api import Aspect as WireAspect
+from core.engine.base import GradedExample, to_aspect
+from core.engine.freeform.model import AspectPhrases, TaskModel
+from core.engine.text.coverage import AnswerWords, coverage
+from core.engine.text.phrases import Found, PhraseMatch, evidence_spans, find_phrase
+from core.engine.text.segment import Span
+from core.engine.text.tokens import Analysis
+
+COVERAGE_CORRECT = 0.28
+COVERAGE_WRONG_BELOW = 0.06
+"""General thresholds on sample-solution coverage, used when a task has no graded answers; chosen
+once on the graded answers of many questions (docs/freeform-engine.md), never per task."""
+IDEA_COVERED = 0.5
+DESCRIPTION_COVERED = 0.6
+NEAR_DUPLICATE = 0.9
+"""A graded answer this similar is the same answer: its verdict is taken over."""
+SIMILAR_FEEDBACK = 0.75
+"""From this similarity on, the author's feedback on a graded answer is shown as well."""
+
+
+class Basis(Enum):
+    EMPTY = "empty"
+    ASPECTS = "aspects"
+    GRADED = "graded"
+    COVERAGE = "coverage"
+    NOTHING = "nothing"
+
+
+@dataclass(frozen=True, slots=True)
+class AspectFinding:
+    definition: AspectDefinition
+    found: Found
+    spans: tuple[Span, ...]
+
+
+@dataclass(slots=True)
+class Assessment:
+    basis: Basis
+    verdict: Correctness
+    score: float
+    detected: list[DetectedAspect[list[TextSpan]]] = field(default_factory=list)
+    aspects: list[AspectFinding] = field(default_factory=list)
+    evidence: list[Span] = field(default_factory=list)
+    contradictions: list[Span] = field(default_factory=list)
+    covered_ideas: int = 0
+    total_ideas: int = 0
+    similar: GradedExample | None = None
+
+
+def text_spans(text: str, spans: list[Span] | tuple[Span, ...]) -> list[TextSpan]:
+    return [TextSpan(content=text[s.start : s.end], offset=s.start, length=s.end - s.start) for s in spans]
+
+
+def assess(task: FreeformTextTask, model: TaskModel, answer: Analysis) -> Assessment:
+    if not answer.content:
+        return Assessment(Basis.EMPTY, Correctness.WRONG, 0.0)
+    words = AnswerWords(answer)
+    result = _coverage_assessment(model, answer, words)
+    if model.aspects:
+        result = _aspect_assessment(model, answer, words, result)
+    _apply_graded(model, answer, words, result)
+    if result.basis is Basis.NOTHING:
+        result.verdict = Correctness.UNKNOWN
+    return result
+
+
+def _coverage_assessment(model: TaskModel, answer: Analysis, words: AnswerWords) -> Assessment:
+    if not model.solutions:
+        return Assessment(Basis.NOTHING, Correctness.UNKNOWN, 0.0)
+    best = max((coverage(words, terms) for terms in model.solutions), key=lambda c: c.score)
+    covered = [idea for idea in model.ideas if coverage(words, idea.terms).score >= IDEA_COVERED]
+    detected = [
+        DetectedAspect[list[TextSpan]](
+            aspect=WireAspect(name=_idea_name(idea.text), description=idea.text, type=AspectType.CONCEPT),
+            context=text_spans(answer.text, evidence_spans(answer, coverage(words, idea.terms).matched)),
+        )
+        for idea in covered
+    ]
+    score = best.score
+    if score >= COVERAGE_CORRECT:
+        verdict, share = Correctness.CORRECT, 1.0
+    elif score < COVERAGE_WRONG_BELOW:
+        verdict, share = Correctness.WRONG, 0.0
+    else:
+        span = COVERAGE_CORRECT - COVERAGE_WRONG_BELOW
+        verdict, share = Correctness.PARTIAL, 0.25 + 0.5 * (score - COVERAGE_WRONG_BELOW) / span
+    return Assessment(
+        basis=Basis.COVERAGE,
+        verdict=verdict,
+        score=share,
+        detected=detected,
+        evidence=evidence_spans(answer, [t for t in best.matched if not t.stop]),
+        contradictions=evidence_spans(answer, best.contradicted),
+        covered_ideas=len(covered),
+        total_ideas=len(model.ideas),
+    )
+
+
+def _idea_name(text: str, limit: int = 60) -> str:
+    single_line = " ".join(text.split())
+    return single_line if len(single_line) <= limit else single_line[: limit - 1].rstrip() + "…"
+
+
+def _find_aspect(phrases: AspectPhrases, answer: Analysis, words: AnswerWords) -> PhraseMatch:
+    contradicted: PhraseMatch | None = None
+    for terms in phrases.phrases:
+        match = find_phrase(answer, terms)
+        if match.found is Found.PRESENT:
+            return match
+        if match.found is Found.CONTRADICTED and contradicted is None:
+            contradicted = match
+    if contradicted is not None:
+        return contradicted
+    if phrases.description and not phrases.definition.cues:
+        found = coverage(words, phrases.description)
+        if found.score >= DESCRIPTION_COVERED:
+            return PhraseMatch(Found.PRESENT, found.matched)
+    return PhraseMatch(Found.ABSENT)
+
+
+def _aspect_assessment(
+    model: TaskModel, answer: Analysis, words: AnswerWords, fallback: Assessment
+) -> Assessment:
+    findings = []
+    for phrases in model.aspects:
+        match = _find_aspect(phrases, answer, words)
+        findings.append(
+            AspectFinding(phrases.definition, match.found, tuple(evidence_spans(answer, match.tokens)))
+        )
+    concepts = [f for f in findings if f.definition.type is AspectType.CONCEPT]
+    misconceptions = [
+        f for f in findings if f.definition.type is AspectType.MISCONCEPTION and f.found is Found.PRESENT
+    ]
+    total = sum(f.definition.points for f in concepts)
+    earned = sum(f.definition.points for f in concepts if f.found is Found.PRESENT)
+    penalty = sum(f.definition.points for f in misconceptions)
+    if total > 0:
+        share = min(max((earned - penalty) / total, 0.0), 1.0)
+    else:
+        share = 0.0 if misconceptions else 1.0
+    if share >= 1.0 and not misconceptions:
+        verdict = Correctness.CORRECT
+    elif share <= 0.0:
+        verdict = Correctness.WRONG
+    else:
+        verdict = Correctness.PARTIAL
+    return Assessment(
+        basis=Basis.ASPECTS,
+        verdict=verdict,
+        score=share,
+        detected=[
+            DetectedAspect[list[TextSpan]](
+                aspect=to_aspect(f.definition), context=text_spans(answer.text, f.spans)
+            )
+            for f in findings
+            if f.found is Found.PRESENT
+        ],
+        aspects=findings,
+        evidence=fallback.evidence,
+        covered_ideas=fallback.covered_ideas,
+        total_ideas=fallback.total_ideas,
+    )
+
+
+def _apply_graded(model: TaskModel, answer: Analysis, words: AnswerWords, result: Assessment) -> None:
+    graded = model.graded
+    if graded is None:
+        return
+    similarities = graded.index.similarities(answer.text)
+    judgement = graded.grader.judge(similarities, model.solution_coverage(words))
+    nearest = judgement.nearest if judgement.nearest < len(graded.examples) else -1
+    if nearest >= 0 and judgement.nearest_similarity >= SIMILAR_FEEDBACK and graded.examples[nearest].feedback:
+        result.similar = graded.examples[nearest]
+    if result.basis is Basis.ASPECTS:
+        if nearest >= 0 and judgement.nearest_similarity >= NEAR_DUPLICATE:
+            result.verdict = graded.examples[nearest].correctness
+            result.score = judgement.score
+        return
+    result.basis = Basis.GRADED
+    result.verdict = judgement.verdict
+    result.score = judgement.score

@@ -1,0 +1,150 @@
+"""Judging an answer by the graded answers of its task: a calibrated nearest-neighbour vote.
+
+Two signals per answer: the similarity-weighted vote of its nearest graded answers (the sample
+solutions vote as fully correct answers), and its coverage of the sample solutions. A small ridge
+regression per task weighs them against the graded scores, and the verdict thresholds are chosen
+on the task's own graded answers, each judged by leave-one-out (it never votes for itself). The
+number of neighbours is chosen the same way. Nothing here depends on a data set: every constant
+is either a principle (ridge strength, candidate k) or learnt from the task's graded answers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from core.api import Correctness
+
+NEIGHBOUR_COUNTS = (3, 5, 7, 9)
+RIDGE = 0.1
+THRESHOLD_CANDIDATES = 24
+LABEL_SCORES = {Correctness.CORRECT: 1.0, Correctness.PARTIAL: 0.5, Correctness.WRONG: 0.0}
+MIN_GRADED = 5
+
+
+@dataclass(frozen=True, slots=True)
+class Judgement:
+    score: float
+    """The predicted share of the points (0 … 1) before thresholds."""
+    verdict: Correctness
+    nearest: int
+    """Index of the most similar graded answer (−1 if the nearest is a sample solution)."""
+    nearest_similarity: float
+
+
+def vote(similarities: Sequence[float], scores: Sequence[float], k: int, skip: int = -1) -> float:
+    """Similarity²-weighted mean score of the k nearest examples (squared: the closest count most)."""
+    pairs = sorted(
+        ((s, y) for i, (s, y) in enumerate(zip(similarities, scores, strict=True)) if i != skip),
+        reverse=True,
+    )[:k]
+    weights = [max(s, 1e-6) ** 2 for s, _ in pairs]
+    total = sum(weights)
+    return sum(w * y for w, (_, y) in zip(weights, pairs, strict=True)) / total if total else 0.5
+
+
+def ridge_fit(rows: Sequence[Sequence[float]], targets: Sequence[float]) -> list[float]:
+    """Least squares with a light ridge (the last column is the intercept, not penalised)."""
+    d = len(rows[0])
+    matrix = [
+        [sum(r[i] * r[j] for r in rows) + (RIDGE if i == j and i < d - 1 else 0.0) for j in range(d)]
+        + [sum(r[i] * t for r, t in zip(rows, targets, strict=True))]
+        for i in range(d)
+    ]
+    for c in range(d):
+        pivot = max(range(c, d), key=lambda r: abs(matrix[r][c]))
+        matrix[c], matrix[pivot] = matrix[pivot], matrix[c]
+        if abs(matrix[c][c]) < 1e-12:
+            continue
+        for r in range(d):
+            if r != c:
+                f = matrix[r][c] / matrix[c][c]
+                matrix[r] = [x - f * y for x, y in zip(matrix[r], matrix[c], strict=True)]
+    return [matrix[i][d] / matrix[i][i] if abs(matrix[i][i]) > 1e-12 else 0.0 for i in range(d)]
+
+
+def macro_f1(gold: Sequence[Correctness], predicted: Sequence[Correctness]) -> float:
+    labels = sorted(set(gold))
+    scores = []
+    for label in labels:
+        tp = sum(g == label and p == label for g, p in zip(gold, predicted, strict=True))
+        fp = sum(g != label and p == label for g, p in zip(gold, predicted, strict=True))
+        fn = sum(g == label and p != label for g, p in zip(gold, predicted, strict=True))
+        scores.append(2 * tp / (2 * tp + fp + fn) if tp else 0.0)
+    return sum(scores) / len(scores) if scores else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class Thresholds:
+    correct_from: float
+    wrong_below: float
+    """Equal to correct_from when the graded answers know no PARTIAL."""
+
+    def verdict(self, score: float) -> Correctness:
+        if score >= self.correct_from:
+            return Correctness.CORRECT
+        return Correctness.WRONG if score < self.wrong_below else Correctness.PARTIAL
+
+
+def _candidates(values: Sequence[float]) -> list[float]:
+    ordered = sorted(set(values))
+    mids = [(a + b) / 2 for a, b in zip(ordered, ordered[1:], strict=False)] or [0.5]
+    if len(mids) <= THRESHOLD_CANDIDATES:
+        return mids
+    step = len(mids) / THRESHOLD_CANDIDATES
+    return [mids[int(i * step)] for i in range(THRESHOLD_CANDIDATES)]
+
+
+def choose_thresholds(
+    predictions: Sequence[float], gold: Sequence[Correctness]
+) -> tuple[float, Thresholds]:
+    """The thresholds with the best macro-F1 on the graded answers; ties go to the middle."""
+    candidates = _candidates(predictions)
+    with_partial = Correctness.PARTIAL in gold
+    best: tuple[float, float, Thresholds] | None = None
+    for high in candidates:
+        for low in [c for c in candidates if c < high] if with_partial else [high]:
+            thresholds = Thresholds(high, low)
+            f1 = macro_f1(gold, [thresholds.verdict(p) for p in predictions])
+            key = (f1, -abs(high - 0.5) - abs(low - 0.5))
+            if best is None or key > best[:2]:
+                best = (*key, thresholds)
+    assert best is not None
+    return best[0], best[2]
+
+
+class Grader:
+    """Calibrated on a task's graded answers; judges new answers from their similarities."""
+
+    def __init__(
+        self,
+        pairwise: Sequence[Sequence[float]],
+        scores: Sequence[float],
+        gold: Sequence[Correctness],
+        coverages: Sequence[float],
+    ) -> None:
+        """``pairwise``/``scores`` cover graded answers then sample solutions; ``gold`` and
+        ``coverages`` the graded answers only."""
+        self._scores = list(scores)
+        graded = len(gold)
+        best: tuple[float, int, list[float], Thresholds] | None = None
+        for k in NEIGHBOUR_COUNTS:
+            rows = [[vote(pairwise[i], scores, k, skip=i), coverages[i], 1.0] for i in range(graded)]
+            weights = ridge_fit(rows, scores[:graded])
+            predictions = [sum(w * x for w, x in zip(weights, r, strict=True)) for r in rows]
+            f1, thresholds = choose_thresholds(predictions, gold)
+            if best is None or f1 > best[0]:
+                best = (f1, k, weights, thresholds)
+        assert best is not None
+        _, self.k, self._weights, self.thresholds = best
+
+    def judge(self, similarities: Sequence[float], coverage: float) -> Judgement:
+        row = [vote(similarities, self._scores, self.k), coverage, 1.0]
+        score = sum(w * x for w, x in zip(self._weights, row, strict=True))
+        nearest = max(range(len(similarities)), key=similarities.__getitem__)
+        return Judgement(
+            score=min(max(score, 0.0), 1.0),
+            verdict=self.thresholds.verdict(score),
+            nearest=nearest,
+            nearest_similarity=similarities[nearest],
+        )

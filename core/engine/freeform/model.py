@@ -1,0 +1,145 @@
+"""Everything about a task that does not depend on the answer, built once per task version.
+
+Analyses of the question and sample solutions, their key terms and key ideas, the authored
+aspects' phrases, and the calibrated grader over the graded answers. Models live in a small LRU
+cache keyed by the context's cache_key (task version and graded-answer revision), so a changed
+task or new graded answers simply miss the cache.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Hashable
+from dataclasses import dataclass
+
+from core.api import AspectDefinition, Correctness, FreeformTextTask
+from core.engine.base import EngineContext, GradedExample
+from core.engine.freeform.grading import LABEL_SCORES, MIN_GRADED, Grader
+from core.engine.similarity import Backend, Index, LexicalBackend
+from core.engine.text.coverage import AnswerWords, KeyTerm, coverage, key_terms
+from core.engine.text.languages import base_of
+from core.engine.text.phrases import phrase_terms
+from core.engine.text.tokens import analyse
+
+CACHE_SIZE = 128
+DEFAULT_BACKEND = LexicalBackend()
+
+
+@dataclass(frozen=True, slots=True)
+class KeyIdea:
+    """One sentence or list item of a sample solution: a unit the feedback can count."""
+
+    text: str
+    terms: tuple[KeyTerm, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class AspectPhrases:
+    definition: AspectDefinition
+    phrases: tuple[tuple[KeyTerm, ...], ...]
+    description: tuple[KeyTerm, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class GradedIndex:
+    index: Index
+    grader: Grader
+    examples: tuple[GradedExample, ...]
+    """The graded answers in index order; sample solutions follow them in the index."""
+
+
+@dataclass(frozen=True, slots=True)
+class TaskModel:
+    base: str
+    solutions: tuple[tuple[KeyTerm, ...], ...]
+    ideas: tuple[KeyIdea, ...]
+    aspects: tuple[AspectPhrases, ...]
+    graded: GradedIndex | None
+
+    def solution_coverage(self, words: AnswerWords) -> float:
+        """The best coverage of any one sample solution (they are alternatives)."""
+        return max((coverage(words, terms).score for terms in self.solutions), default=0.0)
+
+
+_cache: OrderedDict[Hashable, TaskModel] = OrderedDict()
+
+
+def task_model(task: FreeformTextTask, ctx: EngineContext) -> TaskModel:
+    backend = ctx.similarity or DEFAULT_BACKEND
+    key = (
+        ctx.cache_key if ctx.cache_key is not None else task.model_dump_json(),
+        _graded_fingerprint(ctx.graded),
+        backend.name,
+    )
+    model = _cache.get(key)
+    if model is None:
+        model = build_model(task, ctx.graded, backend)
+        _cache[key] = model
+        if len(_cache) > CACHE_SIZE:
+            _cache.popitem(last=False)
+    else:
+        _cache.move_to_end(key)
+    return model
+
+
+def _graded_fingerprint(graded: tuple[GradedExample, ...]) -> int:
+    """The graded answers are part of the version even if a caller's cache_key forgets them;
+    hashing them is cheap (strings cache their hash)."""
+    return hash(tuple((g.text, g.correctness, g.points, g.feedback) for g in graded))
+
+
+def build_model(
+    task: FreeformTextTask, graded: tuple[GradedExample, ...], backend: Backend
+) -> TaskModel:
+    base = base_of(task.language)
+    question = frozenset(t.stem for t in analyse(task.problemStatement, base).tokens)
+    solutions = [s.content for s in task.sampleSolutions if s.content.strip()]
+    solution_terms = tuple(key_terms(analyse(s, base), question) for s in solutions)
+    ideas = []
+    for solution in solutions:
+        analysis = analyse(solution, base)
+        for sentence in analysis.sentences:
+            text = sentence.text(solution)
+            terms = key_terms(analyse(text, base), question)
+            if any(t.weight >= 1.0 for t in terms):
+                ideas.append(KeyIdea(text, terms))
+    aspects = tuple(
+        AspectPhrases(
+            definition=a,
+            phrases=tuple(
+                terms
+                for phrase in (*a.cues, a.name)
+                if (terms := phrase_terms(analyse(phrase, base)))
+            ),
+            description=tuple(t for t in key_terms(analyse(a.description, base), question) if t.weight >= 1),
+        )
+        for a in task.aspects
+    )
+    model = TaskModel(base, solution_terms, tuple(ideas), aspects, None)
+    graded_index = _graded_index(task, graded, solutions, backend, model)
+    return TaskModel(base, solution_terms, tuple(ideas), aspects, graded_index)
+
+
+def _score_of(example: GradedExample, max_points: float) -> float:
+    if example.points is not None:
+        return min(max(example.points / max_points, 0.0), 1.0)
+    return LABEL_SCORES[example.correctness]
+
+
+def _graded_index(
+    task: FreeformTextTask,
+    graded: tuple[GradedExample, ...],
+    solutions: list[str],
+    backend: Backend,
+    model: TaskModel,
+) -> GradedIndex | None:
+    examples = tuple(g for g in graded if g.correctness in LABEL_SCORES)
+    if len(examples) < MIN_GRADED or len({g.correctness for g in examples}) < 2:
+        return None
+    texts = [g.text for g in examples] + solutions
+    index = backend.index(texts, task.language)
+    scores = [_score_of(g, task.maxPoints) for g in examples] + [1.0] * len(solutions)
+    coverages = [model.solution_coverage(AnswerWords(analyse(g.text, model.base))) for g in examples]
+    gold: list[Correctness] = [g.correctness for g in examples]
+    grader = Grader(index.pairwise(), scores, gold, coverages)
+    return GradedIndex(index, grader, examples)

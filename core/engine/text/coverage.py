@@ -1,0 +1,106 @@
+"""How much of a reference text (a sample solution, a key idea, a cue) an answer covers.
+
+A reference is reduced to its key terms: its content words, weighted. Words the question already
+uses weigh less (learners echo the question, so those words say little about understanding), and
+function words weigh little but not nothing ('more', 'less', 'same' can decide a science answer).
+A key term is covered by an answer word with the same stem or the same spelling up to a typo, and
+with the same polarity; found only under the opposite polarity it counts against the answer,
+because "is not attracted" contradicts "is attracted".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rapidfuzz import process
+from rapidfuzz.distance import Levenshtein
+
+from core.engine.text.matching import allowed_edits
+from core.engine.text.normalise import strip_accents
+from core.engine.text.tokens import Analysis, Token
+
+FUNCTION_WORD_WEIGHT = 0.2
+ECHOED_WORD_WEIGHT = 0.35
+"""Weight of a key term that the question itself contains."""
+TYPO_CREDIT = 0.9
+CONTRADICTION_CREDIT = -0.5
+
+
+@dataclass(frozen=True, slots=True)
+class KeyTerm:
+    stem: str
+    norm: str
+    negated: bool
+    weight: float
+
+
+@dataclass(frozen=True, slots=True)
+class Coverage:
+    score: float
+    """Weighted share of the key terms covered, minus contradicted ones (−0.5 … 1)."""
+    matched: tuple[Token, ...]
+    contradicted: tuple[Token, ...]
+
+
+def key_terms(reference: Analysis, question_stems: frozenset[str] = frozenset()) -> tuple[KeyTerm, ...]:
+    terms: dict[tuple[str, bool], KeyTerm] = {}
+    for token in reference.tokens:
+        if token.negation or (token.stem, token.negated) in terms:
+            continue
+        weight = FUNCTION_WORD_WEIGHT if token.stop else 1.0
+        if token.stem in question_stems:
+            weight *= ECHOED_WORD_WEIGHT
+        terms[(token.stem, token.negated)] = KeyTerm(token.stem, token.norm, token.negated, weight)
+    return tuple(terms.values())
+
+
+class AnswerWords:
+    """An answer's words indexed for fast lookup by stem and by spelling."""
+
+    def __init__(self, analysis: Analysis) -> None:
+        self.by_stem: dict[str, list[Token]] = {}
+        self.by_spelling: dict[str, list[Token]] = {}
+        for token in analysis.tokens:
+            if token.negation:
+                continue
+            self.by_stem.setdefault(token.stem, []).append(token)
+            self.by_spelling.setdefault(strip_accents(token.norm), []).append(token)
+        self._spellings = list(self.by_spelling)
+
+    def find(self, term: KeyTerm) -> tuple[list[Token], float]:
+        """Answer tokens for ``term`` and the credit they earn (1, a typo's, or none)."""
+        exact = self.by_stem.get(term.stem)
+        if exact:
+            return exact, 1.0
+        spelling = strip_accents(term.norm)
+        limit = allowed_edits(spelling)
+        if limit == 0 or not self._spellings:
+            return [], 0.0
+        found = process.extractOne(
+            spelling, self._spellings, scorer=Levenshtein.distance, score_cutoff=limit
+        )
+        if found is None or allowed_edits(found[0]) == 0:
+            return [], 0.0
+        return self.by_spelling[found[0]], TYPO_CREDIT
+
+
+def coverage(words: AnswerWords, terms: tuple[KeyTerm, ...]) -> Coverage:
+    total = sum(t.weight for t in terms)
+    if total <= 0:
+        return Coverage(0.0, (), ())
+    earned = 0.0
+    matched: list[Token] = []
+    contradicted: list[Token] = []
+    for term in terms:
+        tokens, credit = words.find(term)
+        if not tokens:
+            continue
+        agreeing = [t for t in tokens if t.negated == term.negated]
+        if agreeing:
+            earned += term.weight * credit
+            matched.extend(agreeing)
+        else:
+            earned += term.weight * CONTRADICTION_CREDIT
+            if not term.negated:
+                contradicted.extend(tokens)
+    return Coverage(earned / total, tuple(matched), tuple(contradicted))

@@ -1,0 +1,60 @@
+"""Per-language tools from well-kept libraries: Snowball stemmers (PyStemmer) and stop words.
+
+Every language of the API maps to one of five bases (en, de, fr, it, es); DE_CH shares German's
+tools because normalisation already folds ß into ss (``"ß".casefold() == "ss"``).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+import Stemmer
+from stop_words import get_stop_words
+
+from core.api import Language
+
+STEMMER_NAMES = {"en": "english", "de": "german", "fr": "french", "it": "italian", "es": "spanish"}
+
+NEGATION_WORDS: dict[str, frozenset[str]] = {
+    "en": frozenset(
+        {"not", "no", "never", "none", "nothing", "neither", "nor", "without", "cannot", "nobody", "nowhere"}
+    ),
+    "de": frozenset(
+        {"nicht", "kein", "keine", "keinen", "keinem", "keiner", "keines", "nie", "niemals", "ohne", "nichts"}
+    ),
+    "fr": frozenset({"ne", "pas", "jamais", "aucun", "aucune", "sans", "non", "rien", "ni", "nullement"}),
+    "it": frozenset({"non", "mai", "nessun", "nessuno", "nessuna", "senza", "niente", "nulla", "né"}),
+    "es": frozenset({"no", "nunca", "jamás", "ningún", "ninguno", "ninguna", "sin", "nada", "ni", "tampoco"}),
+}
+"""Closed-class words that turn the meaning of their clause around ("not connected")."""
+
+CLAUSE_CONNECTIVES: dict[str, frozenset[str]] = {
+    "en": frozenset({"but", "because", "while", "whereas", "although", "though", "however", "since", "so"}),
+    "de": frozenset({"aber", "weil", "denn", "während", "obwohl", "jedoch", "sondern", "da", "deshalb"}),
+    "fr": frozenset({"mais", "parce", "car", "tandis", "bien", "cependant", "puisque", "donc"}),
+    "it": frozenset({"ma", "perché", "mentre", "sebbene", "però", "invece", "poiché", "quindi"}),
+    "es": frozenset({"pero", "porque", "mientras", "aunque", "sino", "pues", "así"}),
+}
+"""Words that open a new clause, and so end the scope of a negation before them."""
+
+
+def base_of(language: Language | str) -> str:
+    code = language.base if isinstance(language, Language) else str(language)[:2].lower()
+    return code if code in STEMMER_NAMES else "en"
+
+
+@cache
+def _stemmer(base: str) -> Stemmer.Stemmer:
+    return Stemmer.Stemmer(STEMMER_NAMES[base])
+
+
+@cache
+def stem(base: str, word: str) -> str:
+    """The Snowball stem of a normalised word; cached since answers repeat their words."""
+    return _stemmer(base).stemWord(word)
+
+
+@cache
+def stop_words(base: str) -> frozenset[str]:
+    """Function words of the language, casefolded (so German's list matches DE_CH spelling)."""
+    return frozenset(word.casefold() for word in get_stop_words(STEMMER_NAMES[base]))

@@ -1,0 +1,73 @@
+"""Finding a phrase (an aspect's cue or name) in an answer, with exact spans and polarity.
+
+A phrase is found when all its content words occur in one sentence of the answer (stems, or the
+same spelling up to a typo). Polarity must agree: the cue "connected" is not found in "not
+connected", but the cue "not connected" is, and "connected" there counts as contradicted.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from core.engine.text.coverage import AnswerWords, KeyTerm
+from core.engine.text.segment import Span
+from core.engine.text.tokens import Analysis, Token
+
+
+class Found(Enum):
+    ABSENT = "absent"
+    PRESENT = "present"
+    CONTRADICTED = "contradicted"
+
+
+@dataclass(frozen=True, slots=True)
+class PhraseMatch:
+    found: Found
+    tokens: tuple[Token, ...] = ()
+
+
+def phrase_terms(phrase: Analysis) -> tuple[KeyTerm, ...]:
+    """The words a phrase needs: its content words, or all its words if it has none."""
+    words = [t for t in phrase.tokens if not t.negation]
+    content = [t for t in words if not t.stop] or words
+    unique = {(t.stem, t.negated): KeyTerm(t.stem, t.norm, t.negated, 1.0) for t in content}
+    return tuple(unique.values())
+
+
+def find_phrase(answer: Analysis, terms: tuple[KeyTerm, ...]) -> PhraseMatch:
+    if not terms:
+        return PhraseMatch(Found.ABSENT)
+    contradicted: tuple[Token, ...] = ()
+    for index in range(len(answer.sentences)):
+        sentence = [t for t in answer.tokens if t.sentence == index]
+        words = AnswerWords(Analysis(answer.text, answer.base, tuple(sentence), ()))
+        agreeing: list[Token] = []
+        opposed: list[Token] = []
+        for term in terms:
+            tokens, _ = words.find(term)
+            if not tokens:
+                break
+            same = [t for t in tokens if t.negated == term.negated]
+            (agreeing if same else opposed).append((same or tokens)[0])
+        else:
+            if not opposed:
+                return PhraseMatch(Found.PRESENT, tuple(agreeing))
+            contradicted = contradicted or tuple(agreeing + opposed)
+    return PhraseMatch(Found.CONTRADICTED, contradicted) if contradicted else PhraseMatch(Found.ABSENT)
+
+
+def evidence_spans(answer: Analysis, tokens: tuple[Token, ...] | list[Token]) -> list[Span]:
+    """Matched words as readable spans: one span per clause, from its first to its last word,
+    taking in the negation word when the words are negated ("not connected", not "connected")."""
+    by_clause: dict[int, list[Token]] = {}
+    for token in tokens:
+        by_clause.setdefault(token.clause, []).append(token)
+    spans = set()
+    for clause, members in by_clause.items():
+        start, end = min(t.start for t in members), max(t.end for t in members)
+        if any(t.negated for t in members):
+            cues = [t for t in answer.tokens if t.clause == clause and t.negation]
+            start, end = min([start, *(t.start for t in cues)]), max([end, *(t.end for t in cues)])
+        spans.add(Span(start, end))
+    return sorted(spans, key=lambda s: s.start)

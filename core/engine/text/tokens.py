@@ -1,0 +1,134 @@
+"""Words of a text with their offsets, normalised form, stem, and whether a negation covers them.
+
+Negation is judged per clause: a clause ends at a sentence end, at clause punctuation or at a
+connective ("because", "aber", "mais" …). In a clause, the words after a negation word are negated
+("the bulb is not lit"); in German, where the negation often stands last ("leuchtet die Lampe
+nicht"), a final negation covers the whole clause. Negated words carry a distinct feature, so
+"not connected" never counts as "connected".
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from dataclasses import dataclass
+from functools import cache, lru_cache
+
+from core.engine.text.languages import CLAUSE_CONNECTIVES, NEGATION_WORDS, stem, stop_words
+from core.engine.text.normalise import normalise_word
+from core.engine.text.segment import Span, clause_breaks, sentences
+
+_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
+NEGATED = "¬"
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    start: int
+    end: int
+    norm: str
+    """The normalised word without elided articles ("l'eau" → "eau") or English "'s"."""
+    stem: str
+    stop: bool
+    negation: bool
+    """The word itself negates ("not", "nicht", "n'est")."""
+    negated: bool
+    """A negation word of the same clause covers this word."""
+    sentence: int
+    clause: int
+
+    @property
+    def feature(self) -> str:
+        return NEGATED + self.stem if self.negated else self.stem
+
+
+@dataclass(frozen=True, slots=True)
+class Analysis:
+    text: str
+    base: str
+    tokens: tuple[Token, ...]
+    sentences: tuple[Span, ...]
+
+    @property
+    def content(self) -> tuple[Token, ...]:
+        return tuple(t for t in self.tokens if not t.stop and not t.negation)
+
+
+@dataclass(frozen=True, slots=True)
+class _Word:
+    norm: str
+    negation: bool
+
+
+@cache
+def _split_word(base: str, raw: str) -> _Word:
+    norm = normalise_word(raw)
+    negation = norm in NEGATION_WORDS[base]
+    if "'" in norm:
+        head, _, tail = norm.rpartition("'")
+        if base == "en":
+            if tail == "t" and head.endswith("n"):
+                return _Word(head[:-1], True)
+            return _Word(head if tail in {"s", "ll", "re", "ve", "d", "m"} else norm, negation)
+        negation = negation or (head.split("'")[-1] == "n" and base == "fr")
+        return _Word(tail, negation or tail in NEGATION_WORDS[base])
+    return _Word(norm, negation)
+
+
+@lru_cache(maxsize=8192)
+def analyse(text: str, base: str) -> Analysis:
+    """Tokens of ``text`` in language ``base`` (en, de, fr, it, es); spans point into ``text``.
+
+    Cached: a task's references and graded answers are analysed by several steps.
+    """
+    spans = sentences(text)
+    starts = [s.start for s in spans]
+    breaks = clause_breaks(text)
+    stops = stop_words(base)
+    connectives = CLAUSE_CONNECTIVES[base]
+    raw_tokens: list[tuple[int, int, _Word, int, int]] = []
+    clause = 0
+    last_sentence = -1
+    for match in _WORD.finditer(text):
+        word = _split_word(base, match.group())
+        sentence = max(bisect_right(starts, match.start()) - 1, 0)
+        if sentence != last_sentence:
+            clause += 1
+            last_sentence = sentence
+        if raw_tokens and bisect_right(breaks, match.start()) != bisect_right(breaks, raw_tokens[-1][1]):
+            clause += 1
+        if word.norm in connectives:
+            clause += 1
+        raw_tokens.append((match.start(), match.end(), word, sentence, clause))
+    negated = _negated_positions(raw_tokens, base)
+    tokens = tuple(
+        Token(
+            start=start,
+            end=end,
+            norm=word.norm,
+            stem=stem(base, word.norm),
+            stop=word.norm in stops,
+            negation=word.negation,
+            negated=index in negated,
+            sentence=sentence,
+            clause=clause,
+        )
+        for index, (start, end, word, sentence, clause) in enumerate(raw_tokens)
+    )
+    return Analysis(text=text, base=base, tokens=tokens, sentences=tuple(spans))
+
+
+def _negated_positions(raw_tokens: list[tuple[int, int, _Word, int, int]], base: str) -> set[int]:
+    negated: set[int] = set()
+    clauses: dict[int, list[int]] = {}
+    for index, token in enumerate(raw_tokens):
+        clauses.setdefault(token[4], []).append(index)
+    for members in clauses.values():
+        cues = [i for i in members if raw_tokens[i][2].negation]
+        if not cues:
+            continue
+        first = cues[0]
+        if base == "de" and cues[-1] == members[-1]:
+            first = members[0]
+        negated.update(i for i in members if i >= first and not raw_tokens[i][2].negation)
+    return negated
