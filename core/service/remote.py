@@ -58,6 +58,8 @@ from core.api import (
     HealthStatus,
     InteractionRecord,
     InvalidToken,
+    RetestReport,
+    RetestRequest,
     ServiceError,
     ServiceInfo,
     ServiceUnavailable,
@@ -66,6 +68,8 @@ from core.api import (
     StoredTask,
     TaskDefinition,
     TaskSummary,
+    TestAnswerSet,
+    TestAnswersRequest,
     TraceRating,
     TraceRatingResponse,
     TutorConfiguration,
@@ -119,7 +123,7 @@ def _backoff(exc: Exception) -> bool | float:
 
 
 @functools.cache
-def _adapter(into: Any) -> TypeAdapter[Any]:
+def _adapter(into: type[T]) -> TypeAdapter[T]:
     return TypeAdapter(into)
 
 
@@ -175,7 +179,7 @@ class RemoteService:
             raise _RetryableStatus(response)
         return response
 
-    async def _call(self, method: str, path: str, into: Any, body: Any = None) -> Any:
+    async def _call(self, method: str, path: str, into: type[T], body: Any = None) -> T:
         response = await self._send(method, path, body)
         return self._validate(self._json(response), into, response)
 
@@ -188,7 +192,7 @@ class RemoteService:
         except ValueError:
             raise self._not_this_api(response, "answered without JSON") from None
 
-    def _validate(self, document: Any, into: Any, response: httpx.Response) -> Any:
+    def _validate(self, document: Any, into: type[T], response: httpx.Response) -> T:
         try:
             return _adapter(into).validate_python(document)
         except ValidationError as exc:
@@ -221,7 +225,7 @@ class RemoteService:
             detail = str(exc) or type(exc).__name__
         return RemoteUnreachable(f"cannot reach the server at {self.base_url} ({method} {path}): {detail}")
 
-    async def _extension(self, method: str, path: str, into: Any, body: Any = None) -> Any:
+    async def _extension(self, method: str, path: str, into: type[T], body: Any = None) -> T:
         """An extension call: refused with ExtensionUnavailable when the remote lacks the extensions."""
         if self._extensions is None:
             await self.info()
@@ -396,8 +400,37 @@ class RemoteService:
     async def get_interaction(self, interaction_id: str) -> InteractionRecord:
         return await self._extension("GET", f"/interactions/{_segment(interaction_id)}", InteractionRecord)
 
+    async def list_test_answers(self, tenant_id: str, task_id: str) -> TestAnswerSet:
+        return await self._extension("GET", _test_answers(tenant_id, task_id), TestAnswerSet)
+
+    async def put_test_answers(
+        self, tenant_id: str, task_id: str, request: TestAnswersRequest
+    ) -> TestAnswerSet:
+        return await self._extension(
+            "PUT", _test_answers(tenant_id, task_id), TestAnswerSet, request.to_wire()
+        )
+
+    async def add_test_answers(
+        self, tenant_id: str, task_id: str, request: TestAnswersRequest
+    ) -> TestAnswerSet:
+        return await self._extension(
+            "POST", _test_answers(tenant_id, task_id), TestAnswerSet, request.to_wire()
+        )
+
+    async def delete_test_answer(self, tenant_id: str, task_id: str, label: str) -> TestAnswerSet:
+        path = f"{_test_answers(tenant_id, task_id)}/{_segment(label)}"
+        return await self._extension("DELETE", path, TestAnswerSet)
+
+    async def retest(self, tenant_id: str, task_ids: list[str]) -> RetestReport:
+        body = RetestRequest(taskIds=task_ids).to_wire()
+        return await self._extension("POST", f"/tenants/{_segment(tenant_id)}/retest", RetestReport, body)
+
     async def aclose(self) -> None:
         await self._client.aclose()
+
+
+def _test_answers(tenant_id: str, task_id: str) -> str:
+    return f"/tenants/{_segment(tenant_id)}/tasks/{_segment(task_id)}/test-answers"
 
 
 def _tutor_event(name: str, data: str) -> TutorEvent | None:
