@@ -1,0 +1,202 @@
+"""Retest on the embedded service: edits of a task show up as changed verdicts and failing expectations."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.api import (
+    AnswerSource,
+    ComputeFeedbackRequest,
+    InvalidParameter,
+    NotFound,
+    TestAnswer,
+    TestAnswerSet,
+    TestAnswersRequest,
+)
+from core.workspace.files import TASKS, write_files
+from core.workspace.retest import RETEST_USER, reassign, retest
+from tests.core.workspace.builders import MC_ID, blanks_task, mc_task, mc_test_answers
+
+TENANT = "default"
+
+
+async def answer(service, task: dict, given: dict, user: str = "learner") -> None:
+    await service.compute_feedback(
+        ComputeFeedbackRequest.model_validate(
+            {"userId": user, "taskType": task["type"], "taskDefinition": task, "answer": given}
+        )
+    )
+
+
+async def upsert(service, document: dict) -> None:
+    await service.upsert_task(TENANT, TASKS.validate_python(document))
+
+
+@pytest.fixture
+async def mc(service):
+    """The multiple-choice task with its test answers and three earlier answers (Bern twice)."""
+    task = mc_task(correct=0)
+    for index in (0, 1, 0):
+        await answer(service, task, {"selectedIndex": index})
+    await service.put_test_answers(TENANT, MC_ID, TestAnswersRequest(answers=mc_test_answers()))
+    return service
+
+
+async def test_an_unchanged_task_passes_and_nothing_changed(mc):
+    report = await retest(mc, TENANT, [MC_ID])
+    [task] = report.tasks
+    assert report.passed and report.changedCount == 0
+    assert [(a.source, a.label) for a in task.answers][:2] == [
+        (AnswerSource.TEST_ANSWER, "bern"),
+        (AnswerSource.TEST_ANSWER, "zurich"),
+    ]
+    earlier = [a for a in task.answers if a.source is AnswerSource.INTERACTION]
+    assert sorted((a.answer["selectedIndex"], a.occurrences) for a in earlier) == [(0, 2), (1, 1)]
+
+
+async def test_changing_the_correct_option_fails_the_expectation_and_flips_earlier_verdicts(mc):
+    await upsert(mc, mc_task(correct=1))
+
+    report = await retest(mc, TENANT, [MC_ID])
+
+    assert not report.passed
+    by_label = {a.label: a for a in report.tasks[0].answers if a.source is AnswerSource.TEST_ANSWER}
+    assert by_label["bern"].failures == ["expected CORRECT, got WRONG"]
+    assert by_label["zurich"].failures == ["expected WRONG, got CORRECT"]
+    bern = next(
+        a for a in report.tasks[0].answers if a.source is AnswerSource.INTERACTION and a.occurrences == 2
+    )
+    assert (bern.before.verdict, bern.after.verdict, bern.pointsChange) == ("CORRECT", "WRONG", -1.0)
+    assert bern.verdictChanged and bern.changed
+    assert report.tasks[0].version == 2 and report.changedCount == 2
+
+
+async def test_retest_on_the_embedded_service_records_no_interactions(mc):
+    before = len(await mc.list_interactions(TENANT, MC_ID))
+    await retest(mc, TENANT, [MC_ID])
+    assert len(await mc.list_interactions(TENANT, MC_ID)) == before
+
+
+async def test_removing_an_accepted_answer_of_a_blank_is_caught(service):
+    task = blanks_task(["100", "212"])
+    await answer(service, task, {"blanks": [{"content": "212"}]})
+    await service.put_test_answers(
+        TENANT,
+        task["id"],
+        TestAnswersRequest(
+            answers=[
+                TestAnswer(
+                    label="fahrenheit",
+                    answer={"blanks": [{"content": "212"}]},
+                    expected={"verdict": "CORRECT"},
+                )
+            ]
+        ),
+    )
+    await upsert(service, blanks_task(["100"]))
+
+    [task_report] = (await retest(service, TENANT, [task["id"]])).tasks
+
+    test, earlier = task_report.answers
+    assert test.failures == ["expected CORRECT, got WRONG"]
+    assert (earlier.before.verdict, earlier.after.verdict) == ("CORRECT", "WRONG")
+
+
+async def test_an_aspect_renamed_away_fails_expectations_that_name_it(mc):
+    renamed = mc_task(correct=0)
+    renamed["options"][0]["aspects"][0]["name"] = "Knows the federal city"
+    await upsert(mc, renamed)
+
+    bern = (await retest(mc, TENANT, [MC_ID])).tasks[0].answers[0]
+
+    assert bern.failures == [
+        "aspect 'Chooses Bern' was expected but not detected",
+        "aspect 'Chooses Bern' is not defined by the task",
+    ]
+
+
+async def test_an_answer_that_no_longer_fits_the_task_fails_with_the_reason(service):
+    task = mc_task(correct=0)
+    await upsert(service, task)
+    await service.put_test_answers(
+        TENANT, MC_ID, TestAnswersRequest(answers=[TestAnswer(label="geneva", answer={"selectedIndex": 2})])
+    )
+    await upsert(service, {**task, "options": task["options"][:2]})
+
+    [geneva] = (await retest(service, TENANT, [MC_ID])).tasks[0].answers
+
+    assert geneva.after is None
+    assert geneva.failures == ["no feedback: selectedIndex 2 is out of range: the task has options 0 to 1"]
+
+
+async def test_reassign_accepts_the_changed_feedback_into_the_graded_answers(mc):
+    await upsert(mc, mc_task(correct=1))
+    [task] = (await retest(mc, TENANT, [MC_ID])).tasks
+
+    accepted = await reassign(mc, TENANT, task)
+
+    assert (
+        accepted is not None and accepted.added == 2
+    )  # the two changed earlier answers, not the test answers
+    assert await reassign(mc, TENANT, task, labels=["bern"]) is not None
+
+
+async def test_naming_an_unknown_task_is_an_error(service):
+    with pytest.raises(NotFound, match="nope"):
+        await retest(service, TENANT, ["nope"])
+
+
+async def test_test_answers_are_checked_against_the_task_and_replaced_by_label(service):
+    await upsert(service, mc_task(correct=0))
+    with pytest.raises(InvalidParameter, match="test answer 'x'"):
+        await service.put_test_answers(
+            TENANT, MC_ID, TestAnswersRequest(answers=[TestAnswer(label="x", answer={"content": "Bern"})])
+        )
+    with pytest.raises(InvalidParameter, match="repeated: x"):
+        twice = TestAnswer(label="x", answer={"selectedIndex": 0})
+        await service.put_test_answers(TENANT, MC_ID, TestAnswersRequest(answers=[twice, twice]))
+
+    await service.put_test_answers(TENANT, MC_ID, TestAnswersRequest(answers=mc_test_answers()))
+    moved = TestAnswer(label="bern", answer={"selectedIndex": 2})
+    stored = await service.add_test_answers(TENANT, MC_ID, TestAnswersRequest(answers=[moved]))
+    assert [(a.label, a.answer) for a in stored.answers] == [
+        ("zurich", {"selectedIndex": 1}),
+        ("bern", {"selectedIndex": 2}),
+    ]
+
+    left = await service.delete_test_answer(TENANT, MC_ID, "zurich")
+    assert [a.label for a in left.answers] == ["bern"]
+    with pytest.raises(NotFound):
+        await service.delete_test_answer(TENANT, MC_ID, "zurich")
+
+
+class PublicOnly:
+    """A service reached only through the public API: no authoring extensions."""
+
+    def __init__(self, service) -> None:
+        self._service = service
+
+    async def info(self):
+        return (await self._service.info()).model_copy(update={"extensions": False})
+
+    def __getattr__(self, name):
+        if name in {"compute_feedback", "compute_feedback_for_task", "upsert_task"}:
+            return getattr(self._service, name)
+        raise AttributeError(f"{name} is an extension")
+
+
+async def test_without_extensions_retest_reads_tasks_and_test_answers_from_files(service, tmp_path):
+    task = TASKS.validate_python(mc_task(correct=1))
+    write_files(tmp_path, [task], [TestAnswerSet(taskId=MC_ID, answers=mc_test_answers())], "yaml")
+    public = PublicOnly(service)
+
+    report = await retest(public, TENANT, files=tmp_path)
+
+    assert [a.failures for a in report.tasks[0].answers] == [
+        ["expected CORRECT, got WRONG"],
+        ["expected WRONG, got CORRECT"],
+    ]
+    recorded = await service.list_interactions(TENANT, MC_ID)
+    assert {r.userId for r in recorded} == {RETEST_USER}  # public calls record; later retests skip them
+    with pytest.raises(InvalidParameter, match="as files"):
+        await retest(public, TENANT, [MC_ID])
