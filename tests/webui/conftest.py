@@ -1,0 +1,46 @@
+"""Fixtures of the web app's tests: the `user` simulation over a fresh database, and a real server.
+
+The `user` fixture is NiceGUI's own, pointed at tests/webui/user_app.py; the database it uses is
+chosen through the environment, as `feedback-studio web` would read it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import pytest
+from nicegui.testing.general import nicegui_reset_globals
+from nicegui.testing.user import User
+from nicegui.testing.user_simulation import user_simulation
+
+from core.config import Settings
+from core.service.runtime import Runtime
+from tests.conftest import ServerThread, free_port, sqlite_url
+from tests.webui import harness
+
+USER_APP = Path(__file__).with_name("user_app.py")
+
+
+@pytest.fixture
+def web_env(tmp_path, monkeypatch) -> Settings:
+    """Settings of the web app under test, exported as the command line would export them."""
+    monkeypatch.setenv("FEEDBACK_STUDIO_DATABASE_URL", sqlite_url(tmp_path))
+    monkeypatch.setenv("FEEDBACK_STUDIO_SEED_DEMO", "true")
+    monkeypatch.setenv("FEEDBACK_STUDIO_PUBLIC_BASE_URL", "http://studio.test")
+    return Settings()
+
+
+@pytest.fixture
+async def user(web_env: Settings, caplog: pytest.LogCaptureFixture) -> AsyncIterator[User]:
+    """NiceGUI's simulated user on the web app, with the demo tasks seeded."""
+    harness.runtime = await Runtime.open(web_env)
+    try:
+        async with user_simulation(main_file=USER_APP) as simulated:
+            yield simulated
+    finally:
+        await harness.runtime.aclose()
+        harness.runtime = None
+    errors = [r for r in caplog.get_records("call") if r.levelname == "ERROR"]
+    if errors:
+        pytest.fail(f"unexpected ERROR logs: {[r.getMessage() for r in errors]}", pytrace=False)

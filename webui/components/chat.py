@@ -1,0 +1,107 @@
+"""A conversation with a tutor or a persona, its reply streaming piece by piece into bubbles.
+
+Like NiceGUI's chat examples, each reply grows inside a ui.markdown in a ui.chat_message as the
+MESSAGE events arrive; a BOUNDARY closes the bubble and the next piece opens a new one. TRACE
+brings thumbs up and down that rate the reply's trace; DEBUG goes to whoever listens (the
+debug drawer); ERROR is shown where the reply would have been, in the service's words.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from nicegui import ui
+
+from core.api import ChatMessage, ChatRequest, ServiceError, TraceRating, TutorEventType
+from webui.context import Studio, reporting
+
+RequestFor = Callable[[list[ChatMessage]], ChatRequest]
+DebugListener = Callable[[str, list[dict[str, Any]]], None]
+
+
+class ChatView:
+    def __init__(
+        self, studio: Studio, *, partner: str, on_debug: DebugListener | None = None, height: str = "h-[55vh]"
+    ) -> None:
+        self.studio = studio
+        self.partner = partner
+        self.on_debug = on_debug
+        self.messages: list[ChatMessage] = []
+        self.scroll = ui.scroll_area().classes(f"w-full {height} rounded-borders border border-grey-4")
+        with self.scroll:
+            self.column = ui.column().classes("w-full gap-1 p-2").props('data-testid="chat"')
+            self.typing = ui.spinner("dots", size="lg").classes("ml-4")
+            self.typing.visible = False
+
+    def clear(self) -> None:
+        self.messages.clear()
+        self.column.clear()
+
+    def show(self, role: str, text: str) -> None:
+        """A finished message (a tutor's opening line, say), kept in the conversation."""
+        self.messages.append(ChatMessage(role=role, content=text))
+        self._bubble(sent=role == "user").set_content(text)
+
+    async def send(self, text: str, request_for: RequestFor) -> bool:
+        """Send the learner's message and stream the reply in; False when no reply came."""
+        self.show("user", text)
+        self.typing.visible = True
+        try:
+            return await self._stream(request_for(list(self.messages)))
+        finally:
+            self.typing.visible = False
+            self.scroll.scroll_to(percent=1.0)
+
+    async def _stream(self, request: ChatRequest) -> bool:
+        bubble: ui.markdown | None = None
+        reply = ""
+        replied = False
+        try:
+            async for event in (await self.studio.service()).chat_stream(request):
+                if event.event is TutorEventType.MESSAGE:
+                    if bubble is None:
+                        bubble, reply = self._bubble(sent=False), ""
+                    reply += event.text
+                    bubble.set_content(reply)
+                    self.scroll.scroll_to(percent=1.0)
+                elif event.event is TutorEventType.BOUNDARY and bubble is not None:
+                    self.messages.append(ChatMessage(role="assistant", content=reply))
+                    bubble, replied = None, True
+                elif event.event is TutorEventType.TRACE:
+                    self._thumbs(event.text)
+                elif event.event is TutorEventType.DEBUG and self.on_debug:
+                    self.on_debug(event.text, event.items or [])
+                elif event.event is TutorEventType.ERROR:
+                    self._error(event.text)
+                elif event.event is TutorEventType.DONE:
+                    break
+        except ServiceError as exc:
+            self._error(exc.message)
+        if bubble is not None:
+            self.messages.append(ChatMessage(role="assistant", content=reply))
+            replied = True
+        return replied
+
+    def _bubble(self, *, sent: bool) -> ui.markdown:
+        with self.column, ui.chat_message(name="You" if sent else self.partner, sent=sent).classes("fs-bubble"):
+            return ui.markdown()
+
+    def _thumbs(self, trace_id: str) -> None:
+        async def rate(score: int) -> None:
+            with reporting("Rating the reply"):
+                await (await self.studio.service()).rate_trace(trace_id, TraceRating(score=score))
+                up.disable()
+                down.disable()
+                ui.notify("Thanks: the rating of this reply is saved", type="positive")
+
+        with self.column, ui.row().classes("gap-0 ml-10"):
+            up = ui.button(icon="thumb_up", on_click=lambda: rate(1)).props("flat round dense size=sm")
+            down = ui.button(icon="thumb_down", on_click=lambda: rate(0)).props("flat round dense size=sm")
+            up.tooltip("Good reply")
+            down.tooltip("Bad reply")
+
+    def _error(self, text: str) -> None:
+        with self.column, ui.row().classes("items-center gap-2 text-negative ml-4"):
+            ui.icon("error")
+            ui.label(f"The reply failed: {text}")

@@ -1,0 +1,97 @@
+"""Building blocks of the task editors: editable lists of items and the aspect definitions.
+
+The editors edit a plain dict, the task's wire JSON, bound field by field; fields the forms do
+not show (options' own aspects, say) ride along untouched, so editing never loses data.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from nicegui import ui
+
+from core.api import AspectType
+
+Item = dict[str, Any]
+
+
+def list_editor(items: list[Item], render: Callable[[Item, int], None], new: Callable[[], Item], noun: str) -> None:
+    """Each item in a bordered box with a remove button, then a button to add one more."""
+
+    @ui.refreshable
+    def rows() -> None:
+        if not items:
+            ui.label(f"No {noun}s yet.").classes("text-sm text-grey-7")
+        for index, item in enumerate(items):
+            with ui.card().classes("w-full gap-2 p-3").props("flat bordered"):
+                with ui.row().classes("w-full items-center"):
+                    ui.label(f"{noun.capitalize()} {index + 1}").classes("text-sm font-medium text-grey-8")
+                    ui.space()
+                    ui.button(icon="delete", on_click=lambda i=index: remove(i)).props("flat round dense").tooltip(
+                        f"Remove this {noun}"
+                    )
+                render(item, index)
+        ui.button(f"Add {noun}", icon="add", on_click=add).props("flat dense no-caps")
+
+    def add() -> None:
+        items.append(new())
+        rows.refresh()
+
+    def remove(index: int) -> None:
+        del items[index]
+        rows.refresh()
+
+    rows()
+
+
+def text(owner: Item, key: str, label: str, *, area: bool = False, hint: str | None = None) -> ui.input:
+    element = ui.textarea(label).props("autogrow") if area else ui.input(label)
+    element.props("outlined dense").classes("w-full").bind_value(owner, key)
+    if hint:
+        element.props(f'hint="{hint}"')
+    return element
+
+
+def number(owner: Item, key: str, label: str, **limits: float) -> ui.number:
+    return ui.number(label, **limits).props("outlined dense").classes("w-40").bind_value(owner, key)
+
+
+def chips(owner: Item, key: str, label: str) -> ui.input_chips:
+    owner.setdefault(key, [])
+    return (
+        ui.input_chips(label, new_value_mode="add-unique")
+        .props("outlined dense hint='Enter after each'")
+        .classes("w-full")
+        .bind_value(owner, key)
+    )
+
+
+def new_aspect() -> Item:
+    return {"name": "", "type": AspectType.CONCEPT.value, "description": "", "cues": [], "points": 1}
+
+
+def aspects_editor(owner: Item) -> None:
+    """The aspects an answer is checked for: concepts to show, misconceptions to avoid."""
+
+    def render(aspect: Item, _: int) -> None:
+        with ui.row().classes("w-full gap-2 no-wrap max-sm:flex-wrap"):
+            text(aspect, "name", "Name")
+            ui.select({t.value: t.value.capitalize() for t in AspectType}, label="Kind").props(
+                "outlined dense"
+            ).classes("min-w-40").bind_value(aspect, "type")
+            number(aspect, "points", "Points", min=0)
+        text(aspect, "description", "Description", area=True)
+        chips(aspect, "cues", "Cues: phrasings that show it")
+        text(aspect, "message", "Message shown when it is missing (concept) or present (misconception)")
+
+    list_editor(owner.setdefault("aspects", []), render, new_aspect, "aspect")
+
+
+def cleaned(value: Any) -> Any:
+    """The draft without empty optional values, so that the wire defaults apply to them."""
+    if isinstance(value, dict):
+        return {k: cleaned(v) for k, v in value.items() if v is not None and v != ""}
+    if isinstance(value, list):
+        return [cleaned(v) for v in value]
+    return value

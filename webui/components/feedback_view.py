@@ -1,0 +1,71 @@
+"""One feedback result as an author reads it: verdict and points, the answer with its evidence
+marked, the feedback items, the detected aspects, the sample solution, and the end-user rating.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from nicegui import ui
+
+from core.api import AspectType, ChatTurn, Correctness, Feedback, TaskBase
+from webui.components.answer_text import answer_html, sample_solution_text
+from webui.components.rating import rating_bar
+from webui.context import Studio
+from webui.theme import VERDICT_ICONS, section_title, verdict_color
+
+
+def feedback_view(studio: Studio, task: TaskBase, feedback: Feedback, transcript: Sequence[ChatTurn] = ()) -> None:
+    result = feedback.result
+    verdict = result.points.verdict
+    with ui.card().classes("w-full gap-3").props("flat bordered") as card:
+        card.props('data-testid="feedback"')
+        with ui.row().classes("w-full items-center gap-3"):
+            ui.icon(VERDICT_ICONS[verdict], color=verdict_color(verdict), size="2rem")
+            ui.label(verdict.value).classes(f"text-xl font-bold text-{verdict_color(verdict)}")
+            points = result.points
+            ui.label(f"{points.achievedPoints:g} / {points.achievablePoints:g} points").classes("text-lg")
+            ui.space()
+            ui.label(f"interaction {feedback.metaData.interactionId[:8]}").classes("text-xs text-grey-7")
+
+        section_title("Answer")
+        ui.html(answer_html(task, result, transcript), sanitize=False).classes("fs-answer w-full").props(
+            'data-testid="marked-answer"'
+        )
+
+        if result.feedback:
+            section_title("Feedback")
+            for item in result.feedback:
+                _item(item)
+
+        if result.allAspects:
+            section_title("Detected aspects")
+            with ui.row().classes("gap-2"):
+                for detected in result.allAspects:
+                    misconception = detected.aspect.type is AspectType.MISCONCEPTION
+                    ui.chip(
+                        detected.aspect.name,
+                        icon="report" if misconception else "lightbulb",
+                        color="negative" if misconception else "positive",
+                    ).props("outline dense").tooltip(detected.aspect.description or detected.aspect.type.value)
+
+        solution = sample_solution_text(task, result)
+        if solution:
+            with ui.expansion("Sample solution", icon="school").classes("w-full").props("dense"):
+                ui.label(solution).classes("whitespace-pre-wrap")
+
+        rating_bar(studio, feedback.metaData.interactionId)
+
+
+def _item(item) -> None:
+    color = verdict_color(item.correctness)
+    with ui.row().classes("w-full no-wrap items-start gap-3 pl-3").style(f"border-left: 4px solid var(--q-{color}, #9ca3af)"):
+        ui.icon(VERDICT_ICONS.get(item.correctness, VERDICT_ICONS[Correctness.UNKNOWN]), color=color)
+        with ui.column().classes("gap-1"):
+            ui.label(item.message)
+            with ui.row().classes("gap-1 items-center"):
+                ui.label(item.topic.name).classes("text-xs text-grey-7")
+                for aspect in item.aspects:
+                    ui.badge(aspect.name, color="negative" if aspect.type is AspectType.MISCONCEPTION else "primary").props(
+                        "outline"
+                    )

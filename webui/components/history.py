@@ -1,0 +1,140 @@
+"""The history of a task: its verdicts over time, its most frequent misconceptions and missing
+concepts (echarts), and the answers themselves, newest first, each opening its feedback.
+
+A misconception counts when the engine detected it in an answer; a concept counts as missing when
+a feedback item that is not CORRECT names it (that is how the engines report what was not shown).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+from nicegui import ui
+
+from core.api import AspectType, Correctness, InteractionRecord, TaskBase
+from webui.components.feedback_view import feedback_view
+from webui.context import Studio
+from webui.theme import CHART_COLORS, empty_state, section_title, verdict_badge
+
+VERDICTS = [Correctness.CORRECT, Correctness.PARTIAL, Correctness.WRONG]
+
+
+def verdicts_over_time(records: Sequence[InteractionRecord]) -> dict[str, Any]:
+    """Stacked bars of the verdicts per day."""
+    days = sorted({r.createdAt.date().isoformat() for r in records})
+    counts = Counter((r.createdAt.date().isoformat(), r.verdict) for r in records)
+    return {
+        "tooltip": {"trigger": "axis"},
+        "legend": {"top": 0},
+        "grid": {"left": 40, "right": 16, "bottom": 30, "top": 36},
+        "xAxis": {"type": "category", "data": days},
+        "yAxis": {"type": "value", "minInterval": 1},
+        "series": [
+            {
+                "name": v.value,
+                "type": "bar",
+                "stack": "verdicts",
+                "itemStyle": {"color": CHART_COLORS[v.value]},
+                "data": [counts[(day, v)] for day in days],
+            }
+            for v in VERDICTS
+        ],
+    }
+
+
+def aspect_counts(records: Sequence[InteractionRecord]) -> tuple[Counter[str], Counter[str]]:
+    """How often each misconception was detected and each concept was missing."""
+    misconceptions: Counter[str] = Counter()
+    missing: Counter[str] = Counter()
+    for record in records:
+        result = record.feedback.result
+        misconceptions.update(
+            {d.aspect.name for d in result.allAspects if d.aspect.type is AspectType.MISCONCEPTION}
+        )
+        missing.update(
+            {
+                a.name
+                for item in result.feedback
+                if item.correctness is not Correctness.CORRECT
+                for a in item.aspects
+                if a.type is AspectType.CONCEPT
+            }
+        )
+    return misconceptions, missing
+
+
+def top_bars(counts: Counter[str], color: str, limit: int = 6) -> dict[str, Any]:
+    """Horizontal bars of the most frequent names, the most frequent on top."""
+    top = counts.most_common(limit)[::-1]
+    return {
+        "tooltip": {"trigger": "item"},
+        "grid": {"left": 8, "right": 24, "bottom": 8, "top": 8, "containLabel": True},
+        "xAxis": {"type": "value", "minInterval": 1},
+        "yAxis": {"type": "category", "data": [_short(name) for name, _ in top]},
+        "series": [{"type": "bar", "data": [n for _, n in top], "itemStyle": {"color": color}}],
+    }
+
+
+def _short(name: str, width: int = 34) -> str:
+    return name if len(name) <= width else name[: width - 1] + "…"
+
+
+def history_view(studio: Studio, task: TaskBase, records: Sequence[InteractionRecord]) -> None:
+    if not records:
+        empty_state("timeline", "No answers yet", "Try an answer in the Try tab: every answer and its feedback shows up here.")
+        return
+    misconceptions, missing = aspect_counts(records)
+    with ui.element("div").classes("w-full grid grid-cols-1 lg:grid-cols-3 gap-3"):
+        _chart_card("Verdicts over time", verdicts_over_time(records))
+        _chart_card("Most frequent misconceptions", top_bars(misconceptions, CHART_COLORS["WRONG"]), bool(misconceptions))
+        _chart_card("Most often missing concepts", top_bars(missing, CHART_COLORS["PARTIAL"]), bool(missing))
+    section_title(f"Answers ({len(records)})")
+    with ui.list().props("bordered separator").classes("w-full rounded-borders"):
+        for record in sorted(records, key=lambda r: r.createdAt, reverse=True):
+            _answer_row(studio, task, record)
+
+
+def _chart_card(title: str, options: dict[str, Any], has_data: bool = True) -> None:
+    with ui.card().classes("w-full gap-1").props("flat bordered"):
+        ui.label(title).classes("text-sm font-medium")
+        if has_data:
+            ui.echart(options).classes("w-full h-56")
+        else:
+            ui.label("None so far.").classes("text-sm text-grey-7 h-56")
+
+
+def _answer_row(studio: Studio, task: TaskBase, record: InteractionRecord) -> None:
+    def show() -> None:
+        with ui.dialog().props("maximized-on-mobile") as dialog, ui.card().classes("w-full max-w-3xl"):
+            feedback_view(studio, task, record.feedback)
+            ui.button("Close", on_click=dialog.close).props("flat").classes("self-end")
+        dialog.open()
+
+    points = record.feedback.result.points
+    with ui.item(on_click=show).props("clickable"):
+        with ui.item_section().props("side"):
+            verdict_badge(record.verdict.value)
+        with ui.item_section():
+            ui.item_label(_excerpt(record.answer)).classes("truncate")
+            ui.item_label(
+                f"{record.createdAt:%Y-%m-%d %H:%M} · {record.userId} · version {record.taskVersion}"
+            ).props("caption")
+        with ui.item_section().props("side"):
+            ui.label(f"{points.achievedPoints:g}/{points.achievablePoints:g}")
+            if record.rating:
+                ui.icon("thumb_up" if record.rating.type.value == "GOOD" else "thumb_down", size="1rem")
+
+
+def _excerpt(answer: dict[str, Any]) -> str:
+    """A one-line view of an answer of any type."""
+    if "content" in answer:
+        return answer["content"]
+    if "blanks" in answer or "choices" in answer:
+        return " · ".join(p.get("content", "") for p in answer.get("blanks") or answer.get("choices") or [])
+    if "selectedIndex" in answer:
+        return f"option {answer['selectedIndex'] + 1}"
+    if "selected" in answer:
+        return "options " + ", ".join(str(i + 1) for i, s in enumerate(answer["selected"]) if s)
+    return "conversation"

@@ -1,0 +1,62 @@
+"""The end-user rating of one interaction (API.md 2.7): thumbs up or down, a reason, a remark.
+
+Created on the first send and replaced by later ones, as the API does; the reasons offered
+follow the thumb, so a GOOD rating cannot carry a complaint.
+"""
+
+from __future__ import annotations
+
+from nicegui import ui
+
+from core.api import EndUserRating, RatingSubtype, RatingType
+from webui.context import Studio, reporting
+
+REASONS = {
+    RatingType.GOOD: [
+        RatingSubtype.CLEAR_EXPLANATION,
+        RatingSubtype.HELPFUL_HINT,
+        RatingSubtype.MOTIVATION_BOOST,
+        RatingSubtype.CORRECT_ANSWER,
+        RatingSubtype.LEARNED_SOMETHING_NEW,
+        RatingSubtype.LIKED_FORMAT,
+    ],
+    RatingType.BAD: [
+        RatingSubtype.UNCLEAR_EXPLANATION,
+        RatingSubtype.UNHELPFUL,
+        RatingSubtype.TOO_STRICT,
+        RatingSubtype.INCORRECT_FEEDBACK,
+        RatingSubtype.TOO_GENERIC,
+        RatingSubtype.NOT_RELEVANT,
+    ],
+}
+
+
+def _reason_label(subtype: RatingSubtype) -> str:
+    return subtype.value.replace("_", " ").capitalize()
+
+
+def rating_bar(studio: Studio, interaction_id: str) -> None:
+    async def send() -> None:
+        rating = EndUserRating(
+            type=RatingType(thumb.value),
+            subtype=RatingSubtype(reason.value) if reason.value else None,
+            message=remark.value.strip() or None,
+        )
+        with reporting("Rating"):
+            await (await studio.service()).rate_interaction(interaction_id, rating)
+            ui.notify("Thanks: the rating is saved", type="positive")
+
+    def offer_reasons() -> None:
+        reason.set_options({s.value: _reason_label(s) for s in REASONS[RatingType(thumb.value)]}, value=None)
+
+    with ui.row().classes("w-full items-center gap-2").props('data-testid="rating"'):
+        ui.label("Rate this feedback").classes("text-sm text-grey-7")
+        thumb = ui.toggle(
+            {RatingType.GOOD.value: "👍 Good", RatingType.BAD.value: "👎 Bad"},
+            value=RatingType.GOOD.value,
+            on_change=offer_reasons,
+        ).props("dense no-caps")
+        reason = ui.select({}, label="Reason", clearable=True).classes("min-w-48").props("dense outlined")
+        remark = ui.input(placeholder="Remark (optional)").classes("grow").props("dense outlined")
+        ui.button("Send rating", icon="send", on_click=send).props("flat dense")
+        offer_reasons()

@@ -1,0 +1,180 @@
+"""The editor of a task definition: the common fields, a form per task type, and save.
+
+Saving checks the draft as the API would (the wire models, then the rules that span fields) and
+lists every problem beside the form before anything is sent; what the service still refuses is
+reported in its own words.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from nicegui import ui
+from pydantic import ValidationError
+
+from core.api import Language, Matching, ServiceError, TaskBase, TaskType, check_task, parse_task_type
+from webui.components.editor_fields import Item, aspects_editor, chips, cleaned, list_editor, number, text
+from webui.components.task_files import TASK, describe
+from webui.context import Studio, reporting
+from webui.theme import section_title
+
+Saved = Callable[[TaskBase], Awaitable[None]]
+
+
+def task_editor(studio: Studio, tenant: str, draft: Item, *, is_new: bool, on_saved: Saved) -> None:
+    task_type = parse_task_type(draft["type"])
+    with ui.column().classes("w-full gap-3").props('data-testid="editor"'):
+        section_title("Task")
+        with ui.row().classes("w-full gap-2 no-wrap max-sm:flex-wrap"):
+            text(draft, "id", "Id").props("" if is_new else "readonly").tooltip(
+                "The id names the task for good; duplicate the task to give it another"
+            )
+            ui.select([lang.value for lang in Language], label="Language").props("outlined dense").classes(
+                "min-w-32"
+            ).bind_value(draft, "language")
+        text(draft, "title", "Title")
+        statement_hint = GAP_HINT.get(task_type)
+        text(draft, "problemStatement", "Problem statement", area=True, hint=statement_hint)
+        text(draft, "context", "Context for the feedback (subject, level)", area=True)
+        FORMS[task_type](draft)
+        problems = ui.column().classes("w-full gap-1")
+        ui.button("Save task", icon="save", on_click=lambda: save()).props("unelevated").classes("self-end")
+
+    async def save() -> None:
+        problems.clear()
+        task = _checked(cleaned(draft), problems)
+        if task is None:
+            return
+        with reporting("Saving"):
+            response = await (await studio.service()).upsert_task(tenant, task)
+            ui.notify(f"Task {response.action.value.lower()}", type="positive")
+            await on_saved(task)
+
+
+def _checked(document: Item, problems: ui.column) -> TaskBase | None:
+    """The task the draft describes, or None with every problem listed in ``problems``."""
+    try:
+        task = TASK.validate_python(document)
+        check_task(task)
+        return task
+    except ValidationError as exc:
+        messages = describe(exc, limit=20).split("; ")
+    except ServiceError as exc:
+        messages = [exc.message]
+    with problems:
+        for message in messages:
+            with ui.row().classes("items-center gap-2 text-negative"):
+                ui.icon("error")
+                ui.label(message)
+    return None
+
+
+GAP_HINT = {
+    TaskType.IN_TEXT_FILL_IN_BLANKS: "Mark the gaps {{1}}, {{2}} … in order; gap n is answered by blank n",
+    TaskType.IN_TEXT_CHOICES: "Mark the choice points {{1}}, {{2}} … in order; point n offers choice n",
+}
+
+
+def _freeform(draft: Item) -> None:
+    section_title("Sample solutions")
+    list_editor(
+        draft.setdefault("sampleSolutions", []),
+        lambda item, _: text(item, "content", "Sample solution", area=True),
+        lambda: {"content": ""},
+        "sample solution",
+    )
+    number(draft, "maxPoints", "Maximum points", min=0.1)
+    section_title("Aspects")
+    aspects_editor(draft)
+
+
+def _options(single: bool) -> Callable[[Item], None]:
+    def form(draft: Item) -> None:
+        options = draft.setdefault("options", [])
+
+        def only_one(checked: bool, index: int) -> None:
+            """A multiple-choice task has one correct option: ticking one unticks the others."""
+            if single and checked:
+                for i, other in enumerate(options):
+                    other["correct"] = i == index
+
+        def render(option: Item, index: int) -> None:
+            with ui.row().classes("w-full items-center gap-2 no-wrap"):
+                text(option, "content", "Option")
+                ui.checkbox("correct", on_change=lambda e: only_one(e.value, index)).bind_value(option, "correct")
+            text(option, "feedback", "Feedback when chosen" if single else "Feedback when answered wrongly")
+
+        section_title("Options" + (" (exactly one correct)" if single else ""))
+        list_editor(options, render, lambda: {"content": "", "correct": False}, "option")
+
+    return form
+
+
+def _blanks(draft: Item) -> None:
+    def render(blank: Item, _: int) -> None:
+        chips(blank, "acceptedAnswers", "Accepted answers")
+        with ui.row().classes("w-full gap-2 items-center"):
+            ui.select([m.value for m in Matching], label="Matching").props("outlined dense").classes(
+                "min-w-48"
+            ).bind_value(blank, "matching")
+            number(blank, "tolerance", "Tolerance (numeric)", min=0).bind_visibility_from(
+                blank, "matching", value=Matching.NUMERIC.value
+            )
+        text(blank, "feedback", "Feedback when the gap is wrong")
+
+    section_title("Blanks")
+    new = {"acceptedAnswers": [], "matching": Matching.CASE_INSENSITIVE.value}
+    list_editor(draft.setdefault("blanks", []), render, lambda: dict(new, acceptedAnswers=[]), "blank")
+
+
+def _choices(draft: Item) -> None:
+    def render(point: Item, _: int) -> None:
+        def offer_options() -> None:
+            kept = point.get("correct") if point.get("correct") in point["options"] else None
+            correct.set_options(point["options"], value=kept)
+
+        chips(point, "options", "Options").on_value_change(offer_options)
+        correct = ui.select(point["options"], label="Correct option").props("outlined dense").classes("min-w-48")
+        correct.bind_value(point, "correct")
+        text(point, "feedback", "Feedback when the choice is wrong")
+
+    section_title("Choice points")
+    list_editor(draft.setdefault("choices", []), render, lambda: {"options": [], "correct": None}, "choice point")
+
+
+def _simulation(draft: Item) -> None:
+    persona: Any = draft.setdefault("persona", {"name": "", "description": ""})
+    section_title("Scenario")
+    text(draft, "scenarioDescription", "Scenario", area=True)
+    with ui.row().classes("w-full gap-2 no-wrap max-sm:flex-wrap"):
+        text(persona, "name", "Persona name")
+        number(draft, "timeLimitInMinutes", "Time limit (minutes)", min=1)
+        number(draft, "maxTurns", "Maximum turns", min=1)
+    text(persona, "description", "Persona: who they are, how they behave", area=True)
+    text(draft, "initialMessage", "The persona's first message", area=True)
+    text(draft, "sampleSolution", "How a good learner handles it", area=True)
+    section_title("Aspects: what the learner should do")
+    aspects_editor(draft)
+
+
+FORMS: dict[TaskType, Callable[[Item], None]] = {
+    TaskType.FREEFORM_TEXT: _freeform,
+    TaskType.MULTIPLE_CHOICE: _options(single=True),
+    TaskType.MULTIPLE_RESPONSES: _options(single=False),
+    TaskType.IN_TEXT_FILL_IN_BLANKS: _blanks,
+    TaskType.IN_TEXT_CHOICES: _choices,
+    TaskType.SIMULATION: _simulation,
+}
+
+
+def new_draft(task_type: TaskType) -> Item:
+    """A fresh task of the type, with the smallest shape its form can start from."""
+    draft: Item = {"type": task_type.schema_name, "id": "", "title": "", "language": "EN_US", "problemStatement": ""}
+    if task_type in (TaskType.MULTIPLE_CHOICE, TaskType.MULTIPLE_RESPONSES):
+        draft["options"] = [{"content": "", "correct": True}, {"content": "", "correct": False}]
+    elif task_type is TaskType.IN_TEXT_FILL_IN_BLANKS:
+        draft["blanks"] = [{"acceptedAnswers": [], "matching": Matching.CASE_INSENSITIVE.value}]
+    elif task_type is TaskType.IN_TEXT_CHOICES:
+        draft["choices"] = [{"options": [], "correct": None}]
+    return draft

@@ -1,0 +1,78 @@
+"""What every page needs: the settings and the Service of the connection the browser has chosen.
+
+create_web_app builds one Studio and hands it to every page's ``register``; nothing here is kept
+in module globals, because NiceGUI's test harness re-imports page modules between tests and module
+state would split in two. The Service is opened per page through ``open_service``, a function the
+composition root (webui.main) supplies: the UI itself never knows whether it is local or remote.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass
+
+from nicegui import app, ui
+
+from core.api import ServiceError
+from core.config import Settings
+from core.service import Service
+
+
+@dataclass(frozen=True)
+class Connection:
+    """Where the browser's requests go: the embedded service (no URL) or a remote server of the API."""
+
+    remote_url: str | None = None
+    token: str | None = None
+
+    @property
+    def is_remote(self) -> bool:
+        return bool(self.remote_url)
+
+    @property
+    def label(self) -> str:
+        return self.remote_url or "embedded service"
+
+
+ServiceOpener = Callable[[Connection], Awaitable[Service]]
+
+
+@dataclass(frozen=True)
+class Studio:
+    settings: Settings
+    open_service: ServiceOpener
+
+    @property
+    def default_connection(self) -> Connection:
+        return Connection(self.settings.remote_url, self.settings.token)
+
+    def connection(self) -> Connection:
+        """The browser's choice (kept in its user storage), else what the command line chose."""
+        saved = app.storage.user.get("connection")
+        return Connection(**saved) if saved else self.default_connection
+
+    def choose(self, connection: Connection) -> None:
+        app.storage.user["connection"] = asdict(connection)
+
+    async def service(self) -> Service:
+        return await self.open_service(self.connection())
+
+    async def tenant(self, service: Service) -> str:
+        """The tenant the pages work in: the principal's default one."""
+        if not self.connection().is_remote:
+            return self.settings.default_tenant
+        return (await service.info()).defaultTenantId
+
+
+@contextmanager
+def reporting(action: str) -> Iterator[None]:
+    """Turn a ServiceError into a notification that carries the service's own message.
+
+    Handlers wrap their service calls in it, so a refused or failing call leaves the page as it
+    was and tells the user why, in the words of the API (the same text a remote client would see).
+    """
+    try:
+        yield
+    except ServiceError as exc:
+        ui.notify(f"{action} failed: {exc.message}", type="negative", multi_line=True, close_button=True)

@@ -1,0 +1,81 @@
+"""The composition root of the web app: the API app with the NiceGUI pages mounted on it.
+
+`feedback-studio web` serves what create_web_app returns. The pages share the API's Runtime
+(opened by the API's lifespan, which NiceGUI's run_with wraps: NiceGUI starts first, then the
+API's lifespan opens app.state.runtime, all before the first request), so the embedded service
+and the HTTP API see one database and one set of caches. This module is the only part of the web
+app that knows LocalService and the local principal; every page speaks to the Service protocol.
+
+NiceGUI keeps its pages in one process-wide app, so a process holds one web app at a time.
+"""
+
+from __future__ import annotations
+
+import secrets
+from fastapi import FastAPI
+from nicegui import app as nicegui_app
+from nicegui import ui
+from platformdirs import user_data_path
+
+from core.api import ServiceUnavailable
+from core.config import APP_NAME, Settings
+from core.server.app import create_app
+from core.service import Service, connect
+from webui import pages
+from webui.context import Connection, Studio
+from webui.theme import APP_TITLE, FAVICON
+
+
+def create_web_app(settings: Settings) -> FastAPI:
+    api = create_app(settings)
+    studio = Studio(settings, _service_opener(api, settings))
+    pages.register(studio)
+    ui.run_with(
+        api,
+        title=APP_TITLE,
+        favicon=FAVICON,
+        dark=None,  # follow the system until the user picks a mode (kept per browser)
+        storage_secret=_storage_secret(),
+        show_welcome_message=False,
+    )
+    return api
+
+
+def _service_opener(api: FastAPI, settings: Settings):
+    """How a page gets its Service: a LocalService on the API's Runtime, or a (cached) remote."""
+    from core.auth import local_principal
+    from core.service.local import LocalService
+
+    remotes: dict[Connection, Service] = {}
+
+    async def open_service(connection: Connection) -> Service:
+        if not connection.is_remote:
+            return LocalService(api.state.runtime, local_principal(settings.default_tenant))
+        if connection not in remotes:
+            try:
+                remotes[connection] = await connect(
+                    settings.model_copy(update={"remote_url": connection.remote_url, "token": connection.token})
+                )
+            except ModuleNotFoundError:
+                raise ServiceUnavailable("this build cannot connect to a remote service") from None
+        return remotes[connection]
+
+    @nicegui_app.on_shutdown
+    async def close_remotes() -> None:
+        for service in remotes.values():
+            await service.aclose()
+        remotes.clear()
+
+    return open_service
+
+
+def _storage_secret() -> str:
+    """The key of the browsers' session cookies, made once and kept in the user's data directory.
+
+    A lasting secret keeps each browser's choices (dark mode, connection) across restarts.
+    """
+    path = user_data_path(APP_NAME, appauthor=False, ensure_exists=True) / "web-session-secret"
+    if not path.exists():
+        path.write_text(secrets.token_urlsafe(32))
+        path.chmod(0o600)
+    return path.read_text().strip()

@@ -1,0 +1,14 @@
+"""The pages of the web app, each a module with ``register(studio)`` that adds its routes.
+
+Paths stay clear of the API's: the task page lives exactly at the taskLink the API hands out.
+"""
+
+from __future__ import annotations
+
+from webui.context import Studio
+from webui.pages import library, settings, simulation, task, tutor
+
+
+def register(studio: Studio) -> None:
+    for page in (library, task, tutor, simulation, settings):
+        page.register(studio)

@@ -1,0 +1,190 @@
+"""The task library ("/"): every task of the tenant as a card, a filter, and what to do with them.
+
+The list is read while the page is built, so the first response already shows the library (no
+second round trip after the websocket connects); filtering works on that list in place.
+"""
+
+from __future__ import annotations
+
+from nicegui import events, ui
+
+from core.api import ServiceError, TaskSummary
+from webui.components.task_files import task_to_json, tasks_from_json
+from webui.components.task_types import LABELS, type_icon, type_label
+from webui.context import Studio, reporting
+from webui.theme import empty_state, frame, verdict_color
+
+
+def register(studio: Studio) -> None:
+    @ui.page("/", response_timeout=30)
+    async def library_page() -> None:
+        with frame("Library"):
+            await Library(studio).build()
+
+
+class Library:
+    def __init__(self, studio: Studio) -> None:
+        self.studio = studio
+        self.tenant = ""
+        self.tasks: list[TaskSummary] = []
+        self.search = ""
+        self.kind: str | None = None
+
+    async def build(self) -> None:
+        with ui.row().classes("w-full items-center gap-2"):
+            ui.input(placeholder="Filter by title or id", on_change=lambda e: self._search(e.value)).props(
+                "dense outlined clearable"
+            ).classes("grow min-w-48").props('data-testid="library-filter"')
+            ui.select(
+                {None: "All types", **{t.schema_name: label for t, (label, _) in LABELS.items()}},
+                value=None,
+                on_change=lambda e: self._kind(e.value),
+            ).props("dense outlined").classes("min-w-44")
+            with ui.button("New task", icon="add").props("unelevated"):
+                with ui.menu():
+                    for task_type, (label, icon) in LABELS.items():
+                        with ui.menu_item(on_click=lambda t=task_type: ui.navigate.to(f"/new/{t.value}")):
+                            with ui.row().classes("items-center gap-2"):
+                                ui.icon(icon, color="primary")
+                                ui.label(label)
+            ui.button("Import", icon="upload_file", on_click=self._import_dialog).props("outline")
+        try:
+            service = await self.studio.service()
+            self.tenant = await self.studio.tenant(service)
+            self.tasks = await service.list_tasks(self.tenant)
+        except ServiceError as exc:
+            empty_state("cloud_off", "The service did not answer", f"{exc.message}. Check the connection in Settings.")
+            ui.button("Settings", icon="settings", on_click=lambda: ui.navigate.to("/settings")).classes("self-center")
+            return
+        self.cards()
+
+    def _search(self, text: str | None) -> None:
+        self.search = (text or "").strip().lower()
+        self.cards.refresh()
+
+    def _kind(self, kind: str | None) -> None:
+        self.kind = kind
+        self.cards.refresh()
+
+    def _visible(self) -> list[TaskSummary]:
+        return [
+            t
+            for t in self.tasks
+            if (not self.kind or t.type == self.kind)
+            and (self.search in t.title.lower() or self.search in t.taskId.lower())
+        ]
+
+    @ui.refreshable_method
+    def cards(self) -> None:
+        if not self.tasks:
+            empty_state(
+                "library_add",
+                "No tasks yet",
+                "Create one with New task, import a task file, or run `feedback-studio seed-demo` for the demo tasks.",
+            )
+            return
+        visible = self._visible()
+        if not visible:
+            empty_state("filter_alt_off", "No task matches the filter", "Clear the filter to see all tasks.")
+            return
+        ui.label(f"{len(visible)} of {len(self.tasks)} tasks").classes("text-sm text-grey-7")
+        with ui.element("div").classes("w-full grid grid-cols-1 md:grid-cols-2 xl:grid-cols-3 gap-3").props(
+            'data-testid="library"'
+        ):
+            for summary in visible:
+                self._card(summary)
+
+    def _card(self, summary: TaskSummary) -> None:
+        link = f"/tasks/{summary.tenantId}/{summary.taskId}"
+        with ui.card().classes("gap-2 cursor-pointer hover:shadow-lg transition-shadow").props("flat bordered"):
+            with ui.row().classes("w-full items-center gap-2 no-wrap"):
+                ui.icon(type_icon(summary.type), color="primary")
+                ui.label(type_label(summary.type)).classes("text-xs uppercase tracking-wide text-grey-7")
+                ui.badge(summary.language.value, color="secondary").props("outline")
+                ui.space()
+                with ui.button(icon="more_vert").props("flat round dense"):
+                    with ui.menu():
+                        ui.menu_item("Duplicate", on_click=lambda s=summary: self._duplicate_dialog(s))
+                        ui.menu_item("Export JSON", on_click=lambda s=summary: self._export(s))
+                        ui.menu_item("Delete", on_click=lambda s=summary: self._delete_dialog(s))
+            ui.link(summary.title or summary.taskId, link).classes("text-base font-medium no-underline")
+            with ui.row().classes("w-full items-center gap-1"):
+                ui.label(summary.taskId).classes("text-xs text-grey-7 truncate")
+                ui.space()
+                for verdict in summary.lastVerdicts:
+                    ui.icon("circle", color=verdict_color(verdict), size="0.8rem").tooltip(verdict)
+                answers = summary.interactionCount
+                ui.label(f"{answers} answer{'s' * (answers != 1)}").classes("text-xs text-grey-7 ml-1")
+
+    async def _reload(self) -> None:
+        with reporting("Loading the library"):
+            self.tasks = await (await self.studio.service()).list_tasks(self.tenant)
+        self.cards.refresh()
+
+    def _duplicate_dialog(self, summary: TaskSummary) -> None:
+        async def duplicate() -> None:
+            new_id = new_id_input.value.strip()
+            with reporting("Duplicating"):
+                service = await self.studio.service()
+                stored = await service.get_task(self.tenant, summary.taskId)
+                title = f"{stored.definition.display_title} (copy)"
+                copy = stored.definition.model_copy(update={"id": new_id, "title": title})
+                await service.upsert_task(self.tenant, copy)
+                dialog.close()
+                ui.notify(f"Duplicated as {new_id}", type="positive")
+                await self._reload()
+
+        with ui.dialog() as dialog, ui.card().classes("min-w-80"):
+            ui.label(f"Duplicate “{summary.title or summary.taskId}”").classes("text-lg")
+            new_id_input = ui.input("Id of the copy", value=f"{summary.taskId}-copy").classes("w-full")
+            with ui.row().classes("w-full justify-end"):
+                ui.button("Cancel", on_click=dialog.close).props("flat")
+                ui.button("Duplicate", on_click=duplicate).props("unelevated")
+        dialog.open()
+
+    def _delete_dialog(self, summary: TaskSummary) -> None:
+        async def delete() -> None:
+            with reporting("Deleting"):
+                await (await self.studio.service()).delete_task(self.tenant, summary.taskId)
+                dialog.close()
+                ui.notify(f"Deleted {summary.taskId}", type="positive")
+                await self._reload()
+
+        with ui.dialog() as dialog, ui.card().classes("min-w-80"):
+            ui.label(f"Delete “{summary.title or summary.taskId}”?").classes("text-lg")
+            ui.label("Its answers, feedback and ratings are deleted with it. This cannot be undone.").classes(
+                "text-sm text-grey-7"
+            )
+            with ui.row().classes("w-full justify-end"):
+                ui.button("Cancel", on_click=dialog.close).props("flat")
+                ui.button("Delete", on_click=delete, color="negative").props("unelevated")
+        dialog.open()
+
+    async def _export(self, summary: TaskSummary) -> None:
+        with reporting("Exporting"):
+            stored = await (await self.studio.service()).get_task(self.tenant, summary.taskId)
+            ui.download.content(task_to_json(stored.definition), f"{summary.taskId}.json", "application/json")
+
+    def _import_dialog(self) -> None:
+        async def receive(event: events.UploadEventArguments) -> None:
+            try:
+                tasks = tasks_from_json(event.file.name, await event.file.read())
+            except ValueError as exc:
+                ui.notify(str(exc), type="negative", multi_line=True, close_button=True)
+                return
+            with reporting(f"Importing {event.file.name}"):
+                service = await self.studio.service()
+                for task in tasks:
+                    await service.upsert_task(self.tenant, task)
+                ui.notify(f"Imported {len(tasks)} task(s) from {event.file.name}", type="positive")
+            await self._reload()
+
+        with ui.dialog() as dialog, ui.card().classes("min-w-80"):
+            ui.label("Import task files").classes("text-lg")
+            ui.label("JSON files with one task (or a list of tasks) each, as the upsert call takes them.").classes(
+                "text-sm text-grey-7"
+            )
+            ui.upload(on_upload=receive, multiple=True, auto_upload=True).props('accept=".json"').classes("w-full")
+            ui.button("Done", on_click=dialog.close).props("flat").classes("self-end")
+        dialog.open()
+

@@ -1,0 +1,92 @@
+"""Settings ("/settings"): which service this browser talks to, its health, and the look.
+
+The connection is kept per browser: one teacher may look at a remote server while the embedded
+service keeps serving everyone else. The health check makes real calls, the chat one included
+(it goes through the configured tutor engine, as /tutor/healthcheck/chat does).
+"""
+
+from __future__ import annotations
+
+from nicegui import app, ui
+
+from core.api import ServiceError
+from webui.context import Connection, Studio
+from webui.theme import frame, section_title
+
+
+def register(studio: Studio) -> None:
+    @ui.page("/settings")
+    async def settings_page() -> None:
+        with frame("Settings"):
+            SettingsPage(studio).build()
+
+
+class SettingsPage:
+    def __init__(self, studio: Studio) -> None:
+        self.studio = studio
+
+    def build(self) -> None:
+        current = self.studio.connection()
+        with ui.card().classes("w-full max-w-2xl gap-3").props("flat bordered"):
+            section_title("Connection")
+            self.mode = ui.radio(
+                {"local": "Embedded service (this machine's database)", "remote": "Remote service of the API"},
+                value="remote" if current.is_remote else "local",
+            ).props("dense")
+            with ui.column().classes("w-full gap-2").bind_visibility_from(self.mode, "value", value="remote"):
+                self.url = ui.input("Base URL", value=current.remote_url or "", placeholder="https://feedback.example.org")
+                self.url.classes("w-full").props("outlined dense")
+                self.token = ui.input("Bearer token", value=current.token or "", password=True, password_toggle_button=True)
+                self.token.classes("w-full").props("outlined dense")
+            with ui.row().classes("gap-2"):
+                ui.button("Save and check", icon="save", on_click=self._save).props("unelevated")
+                ui.button("Check health", icon="monitor_heart", on_click=self._check).props("outline")
+            self.health = ui.column().classes("w-full gap-1").props('data-testid="health"')
+        with ui.card().classes("w-full max-w-2xl gap-2").props("flat bordered"):
+            section_title("Appearance")
+            ui.switch("Dark mode").bind_value(app.storage.user, "dark")
+
+    async def _save(self) -> None:
+        if self.mode.value == "remote":
+            url = (self.url.value or "").strip().rstrip("/")
+            if not url.startswith(("http://", "https://")):
+                ui.notify("The base URL must start with http:// or https://", type="warning")
+                return
+            self.studio.choose(Connection(url, (self.token.value or "").strip() or None))
+        else:
+            self.studio.choose(Connection())
+        ui.notify(f"Connected to the {self.studio.connection().label}", type="positive")
+        await self._check()
+
+    async def _check(self) -> None:
+        self.health.clear()
+        with self.health:
+            spinner = ui.spinner()
+        checks = [
+            ("Service", self._service_health),
+            ("Identity", self._identity),
+            ("Tutor chat", self._chat_health),
+        ]
+        for name, check in checks:
+            try:
+                ok, detail = True, await check()
+            except ServiceError as exc:
+                ok, detail = False, exc.message
+            except Exception as exc:  # a health check reports whatever fails, not only the API's errors
+                ok, detail = False, f"{type(exc).__name__}: {exc}"
+            with self.health, ui.row().classes("items-center gap-2"):
+                ui.icon("check_circle" if ok else "error", color="positive" if ok else "negative")
+                ui.label(f"{name}: {detail}")
+        spinner.delete()
+
+    async def _service_health(self) -> str:
+        status = await (await self.studio.service()).healthcheck()
+        return f"{status.status} ({self.studio.connection().label})"
+
+    async def _identity(self) -> str:
+        info = await (await self.studio.service()).info()
+        return f"{info.name} {info.version}, API {info.apiVersion}, as {info.principal} on tenant {info.defaultTenantId}"
+
+    async def _chat_health(self) -> str:
+        reply = await (await self.studio.service()).healthcheck_chat()
+        return f"answered “{reply.message[:60]}”"

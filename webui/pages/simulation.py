@@ -1,0 +1,168 @@
+"""Simulation sessions ("/simulation"): talk to a task's persona, then get the feedback on it.
+
+A session is started by the service (which sets up the persona's tutor and the conversation);
+the conversation is answered by its id, so the feedback judges exactly the stored transcript.
+"""
+
+from __future__ import annotations
+
+from nicegui import ui
+
+from core.api import (
+    ChatMessage,
+    ChatRequest,
+    ChatTurn,
+    ComputeTaskFeedbackRequest,
+    ServiceError,
+    SimulationSession,
+    SimulationTask,
+    StartSimulationRequest,
+    TaskType,
+)
+from webui.components.chat import ChatView
+from webui.components.feedback_view import feedback_view
+from webui.context import Studio, reporting
+from webui.theme import empty_state, frame, section_title
+
+LEARNER_ID = "studio-learner"
+
+
+def register(studio: Studio) -> None:
+    @ui.page("/simulation", response_timeout=30)
+    async def simulation_page(task: str | None = None) -> None:
+        with frame("Simulation"):
+            await SimulationPage(studio).build(task)
+
+
+class SimulationPage:
+    def __init__(self, studio: Studio) -> None:
+        self.studio = studio
+        self.tenant = ""
+        self.task: SimulationTask | None = None
+        self.session: SimulationSession | None = None
+
+    async def build(self, chosen: str | None) -> None:
+        try:
+            service = await self.studio.service()
+            self.tenant = await self.studio.tenant(service)
+            tasks = [t for t in await service.list_tasks(self.tenant) if t.type == TaskType.SIMULATION.schema_name]
+        except ServiceError as exc:
+            empty_state("cloud_off", "The simulation tasks are not available", exc.message)
+            return
+        if not tasks:
+            empty_state(
+                "theater_comedy",
+                "No simulation task yet",
+                "Create one in the library (New task → Simulation): a scenario, a persona and what the learner should do.",
+            )
+            ui.button("New simulation task", icon="add", on_click=lambda: ui.navigate.to("/new/SIMULATION")).classes(
+                "self-center"
+            )
+            return
+        ids = {t.taskId for t in tasks}
+        self.picker = ui.select(
+            {t.taskId: t.title or t.taskId for t in tasks},
+            label="Simulation task",
+            value=chosen if chosen in ids else tasks[0].taskId,
+            on_change=self._show_task,
+        ).props("outlined dense").classes("min-w-72")
+        self.brief = ui.column().classes("w-full gap-2")
+        self.stage = ui.column().classes("w-full gap-3")
+        await self._show_task()
+
+    async def _show_task(self) -> None:
+        self.session = None
+        self.brief.clear()
+        self.stage.clear()
+        with reporting("Loading the task"):
+            stored = await (await self.studio.service()).get_task(self.tenant, self.picker.value)
+            self.task = stored.definition
+            task = self.task
+            with self.brief, ui.card().classes("w-full gap-2").props("flat bordered"):
+                ui.label(task.display_title).classes("text-lg font-semibold")
+                ui.label(task.problemStatement).classes("whitespace-pre-wrap")
+                if task.scenarioDescription:
+                    ui.label(task.scenarioDescription).classes("text-sm text-grey-8 whitespace-pre-wrap")
+                if task.persona:
+                    with ui.row().classes("items-center gap-2"):
+                        ui.icon("person", color="accent")
+                        ui.label(f"{task.persona.name}: {task.persona.description}").classes("text-sm")
+                limits = [f"{task.maxTurns} turns" if task.maxTurns else "", _minutes(task.timeLimitInMinutes)]
+                if any(limits):
+                    ui.label("Limits: " + ", ".join(x for x in limits if x)).classes("text-xs text-grey-7")
+                self.start_button = ui.button("Start session", icon="play_arrow", on_click=self._start).props(
+                    "unelevated"
+                )
+
+    async def _start(self) -> None:
+        assert self.task is not None
+        self.start_button.props("loading")
+        try:
+            with reporting("Starting the session"):
+                request = StartSimulationRequest(simulationTask=self.task, tenantId=self.tenant, userId=LEARNER_ID)
+                self.session = await (await self.studio.service()).start_simulation(request)
+                self._stage()
+        finally:
+            self.start_button.props(remove="loading")
+
+    def _stage(self) -> None:
+        assert self.task is not None and self.session is not None
+        self.stage.clear()
+        persona = self.task.persona.name if self.task.persona else "Persona"
+        with self.stage:
+            expires = f" · ends {self.session.expiresAt:%H:%M}" if self.session.expiresAt else ""
+            ui.label(f"Session {self.session.id[:8]}{expires}").classes("text-xs text-grey-7")
+            self.chat = ChatView(self.studio, partner=persona, height="h-[45vh]")
+            for line in self.session.initialMessages:
+                self.chat.show("assistant", line)
+            with ui.row().classes("w-full items-center gap-2 no-wrap"):
+                self.input = (
+                    ui.input(placeholder=f"Answer {persona}…")
+                    .props("outlined rounded dense")
+                    .classes("grow")
+                    .on("keydown.enter", self._send)
+                )
+                self.input.props('data-testid="chat-input"')
+                ui.button(icon="send", on_click=self._send).props("round unelevated").tooltip("Send")
+            self.finish_button = ui.button("Finish and get feedback", icon="flag", on_click=self._finish).props(
+                "outline"
+            )
+            self.result = ui.column().classes("w-full")
+
+    async def _send(self) -> None:
+        text = (self.input.value or "").strip()
+        if not text or self.session is None:
+            return
+        self.input.value = ""
+        session = self.session
+
+        def request_for(messages: list[ChatMessage]) -> ChatRequest:
+            return ChatRequest(
+                messages=messages, tutorId=session.tutorId, userId=LEARNER_ID, conversationId=session.conversationId
+            )
+
+        await self.chat.send(text, request_for)
+
+    async def _finish(self) -> None:
+        assert self.task is not None and self.session is not None
+        request = ComputeTaskFeedbackRequest(
+            userId=LEARNER_ID,
+            tenantId=self.tenant,
+            taskType=TaskType.SIMULATION,
+            answer={"conversationId": self.session.conversationId},
+        )
+        self.finish_button.props("loading")
+        try:
+            with reporting("Feedback"):
+                feedback = await (await self.studio.service()).compute_feedback_for_task(self.task.id, request)
+                transcript = [ChatTurn(role=m.role, content=m.content) for m in self.chat.messages]
+                self.result.clear()
+                with self.result:
+                    section_title("Feedback on the conversation")
+                    feedback_view(self.studio, self.task, feedback, transcript)
+        finally:
+            self.finish_button.props(remove="loading")
+
+
+def _minutes(limit: float | None) -> str:
+    return f"{limit:g} minutes" if limit else ""

@@ -1,0 +1,154 @@
+"""Tutor chat ("/tutor"): pick a tutor (or set one up), optionally ground it in a task, and chat.
+
+The debug drawer on the right collects the DEBUG events of replies asked for in debug mode, so a
+teacher can see why the tutor answered as it did without cluttering the conversation.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from typing import Any
+
+from nicegui import ui
+
+from core.api import ChatContext, ChatMessage, ChatRequest, Language, ServiceError, TutorUpsert
+from webui.components.chat import ChatView
+from webui.context import Studio, reporting
+from webui.theme import empty_state, frame
+
+
+def register(studio: Studio) -> None:
+    @ui.page("/tutor", response_timeout=30)
+    async def tutor_page(tutor: str | None = None) -> None:
+        with frame("Tutor chat"):
+            await TutorPage(studio).build(tutor)
+
+
+class TutorPage:
+    def __init__(self, studio: Studio) -> None:
+        self.studio = studio
+        self.tenant = ""
+        self.conversation_id = str(uuid.uuid4())
+
+    async def build(self, chosen: str | None) -> None:
+        try:
+            service = await self.studio.service()
+            self.tenant = await self.studio.tenant(service)
+            tutors = await service.list_tutors(self.tenant)
+            tasks = await service.list_tasks(self.tenant)
+        except ServiceError as exc:
+            empty_state("cloud_off", "The tutors are not available", exc.message)
+            return
+        self._debug_drawer()
+        with ui.row().classes("w-full items-center gap-2"):
+            self.tutor = ui.select(
+                {t.id: t.name for t in tutors},
+                label="Tutor",
+                value=chosen if chosen in {t.id for t in tutors} else (tutors[0].id if tutors else None),
+                on_change=self._restart,
+            ).props("outlined dense").classes("min-w-56")
+            self.grounding = ui.select(
+                {None: "No task", **{t.taskId: t.title or t.taskId for t in tasks}}, label="Grounded in task", value=None
+            ).props("outlined dense").classes("min-w-56")
+            self.debug = ui.switch("Debug mode")
+            ui.space()
+            ui.button("New tutor", icon="add", on_click=lambda: self._tutor_dialog(tasks)).props("outline")
+            ui.button("New conversation", icon="restart_alt", on_click=self._restart).props("flat")
+        if not tutors:
+            empty_state(
+                "forum",
+                "No tutor is set up yet",
+                "Create one with New tutor: give it a name and, if you like, a task to ground it in.",
+            )
+            return
+        self.chat = ChatView(self.studio, partner="Tutor", on_debug=self._show_debug)
+        with ui.row().classes("w-full items-center gap-2 no-wrap"):
+            self.input = (
+                ui.input(placeholder="Ask the tutor…")
+                .props("outlined rounded dense")
+                .classes("grow")
+                .on("keydown.enter", self._send)
+            )
+            self.input.props('data-testid="chat-input"')
+            ui.button(icon="send", on_click=self._send).props("round unelevated").tooltip("Send")
+        await self._restart()
+
+    async def _restart(self) -> None:
+        """A fresh conversation that starts with the tutor's opening messages."""
+        self.conversation_id = str(uuid.uuid4())
+        self.chat.clear()
+        if not self.tutor.value:
+            return
+        with reporting("Loading the tutor"):
+            config = await (await self.studio.service()).get_tutor(self.tutor.value)
+            for line in config.initial_messages:
+                self.chat.show("assistant", line)
+
+    async def _send(self) -> None:
+        text = (self.input.value or "").strip()
+        if not text or not self.tutor.value:
+            return
+        self.input.value = ""
+
+        def request_for(messages: list[ChatMessage]) -> ChatRequest:
+            return ChatRequest(
+                messages=messages,
+                tutorId=self.tutor.value,
+                userId="studio-teacher",
+                conversationId=self.conversation_id,
+                debugMode=self.debug.value,
+                context=ChatContext(taskId=self.grounding.value) if self.grounding.value else None,
+            )
+
+        await self.chat.send(text, request_for)
+
+    def _debug_drawer(self) -> None:
+        with ui.right_drawer(value=False, bordered=True).props("width=380") as self.drawer:
+            ui.label("Debug").classes("text-base font-semibold")
+            self.debug_log = ui.column().classes("w-full gap-2")
+            with self.debug_log:
+                ui.label("Switch on debug mode and send a message: what the tutor did shows here.").classes(
+                    "text-sm text-grey-7"
+                )
+        with ui.page_sticky(position="bottom-right", x_offset=16, y_offset=16):
+            ui.button(icon="bug_report", on_click=self.drawer.toggle).props("fab-mini color=accent").tooltip(
+                "Debug drawer"
+            )
+
+    def _show_debug(self, text: str, items: list[dict[str, Any]]) -> None:
+        with self.debug_log:
+            with ui.expansion(text or "debug", icon="bug_report", value=True).classes("w-full"):
+                ui.code(json.dumps(items, indent=2, ensure_ascii=False), language="json").classes("w-full text-xs")
+        self.drawer.show()
+
+    def _tutor_dialog(self, tasks: list) -> None:
+        async def create() -> None:
+            tutor_id = tutor_id_input.value.strip()
+            body = TutorUpsert(
+                name=name.value.strip() or tutor_id,
+                description=description.value or "",
+                initial_messages=[line for line in (opening.value or "").splitlines() if line.strip()],
+                taskId=task.value,
+                language=language.value,
+                instructions=instructions.value or None,
+            )
+            with reporting("Creating the tutor"):
+                await (await self.studio.service()).put_tutor(self.tenant, tutor_id, body)
+                dialog.close()
+                ui.navigate.to(f"/tutor?tutor={tutor_id}")
+
+        with ui.dialog() as dialog, ui.card().classes("w-full max-w-lg gap-2"):
+            ui.label("New tutor").classes("text-lg")
+            tutor_id_input = ui.input("Id").classes("w-full")
+            name = ui.input("Name").classes("w-full")
+            description = ui.input("Description").classes("w-full")
+            task = ui.select({None: "No task", **{t.taskId: t.title or t.taskId for t in tasks}}, label="Task", value=None)
+            task.classes("w-full")
+            language = ui.select([lang.value for lang in Language], label="Language", value="EN_US").classes("w-full")
+            opening = ui.textarea("Opening messages (one a line)").classes("w-full")
+            instructions = ui.textarea("Instructions").classes("w-full")
+            with ui.row().classes("w-full justify-end"):
+                ui.button("Cancel", on_click=dialog.close).props("flat")
+                ui.button("Create", on_click=create).props("unelevated")
+        dialog.open()

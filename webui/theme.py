@@ -1,0 +1,107 @@
+"""One look for every page: colours, dark mode, the frame (header, navigation drawer) and states.
+
+Verdict colours are Quasar colour names so badges, chips and the evidence marks in answers agree;
+the marks get CSS classes of their own because they live inside escaped HTML, not Quasar elements.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from nicegui import app, ui
+
+from core.api import Correctness
+
+APP_TITLE = "Feedback Studio"
+FAVICON = (
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64">'
+    '<rect width="64" height="64" rx="14" fill="#4f46e5"/>'
+    '<path d="M16 20h32v18H30l-9 8v-8h-5z" fill="#fff"/>'
+    '<circle cx="26" cy="29" r="3" fill="#4f46e5"/><circle cx="38" cy="29" r="3" fill="#4f46e5"/></svg>'
+)
+
+VERDICT_COLORS = {
+    Correctness.CORRECT: "positive",
+    Correctness.PARTIAL: "warning",
+    Correctness.WRONG: "negative",
+    Correctness.UNKNOWN: "grey",
+}
+VERDICT_ICONS = {
+    Correctness.CORRECT: "check_circle",
+    Correctness.PARTIAL: "contrast",
+    Correctness.WRONG: "cancel",
+    Correctness.UNKNOWN: "help",
+}
+CHART_COLORS = {"CORRECT": "#16a34a", "PARTIAL": "#f59e0b", "WRONG": "#dc2626", "UNKNOWN": "#9ca3af"}
+
+NAVIGATION = [
+    ("Library", "library_books", "/"),
+    ("Tutor chat", "forum", "/tutor"),
+    ("Simulation", "theater_comedy", "/simulation"),
+    ("Settings", "settings", "/settings"),
+]
+
+CSS = """
+mark.fs-mark { border-radius: 3px; padding: 0 2px; color: inherit; }
+mark.fs-correct { background: rgba(22, 163, 74, .28); border-bottom: 2px solid #16a34a; }
+mark.fs-partial { background: rgba(245, 158, 11, .30); border-bottom: 2px solid #f59e0b; }
+mark.fs-wrong { background: rgba(220, 38, 38, .25); border-bottom: 2px solid #dc2626; }
+mark.fs-unknown { background: rgba(156, 163, 175, .30); border-bottom: 2px solid #9ca3af; }
+.fs-answer { white-space: pre-wrap; line-height: 1.9; }
+.fs-bubble .q-message-text-content { white-space: normal; }
+.fs-bubble .q-message-text-content p { margin: 0 0 .4em 0; }
+.fs-bubble .q-message-text-content p:last-child { margin-bottom: 0; }
+"""
+
+
+def verdict_color(verdict: str) -> str:
+    """Quasar colour of a verdict; StrEnum keys let plain strings from the wire look it up."""
+    return VERDICT_COLORS.get(verdict, "grey")  # type: ignore[call-overload]
+
+
+def verdict_badge(verdict: str) -> ui.badge:
+    return ui.badge(verdict, color=verdict_color(verdict)).classes("text-xs")
+
+
+@contextmanager
+def frame(title: str) -> Iterator[ui.column]:
+    """The page around the content: header with navigation, dark mode, and a centred column.
+
+    The drawer shows beside the content on a laptop and folds behind the menu button on a phone.
+    """
+    ui.colors(primary="#4f46e5", secondary="#0ea5e9", accent="#a855f7", positive="#16a34a")
+    ui.add_css(CSS)
+    ui.page_title(f"{title} · {APP_TITLE}")
+    dark = ui.dark_mode().bind_value(app.storage.user, "dark")
+    with ui.header(elevated=True).classes("items-center gap-2 px-3 py-2 bg-primary"):
+        ui.button(icon="menu", on_click=lambda: drawer.toggle()).props("flat round color=white dense")
+        ui.html(FAVICON, sanitize=False).classes("w-7 h-7")
+        ui.label(APP_TITLE).classes("text-lg font-semibold text-white max-sm:hidden")
+        ui.label(f"· {title}").classes("text-lg text-white/80 truncate")
+        ui.space()
+        ui.button(icon="dark_mode", on_click=lambda: dark.set_value(not dark.value)).props(
+            "flat round color=white dense"
+        ).tooltip("Dark mode")
+    with ui.left_drawer(bordered=True).props("width=220 breakpoint=900") as drawer:
+        with ui.list().classes("w-full"):
+            for label, icon, target in NAVIGATION:
+                with ui.item(on_click=lambda t=target: ui.navigate.to(t)).props("clickable"):
+                    with ui.item_section().props("avatar"):
+                        ui.icon(icon, color="primary")
+                    ui.item_section(label)
+    with ui.column().classes("w-full max-w-6xl mx-auto p-2 sm:p-4 gap-4") as content:
+        yield content
+
+
+def empty_state(icon: str, message: str, hint: str) -> ui.column:
+    """What to show where there is nothing yet: what it is and what to do next."""
+    with ui.column().classes("w-full items-center text-center py-10 gap-2") as box:
+        ui.icon(icon, size="3rem").classes("text-grey-5")
+        ui.label(message).classes("text-lg")
+        ui.label(hint).classes("text-sm text-grey-7 max-w-md")
+    return box
+
+
+def section_title(text: str) -> ui.label:
+    return ui.label(text).classes("text-base font-semibold text-primary")
