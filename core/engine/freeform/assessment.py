@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import Enum
 
+from core.api import Aspect as WireAspect
 from core.api import (
     AspectDefinition,
     AspectType,
@@ -13,7 +14,6 @@ from core.api import (
     FreeformTextTask,
     TextSpan,
 )
-from core.api import Aspect as WireAspect
 from core.engine.base import GradedExample, to_aspect
 from core.engine.freeform.model import AspectPhrases, TaskModel
 from core.engine.text.coverage import AnswerWords, coverage
@@ -184,7 +184,11 @@ def _apply_graded(model: TaskModel, answer: Analysis, words: AnswerWords, result
     similarities = graded.index.similarities(answer.text)
     judgement = graded.grader.judge(similarities, model.solution_coverage(words))
     nearest = judgement.nearest if judgement.nearest < len(graded.examples) else -1
-    if nearest >= 0 and judgement.nearest_similarity >= SIMILAR_FEEDBACK and graded.examples[nearest].feedback:
+    if (
+        nearest >= 0
+        and judgement.nearest_similarity >= SIMILAR_FEEDBACK
+        and graded.examples[nearest].feedback
+    ):
         result.similar = graded.examples[nearest]
     if result.basis is Basis.ASPECTS:
         if nearest >= 0 and judgement.nearest_similarity >= NEAR_DUPLICATE:

@@ -10,14 +10,18 @@ is either a principle (ridge strength, candidate k) or learnt from the task's gr
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 
 from core.api import Correctness
 
 NEIGHBOUR_COUNTS = (3, 5, 7, 9)
 RIDGE = 0.1
-THRESHOLD_CANDIDATES = 24
+THRESHOLD_CANDIDATES = 20
+"""Pairs of thresholds (with PARTIAL) are searched among this many quantiles; one threshold
+among all midpoints."""
 LABEL_SCORES = {Correctness.CORRECT: 1.0, Correctness.PARTIAL: 0.5, Correctness.WRONG: 0.0}
 MIN_GRADED = 5
 
@@ -28,7 +32,7 @@ class Judgement:
     """The predicted share of the points (0 … 1) before thresholds."""
     verdict: Correctness
     nearest: int
-    """Index of the most similar graded answer (−1 if the nearest is a sample solution)."""
+    """Position of the most similar example (graded answers first, then sample solutions)."""
     nearest_similarity: float
 
 
@@ -64,13 +68,14 @@ def ridge_fit(rows: Sequence[Sequence[float]], targets: Sequence[float]) -> list
 
 
 def macro_f1(gold: Sequence[Correctness], predicted: Sequence[Correctness]) -> float:
-    labels = sorted(set(gold))
+    """Mean F1 over the gold labels; one counting pass, since calibration calls it often."""
+    pairs = Counter(zip(gold, predicted, strict=True))
+    labels = set(gold)
     scores = []
     for label in labels:
-        tp = sum(g == label and p == label for g, p in zip(gold, predicted, strict=True))
-        fp = sum(g != label and p == label for g, p in zip(gold, predicted, strict=True))
-        fn = sum(g == label and p != label for g, p in zip(gold, predicted, strict=True))
-        scores.append(2 * tp / (2 * tp + fp + fn) if tp else 0.0)
+        tp = pairs[(label, label)]
+        wrong = sum(n for (g, p), n in pairs.items() if (g == label) != (p == label))
+        scores.append(2 * tp / (2 * tp + wrong) if tp else 0.0)
     return sum(scores) / len(scores) if scores else 0.0
 
 
@@ -86,21 +91,19 @@ class Thresholds:
         return Correctness.WRONG if score < self.wrong_below else Correctness.PARTIAL
 
 
-def _candidates(values: Sequence[float]) -> list[float]:
+def _candidates(values: Sequence[float], limit: int) -> list[float]:
     ordered = sorted(set(values))
-    mids = [(a + b) / 2 for a, b in zip(ordered, ordered[1:], strict=False)] or [0.5]
-    if len(mids) <= THRESHOLD_CANDIDATES:
+    mids = [(a + b) / 2 for a, b in pairwise(ordered)] or [0.5]
+    if len(mids) <= limit:
         return mids
-    step = len(mids) / THRESHOLD_CANDIDATES
-    return [mids[int(i * step)] for i in range(THRESHOLD_CANDIDATES)]
+    step = len(mids) / limit
+    return [mids[int(i * step)] for i in range(limit)]
 
 
-def choose_thresholds(
-    predictions: Sequence[float], gold: Sequence[Correctness]
-) -> tuple[float, Thresholds]:
+def choose_thresholds(predictions: Sequence[float], gold: Sequence[Correctness]) -> tuple[float, Thresholds]:
     """The thresholds with the best macro-F1 on the graded answers; ties go to the middle."""
-    candidates = _candidates(predictions)
     with_partial = Correctness.PARTIAL in gold
+    candidates = _candidates(predictions, THRESHOLD_CANDIDATES if with_partial else len(predictions))
     best: tuple[float, float, Thresholds] | None = None
     for high in candidates:
         for low in [c for c in candidates if c < high] if with_partial else [high]:
@@ -127,19 +130,18 @@ class Grader:
         ``coverages`` the graded answers only."""
         self._scores = list(scores)
         graded = len(gold)
-        best: tuple[float, int, list[float], Thresholds] | None = None
-        for k in NEIGHBOUR_COUNTS:
-            rows = [[vote(pairwise[i], scores, k, skip=i), coverages[i], 1.0] for i in range(graded)]
-            weights = ridge_fit(rows, scores[:graded])
-            predictions = [sum(w * x for w, x in zip(weights, r, strict=True)) for r in rows]
-            f1, thresholds = choose_thresholds(predictions, gold)
-            if best is None or f1 > best[0]:
-                best = (f1, k, weights, thresholds)
-        assert best is not None
-        _, self.k, self._weights, self.thresholds = best
+        rows = [[self._vote(pairwise[i], skip=i), coverages[i], 1.0] for i in range(graded)]
+        self._weights = ridge_fit(rows, scores[:graded])
+        predictions = [sum(w * x for w, x in zip(self._weights, r, strict=True)) for r in rows]
+        _, self.thresholds = choose_thresholds(predictions, gold)
+
+    def _vote(self, similarities: Sequence[float], skip: int = -1) -> float:
+        """The mean vote over several neighbourhood sizes: steadier than picking one k."""
+        votes = [vote(similarities, self._scores, k, skip) for k in NEIGHBOUR_COUNTS]
+        return sum(votes) / len(votes)
 
     def judge(self, similarities: Sequence[float], coverage: float) -> Judgement:
-        row = [vote(similarities, self._scores, self.k), coverage, 1.0]
+        row = [self._vote(similarities), coverage, 1.0]
         score = sum(w * x for w, x in zip(self._weights, row, strict=True))
         nearest = max(range(len(similarities)), key=similarities.__getitem__)
         return Judgement(

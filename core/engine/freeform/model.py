@@ -88,9 +88,7 @@ def _graded_fingerprint(graded: tuple[GradedExample, ...]) -> int:
     return hash(tuple((g.text, g.correctness, g.points, g.feedback) for g in graded))
 
 
-def build_model(
-    task: FreeformTextTask, graded: tuple[GradedExample, ...], backend: Backend
-) -> TaskModel:
+def build_model(task: FreeformTextTask, graded: tuple[GradedExample, ...], backend: Backend) -> TaskModel:
     base = base_of(task.language)
     question = frozenset(t.stem for t in analyse(task.problemStatement, base).tokens)
     solutions = [s.content for s in task.sampleSolutions if s.content.strip()]
@@ -107,9 +105,7 @@ def build_model(
         AspectPhrases(
             definition=a,
             phrases=tuple(
-                terms
-                for phrase in (*a.cues, a.name)
-                if (terms := phrase_terms(analyse(phrase, base)))
+                terms for phrase in (*a.cues, a.name) if (terms := phrase_terms(analyse(phrase, base)))
             ),
             description=tuple(t for t in key_terms(analyse(a.description, base), question) if t.weight >= 1),
         )

@@ -54,10 +54,24 @@ def _aspect_items(task: FreeformTextTask, assessment: Assessment, answer: Analys
         context = text_spans(answer.text, finding.spans)
         if definition.type is AspectType.MISCONCEPTION and finding.found is Found.PRESENT:
             message = definition.message or say("misconception", topic=topic.name)
-            items.append(Item(message=message, aspects=aspects, correctness=Correctness.WRONG, topic=topic, context=context))
+            items.append(
+                Item(
+                    message=message,
+                    aspects=aspects,
+                    correctness=Correctness.WRONG,
+                    topic=topic,
+                    context=context,
+                )
+            )
         elif definition.type is AspectType.CONCEPT and finding.found is Found.CONTRADICTED:
             items.append(
-                Item(message=say("contradiction"), aspects=aspects, correctness=Correctness.WRONG, topic=topic, context=context)
+                Item(
+                    message=say("contradiction"),
+                    aspects=aspects,
+                    correctness=Correctness.WRONG,
+                    topic=topic,
+                    context=context,
+                )
             )
         elif definition.type is AspectType.CONCEPT and finding.found is Found.ABSENT:
             message = definition.message or say("missing_concept", topic=topic.name)
