@@ -16,7 +16,7 @@ from core import API_VERSION
 from core.config import Settings
 from core.server import errors
 from core.server.limits import BodySizeLimit
-from core.server.routers import feedback, interactions, studio, tasks, webhooks, workspace
+from core.server.routers import feedback, interactions, simulation, studio, tasks, tutor, webhooks, workspace
 from core.service.runtime import Runtime
 
 ROUTERS = [
@@ -26,6 +26,8 @@ ROUTERS = [
     webhooks.router,
     studio.router,
     workspace.router,
+    tutor.router,
+    simulation.router,
 ]
 
 DESCRIPTION = """Learner Feedback and Tutoring Service API 0.9.0, implemented by Feedback Studio.

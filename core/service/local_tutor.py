@@ -1,23 +1,479 @@
-"""The tutor and simulation operations of LocalService (API.md 2.8, 2.9, 6)."""
+"""The tutor and simulation operations of LocalService (API.md 2.8, 2.9, 6).
+
+A chat turn runs in three steps. *Prepare* reads the tutor, the conversation and the task and
+checks every permission and session rule, so that anything wrong is raised before the first event
+(the server answers it as a plain JSON error). *Stream* runs the engine behind the leak guard and
+forwards its pieces as they come. *Record* stores the learner's message, the reply, the new state
+and the trace in one transaction, and only then names the trace: a TRACE event always points at
+a stored trace. A failure after the first event becomes an ERROR event and the end of the stream.
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import logging
+import time
+import uuid
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from datetime import timedelta
+from typing import TYPE_CHECKING, Any
 
-from core.api import ChatTurn, MissingPermissions, NotFound
-from core.store import conversations
+from pydantic import TypeAdapter
+
+from core.api import (
+    ChatRequest,
+    ChatResponse,
+    ChatTurn,
+    InternalError,
+    InvalidParameter,
+    Language,
+    MissingPermissions,
+    NotFound,
+    SimulationSession,
+    SimulationTask,
+    StartSimulationRequest,
+    TaskAction,
+    TaskBase,
+    TaskDefinition,
+    TraceRating,
+    TraceRatingResponse,
+    TutorConfiguration,
+    TutorEvent,
+    TutorEventType,
+    TutorUpsert,
+    check_task,
+)
+from core.assets import demo_tutors
+from core.auth import Permission
+from core.store import conversations, tasks
+from core.store import models as m
+from core.tutor.base import Boundary, Debug, EngineFailure, NewState, Piece, Turn, TutorEngine, pieces_of
+from core.tutor.engines import engine_for
+from core.tutor.leak_guard import LeakGuard, guarded
 
 if TYPE_CHECKING:
     from core.auth import Principal
     from core.service.runtime import Runtime
+
+log = logging.getLogger(__name__)
+TASKS = TypeAdapter(TaskDefinition)
+SIMULATION = "simulation"
+ACTIVE, FINISHED = "active", "finished"
+HEALTH_TUTOR = "healthcheck"
+
+
+@dataclass
+class Prepared:
+    """Everything a turn needs, read and checked before the first event."""
+
+    tenant: str
+    tutor: TutorConfiguration
+    task: TaskBase | None
+    conversation_id: str
+    existing: bool
+    history: list[ChatTurn]
+    message: str
+    language: Language
+    engine: TutorEngine
+    state: dict[str, Any] = field(default_factory=dict)
+    last_turn_note: str | None = None
+    """The closing message when this turn uses up a simulation's turns."""
+
+
+@dataclass
+class Reply:
+    messages: list[str] = field(default_factory=lambda: [""])
+    debug: list[dict[str, Any]] = field(default_factory=list)
+    state: dict[str, Any] | None = None
+    first_ms: float | None = None
+
+
+def simulation_tutor_id(tenant: str, task_id: str) -> str:
+    return f"sim:{tenant}:{task_id}"
+
+
+def configuration(row: m.Tutor) -> TutorConfiguration:
+    return TutorConfiguration.model_validate({**row.config, "id": row.id, "tenantId": row.tenant_id})
+
+
+async def seed_demo_tutors(runtime: Runtime, tenant_id: str) -> int:
+    """A seed hook: the demo tutors (assets/tutors) whose task the tenant has and whose id is free."""
+    added = 0
+    async with runtime.db.write() as session:
+        for document in demo_tutors():
+            body = TutorUpsert.model_validate(document)
+            if await conversations.get_tutor(session, document["id"]) is not None:
+                continue
+            if body.taskId and await tasks.get_task(session, tenant_id, body.taskId) is None:
+                continue
+            await conversations.put_tutor(session, tenant_id, document["id"], body.to_wire())
+            added += 1
+    return added
+
+
+async def ensure_demo_tutors(runtime: Runtime) -> None:
+    """Registers the seed hook once per runtime and seeds the default tenant's demo tutors.
+
+    The runtime seeds its demo tasks while it opens, before any service exists to register a hook,
+    so the tutors of that first seed are added here, on the first tutor operation.
+    """
+    if runtime.extras.get("demo_tutors_ready"):
+        return
+    runtime.extras["demo_tutors_ready"] = True
+    hooks = runtime.extras.setdefault("seed_hooks", [])
+    if seed_demo_tutors not in hooks:
+        hooks.append(seed_demo_tutors)
+    if runtime.settings.seed_demo:
+        await seed_demo_tutors(runtime, runtime.settings.default_tenant)
 
 
 class TutorOperations:
     runtime: Runtime
     principal: Principal
 
+    # --- configurations -------------------------------------------------------------------------
+
+    async def get_tutor(self, tutor_id: str) -> TutorConfiguration:
+        await ensure_demo_tutors(self.runtime)
+        async with self.runtime.db.read() as session:
+            row = await conversations.get_tutor(session, tutor_id)
+        if row is None:
+            raise NotFound(f"tutor {tutor_id!r} does not exist")
+        self.principal.require(row.tenant_id, Permission.ACCESS)
+        return configuration(row)
+
+    async def list_tutors(self, tenant_id: str) -> list[TutorConfiguration]:
+        tenant = self.principal.tenant(tenant_id)
+        self.principal.require(tenant, Permission.ACCESS)
+        await ensure_demo_tutors(self.runtime)
+        async with self.runtime.db.read() as session:
+            rows = await conversations.list_tutors(session, tenant)
+        return [configuration(r) for r in rows]
+
+    async def put_tutor(self, tenant_id: str, tutor_id: str, body: TutorUpsert) -> TutorConfiguration:
+        tenant = self.principal.tenant(tenant_id)
+        self.principal.require(tenant, Permission.WRITE)
+        if not tutor_id.strip() or "/" in tutor_id or len(tutor_id) > 200:
+            raise InvalidParameter("a tutor id needs 1 to 200 characters and no '/'")
+        async with self.runtime.db.write() as session:
+            existing = await conversations.get_tutor(session, tutor_id)
+            if existing is not None and existing.tenant_id != tenant:
+                raise MissingPermissions(f"tutor {tutor_id!r} belongs to another tenant")
+            if body.taskId and await tasks.get_task(session, tenant, body.taskId) is None:
+                raise InvalidParameter(f"task {body.taskId!r} does not exist in tenant {tenant!r}")
+            row = await conversations.put_tutor(session, tenant, tutor_id, body.to_wire())
+            return configuration(row)
+
+    # --- chat -----------------------------------------------------------------------------------
+
+    async def chat(self, request: ChatRequest) -> ChatResponse:
+        return await collect(self.chat_stream(request), request.debugMode)
+
+    async def chat_stream(self, request: ChatRequest) -> AsyncIterator[TutorEvent]:
+        prepared = await self._prepare_turn(request)
+        async for event in self._stream_turn(prepared, request.to_wire(), request.debugMode):
+            yield event
+
+    async def healthcheck_chat(self) -> ChatResponse:
+        """A real round trip through the configured engine; any failure is an InternalError (500)."""
+        tenant = self.principal.default_tenant
+        self.principal.require(tenant, Permission.ACCESS)
+        language = Language.EN_US
+        text = self.runtime.catalogue.text(language, "tutor.healthcheck_message")
+        tutor = TutorConfiguration(id=HEALTH_TUTOR, name="health check", tenantId=tenant)
+        prepared = Prepared(
+            tenant=tenant,
+            tutor=tutor,
+            task=None,
+            conversation_id="",
+            existing=False,
+            history=[],
+            message=text,
+            language=language,
+            engine=engine_for(tutor, None, self.runtime.settings),
+        )
+        request = {"messages": [{"role": "user", "content": text}], "tutorId": HEALTH_TUTOR}
+        return await collect(self._stream_turn(prepared, request, debug_mode=True), debug_mode=True)
+
+    async def rate_trace(self, trace_id: str, rating: TraceRating) -> TraceRatingResponse:
+        async with self.runtime.db.write() as session:
+            trace = await conversations.get_trace(session, trace_id)
+            if trace is None:
+                raise NotFound(f"trace {trace_id!r} does not exist")
+            self.principal.require(trace.tenant_id, Permission.ACCESS)
+            await conversations.put_trace_rating(session, trace_id, rating.score, rating.comment)
+        return TraceRatingResponse(success=True, message=f"rating of trace {trace_id!r} saved")
+
+    async def _prepare_turn(self, request: ChatRequest) -> Prepared:
+        if request.messages[-1].role != "user":
+            raise InvalidParameter("the last message must be the learner's (role 'user')")
+        await ensure_demo_tutors(self.runtime)
+        async with self.runtime.db.read() as session:
+            row = await conversations.get_tutor(session, request.tutorId)
+            if row is None:
+                raise NotFound(f"tutor {request.tutorId!r} does not exist")
+            tenant = row.tenant_id
+            self.principal.require(tenant, Permission.ACCESS)
+            tutor = configuration(row)
+            conversation_id = request.conversationId or str(uuid.uuid4())
+            stored = await conversations.get_conversation(session, conversation_id)
+            if stored is not None:
+                self._check_conversation(stored, tenant, tutor.id)
+                history = [
+                    ChatTurn(role=r.role, content=r.content)
+                    for r in await conversations.list_messages(session, conversation_id)
+                ]
+                task_id = stored.task_id
+            else:
+                history = [ChatTurn(role=t.role, content=t.content) for t in request.messages[:-1]]
+                task_id = (request.context.taskId if request.context else None) or tutor.taskId
+            task = await self._bound_task(session, tenant, task_id)
+        if stored is None and isinstance(task, SimulationTask):
+            raise NotFound(
+                f"simulation session {conversation_id!r} does not exist; start one with POST /simulation/start"
+            )
+        language = task.language if task else tutor.language or Language.EN_US
+        prepared = Prepared(
+            tenant=tenant,
+            tutor=tutor,
+            task=task,
+            conversation_id=conversation_id,
+            existing=stored is not None,
+            history=history,
+            message=request.messages[-1].content,
+            language=language,
+            engine=engine_for(tutor, task, self.runtime.settings),
+            state=dict(stored.state.get("engine", {})) if stored else {},
+        )
+        if (
+            stored is not None
+            and isinstance(task, SimulationTask)
+            and stored.turns + 1 >= (task.maxTurns or 0) > 0
+        ):
+            reason = self.runtime.catalogue.text(language, "simulation.reason_turns", max_turns=task.maxTurns)
+            prepared.last_turn_note = self.runtime.catalogue.text(
+                language, "simulation.session_finished", reason=reason
+            )
+        return prepared
+
+    def _check_conversation(self, stored: m.Conversation, tenant: str, tutor_id: str) -> None:
+        if stored.tenant_id != tenant:
+            raise MissingPermissions(f"conversation {stored.id!r} belongs to another tenant")
+        if stored.tutor_id != tutor_id:
+            raise InvalidParameter(
+                f"conversation {stored.id!r} is held with tutor {stored.tutor_id!r}, not {tutor_id!r}"
+            )
+        if stored.kind != SIMULATION:
+            return
+        if stored.status == FINISHED:
+            raise InvalidParameter(
+                f"simulation session {stored.id!r} is finished; ask for feedback with its conversationId "
+                "or start a new session"
+            )
+        if stored.expires_at is not None and stored.expires_at <= m.utcnow():
+            raise InvalidParameter(
+                f"simulation session {stored.id!r} expired at {stored.expires_at.isoformat()}; "
+                "ask for feedback with its conversationId or start a new session"
+            )
+
+    async def _bound_task(self, session: Any, tenant: str, task_id: str | None) -> TaskBase | None:
+        if not task_id:
+            return None
+        row = await tasks.get_task(session, tenant, task_id)
+        if row is None:
+            raise NotFound(f"task {task_id!r} does not exist in tenant {tenant!r}")
+        return TASKS.validate_python(row.definition)
+
+    async def _stream_turn(
+        self, prepared: Prepared, request: dict[str, Any], debug_mode: bool
+    ) -> AsyncIterator[TutorEvent]:
+        started = time.perf_counter()
+        turn = Turn(
+            tutor=prepared.tutor,
+            task=prepared.task,
+            history=tuple(prepared.history),
+            message=prepared.message,
+            language=prepared.language,
+            catalogue=self.runtime.catalogue,
+            state=prepared.state,
+        )
+        guard = LeakGuard.for_task(prepared.task, prepared.language)
+        outputs = guarded(prepared.engine.reply(turn), guard, turn.text("tutor.safe_hint"))
+        reply = Reply()
+        try:
+            async for output in outputs:
+                if isinstance(output, Piece):
+                    if reply.first_ms is None:
+                        reply.first_ms = round((time.perf_counter() - started) * 1000, 3)
+                    reply.messages[-1] += output.text
+                    yield TutorEvent.message(output.text)
+                elif isinstance(output, Boundary):
+                    reply.messages.append("")
+                    yield TutorEvent.boundary()
+                elif isinstance(output, Debug):
+                    reply.debug.append(output.entry)
+                elif isinstance(output, NewState):
+                    reply.state = output.state
+        except Exception as exc:
+            error = self._engine_error(exc, prepared)
+            if reply.first_ms is None:
+                raise error from None
+            yield TutorEvent(event=TutorEventType.ERROR, text=error.message)
+            return
+        finally:
+            await outputs.aclose()
+        if prepared.last_turn_note:
+            yield TutorEvent.boundary()
+            reply.messages.append(prepared.last_turn_note)
+            for piece in pieces_of(prepared.last_turn_note):
+                yield TutorEvent.message(piece)
+        trace_id = await self._record_turn(prepared, request, reply, prepared.engine.name, started)
+        yield TutorEvent(event=TutorEventType.TRACE, text=trace_id)
+        if debug_mode:
+            yield TutorEvent(event=TutorEventType.DEBUG, text="debug", items=reply.debug)
+        yield TutorEvent.done()
+
+    def _engine_error(self, exc: Exception, prepared: Prepared) -> InternalError:
+        error_id = uuid.uuid4().hex[:12]
+        reason = str(exc) if isinstance(exc, EngineFailure) else "an internal error"
+        log.error(
+            "tutor engine %s failed (error id %s, tutor %s)",
+            prepared.engine.name,
+            error_id,
+            prepared.tutor.id,
+            exc_info=exc,
+        )
+        return InternalError(
+            self.runtime.catalogue.text(
+                prepared.language, "tutor.engine_failed", reason=reason, error_id=error_id
+            )
+        )
+
+    async def _record_turn(
+        self, prepared: Prepared, request: dict[str, Any], reply: Reply, engine: str, started: float
+    ) -> str:
+        trace_id = str(uuid.uuid4())
+        messages = [text for text in reply.messages if text]
+        async with self.runtime.db.write() as session:
+            if prepared.conversation_id:
+                conversation = await self._conversation_for(session, prepared)
+                state = {**conversation.state, "engine": reply.state or prepared.state}
+                await conversations.record_turn(
+                    session,
+                    conversation,
+                    [("user", prepared.message), *(("assistant", text) for text in messages)],
+                    state=state,
+                    status=FINISHED if prepared.last_turn_note else conversation.status,
+                )
+            await conversations.add_trace(
+                session,
+                m.Trace(
+                    id=trace_id,
+                    tenant_id=prepared.tenant,
+                    conversation_id=prepared.conversation_id or None,
+                    tutor_id=prepared.tutor.id,
+                    engine=engine,
+                    request=request,
+                    reply={"messages": messages},
+                    debug=reply.debug,
+                    timings={
+                        "firstMessageMs": reply.first_ms,
+                        "totalMs": round((time.perf_counter() - started) * 1000, 3),
+                    },
+                    created_at=m.utcnow(),
+                ),
+            )
+        return trace_id
+
+    async def _conversation_for(self, session: Any, prepared: Prepared) -> m.Conversation:
+        if prepared.existing:
+            stored = await conversations.get_conversation(session, prepared.conversation_id, lock=True)
+            if stored is None:
+                raise NotFound(f"conversation {prepared.conversation_id!r} was deleted meanwhile")
+            return stored
+        conversation = await conversations.create_conversation(
+            session,
+            conversation_id=prepared.conversation_id,
+            tenant_id=prepared.tenant,
+            tutor_id=prepared.tutor.id,
+            user_id=self.principal.id,
+            task_id=prepared.task.id if prepared.task else None,
+        )
+        await conversations.append_messages(
+            session, conversation.id, [(t.role, t.content) for t in prepared.history]
+        )
+        return conversation
+
+    # --- simulation -----------------------------------------------------------------------------
+
+    async def start_simulation(self, request: StartSimulationRequest) -> SimulationSession:
+        tenant = self.principal.tenant(request.tenantId)
+        self.principal.require(tenant, Permission.ACCESS)
+        task = request.simulationTask
+        check_task(task)
+        language = task.language
+        minutes = task.timeLimitInMinutes or self.runtime.settings.simulation_default_minutes
+        started = m.utcnow()
+        expires = started + timedelta(minutes=minutes)
+        tutor_id = simulation_tutor_id(tenant, task.id)
+        conversation_id = str(uuid.uuid4())
+        user_id = request.userId or self.principal.id
+        initial = [task.initialMessage] if task.initialMessage else []
+        tutor = TutorUpsert(
+            name=task.display_title,
+            description=task.scenarioDescription,
+            initial_messages=initial,
+            taskId=task.id,
+            language=language,
+        )
+        async with self.runtime.db.write() as session:
+            action, _ = await tasks.upsert_task(session, tenant, task)
+            if action is not TaskAction.UNCHANGED:
+                self.principal.require(tenant, Permission.WRITE)
+            await conversations.put_tutor(session, tenant, tutor_id, tutor.to_wire())
+            await conversations.create_conversation(
+                session,
+                conversation_id=conversation_id,
+                tenant_id=tenant,
+                tutor_id=tutor_id,
+                user_id=user_id,
+                task_id=task.id,
+                kind=SIMULATION,
+                expires_at=expires,
+            )
+            await conversations.append_messages(
+                session,
+                conversation_id,
+                [("system", self._system_prompt(task)), *(("assistant", text) for text in initial)],
+            )
+        return SimulationSession(
+            id=conversation_id,
+            conversationId=conversation_id,
+            taskId=task.id,
+            userId=user_id,
+            tutorId=tutor_id,
+            initialMessages=initial,
+            startedAt=started,
+            expiresAt=expires,
+        )
+
+    def _system_prompt(self, task: SimulationTask) -> str:
+        text = self.runtime.catalogue.text
+        persona = task.persona
+        return text(
+            task.language,
+            "simulation.system_prompt",
+            persona=persona.name if persona else text(task.language, "simulation.default_persona"),
+            persona_description=persona.description if persona else "",
+            scenario=task.scenarioDescription or task.problemStatement,
+        )
+
     async def simulation_transcript(self, tenant: str, conversation_id: str) -> tuple[ChatTurn, ...]:
-        """The stored turns of a session, for feedback on a simulation answered by conversationId."""
+        """The learner-visible turns of a session (its system prompts left out), for its feedback.
+
+        They are exactly what a client saw, so feedback on {messages} built from the chat equals
+        feedback on {conversationId}, message indexes included.
+        """
         async with self.runtime.db.read() as session:
             conversation = await conversations.get_conversation(session, conversation_id)
             if conversation is None:
@@ -25,4 +481,26 @@ class TutorOperations:
             if conversation.tenant_id != tenant:
                 raise MissingPermissions(f"conversation {conversation_id!r} belongs to another tenant")
             rows = await conversations.list_messages(session, conversation_id)
-        return tuple(ChatTurn(role=r.role, content=r.content) for r in rows)
+        return tuple(ChatTurn(role=r.role, content=r.content) for r in rows if r.role != "system")
+
+
+async def collect(events: AsyncIterator[TutorEvent], debug_mode: bool) -> ChatResponse:
+    """A whole reply from its events (POST /tutor/chat is the stream, gathered)."""
+    messages = [""]
+    debug: list[dict[str, Any]] = []
+    trace_id = ""
+    async for event in events:
+        if event.event is TutorEventType.MESSAGE:
+            messages[-1] += event.text
+        elif event.event is TutorEventType.BOUNDARY:
+            messages.append("")
+        elif event.event is TutorEventType.TRACE:
+            trace_id = event.text
+        elif event.event is TutorEventType.DEBUG:
+            debug = event.items or []
+        elif event.event is TutorEventType.ERROR:
+            raise InternalError(event.text)
+    texts = [text for text in messages if text]
+    return ChatResponse(
+        message="\n\n".join(texts), messages=texts, debugLogs=debug if debug_mode else [], traceId=trace_id
+    )

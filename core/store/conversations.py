@@ -130,3 +130,20 @@ async def put_tutor(session: AsyncSession, tenant_id: str, tutor_id: str, config
         row.updated_at = now
     await session.flush()
     return row
+
+
+async def record_turn(
+    session: AsyncSession,
+    conversation: m.Conversation,
+    messages: Sequence[tuple[str, str]],
+    *,
+    state: dict[str, Any],
+    status: str,
+) -> None:
+    """One learner turn with the reply: its messages, the new state, one more turn counted."""
+    await append_messages(session, conversation.id, messages)
+    conversation.state = state
+    conversation.status = status
+    conversation.turns += 1
+    conversation.updated_at = m.utcnow()
+    await session.flush()

@@ -1,0 +1,120 @@
+"""The tutor (API.md 4 and 6): chat, the SSE stream, configurations, trace ratings, health checks.
+
+The stream is FastAPI's own Server-Sent Events (fastapi.sse). Its first event is taken in a
+dependency, before the response starts, so that an unknown tutor, a missing permission or a
+finished session is answered as a plain JSON error and not as a stream; a failure after that is
+an ERROR event, and the stream ends. When the client goes away, the server cancels the
+generator, which closes the engine (and its upstream request) in its ``finally``.
+"""
+
+from collections.abc import AsyncIterable, AsyncIterator
+from typing import Annotated
+
+from fastapi import APIRouter, Depends
+from fastapi.sse import EventSourceResponse, ServerSentEvent
+
+from core.api import (
+    ChatRequest,
+    ChatResponse,
+    HealthStatus,
+    TraceRating,
+    TraceRatingResponse,
+    TutorConfiguration,
+    TutorEvent,
+    TutorEventType,
+    TutorUpsert,
+)
+from core.server.deps import ServiceDep
+from core.server.errors import internal_error
+
+router = APIRouter(tags=["tutor"])
+
+
+def sse(event: TutorEvent) -> ServerSentEvent:
+    return ServerSentEvent(event=event.event.value, data=event.data())
+
+
+class OpenedStream:
+    """A chat stream whose first event is already there (so its early errors were raised)."""
+
+    def __init__(self, first: TutorEvent, rest: AsyncIterator[TutorEvent]) -> None:
+        self.first = first
+        self.rest = rest
+
+
+async def open_stream(body: ChatRequest, service: ServiceDep) -> OpenedStream:
+    events = service.chat_stream(body)
+    try:
+        first = await anext(events)
+    except BaseException:
+        await events.aclose()  # type: ignore[attr-defined]
+        raise
+    return OpenedStream(first, events)
+
+
+@router.post("/tutor/chat", response_model=ChatResponse)
+async def chat(body: ChatRequest, service: ServiceDep) -> ChatResponse:
+    """The whole reply at once: {message, messages, debugLogs, traceId}."""
+    return await service.chat(body)
+
+
+@router.post("/tutor/chat/stream", response_class=EventSourceResponse)
+async def chat_stream(
+    stream: Annotated[OpenedStream, Depends(open_stream)],
+) -> AsyncIterable[ServerSentEvent]:
+    """MESSAGE* (BOUNDARY MESSAGE*)* TRACE, DEBUG when debugMode, DONE; or ERROR and the end."""
+    try:
+        yield sse(stream.first)
+        async for event in stream.rest:
+            yield sse(event)
+    except Exception as exc:
+        error = internal_error(exc, "POST /tutor/chat/stream")
+        yield sse(TutorEvent(event=TutorEventType.ERROR, text=error.message))
+    finally:
+        await stream.rest.aclose()  # type: ignore[attr-defined]
+
+
+@router.get("/tutor/healthcheck", response_model=HealthStatus)
+async def healthcheck(service: ServiceDep) -> HealthStatus:
+    return await service.healthcheck()
+
+
+@router.get("/tutor/healthcheck/chat", response_model=ChatResponse)
+async def healthcheck_chat(service: ServiceDep) -> ChatResponse:
+    """A real round trip through the configured engine; 500 when it fails."""
+    return await service.healthcheck_chat()
+
+
+@router.get("/tutor/{tutor_id}", response_model=TutorConfiguration, response_model_exclude_none=True)
+async def get_tutor(tutor_id: str, service: ServiceDep) -> TutorConfiguration:
+    """403 for a tutor of a tenant the caller has no access to, 404 for an unknown one."""
+    return await service.get_tutor(tutor_id)
+
+
+@router.post("/trace/{traceId}/rate", response_model=TraceRatingResponse)
+async def rate_trace(traceId: str, body: TraceRating, service: ServiceDep) -> TraceRatingResponse:
+    """Score 0 (thumbs down) or 1 (thumbs up), and an optional comment; a later rating replaces it."""
+    return await service.rate_trace(traceId, body)
+
+
+@router.get(
+    "/tenants/{tenantId}/tutors",
+    response_model=list[TutorConfiguration],
+    response_model_exclude_none=True,
+    tags=["extensions"],
+)
+async def list_tutors(tenantId: str, service: ServiceDep) -> list[TutorConfiguration]:
+    return await service.list_tutors(tenantId)
+
+
+@router.put(
+    "/tenants/{tenantId}/tutors/{tutorId}",
+    response_model=TutorConfiguration,
+    response_model_exclude_none=True,
+    tags=["extensions"],
+)
+async def put_tutor(
+    tenantId: str, tutorId: str, body: TutorUpsert, service: ServiceDep
+) -> TutorConfiguration:
+    """Create or replace a tutor; one bound to a task (taskId) is grounded in it."""
+    return await service.put_tutor(tenantId, tutorId, body)

@@ -1,0 +1,93 @@
+"""What every tutor engine receives and yields.
+
+An engine answers one learner turn as an async generator of :data:`Output`: pieces of reply text,
+boundaries between the messages of the reply, debug entries, and at most one new conversation
+state. The service turns pieces and boundaries into MESSAGE and BOUNDARY events as they come, so
+an engine that yields early is seen early; the leak guard sits between the two.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from core.api import ChatTurn, Language, TaskBase, TutorConfiguration
+from core.engine.messages import Catalogue
+
+
+@dataclass(frozen=True, slots=True)
+class Piece:
+    """A piece of the current message of the reply."""
+
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Boundary:
+    """The current message of the reply ends; the next piece starts a new one."""
+
+
+@dataclass(frozen=True, slots=True)
+class Debug:
+    """An entry for the DEBUG event and the trace; never shown to the learner."""
+
+    entry: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class NewState:
+    """The conversation state to store with this turn (the hint ladder's rung, raised objections …)."""
+
+    state: dict[str, Any]
+
+
+Output = Piece | Boundary | Debug | NewState
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """One learner turn with everything an engine may use; engines do no storage I/O."""
+
+    tutor: TutorConfiguration
+    task: TaskBase | None
+    history: tuple[ChatTurn, ...]
+    """The conversation before this turn, oldest first (system prompts included)."""
+    message: str
+    """The learner's new message."""
+    language: Language
+    catalogue: Catalogue
+    state: Mapping[str, Any] = field(default_factory=dict)
+
+    def text(self, key: str, **params: Any) -> str:
+        """A sentence of the tutor catalogue in the conversation's language."""
+        return self.catalogue.text(self.language, key, **params)
+
+
+class TutorEngine(Protocol):
+    name: str
+
+    def reply(self, turn: Turn) -> AsyncIterator[Output]: ...
+
+
+class EngineFailure(Exception):
+    """The engine could not answer (an upstream model failed or stalled); the message says why."""
+
+
+def pieces_of(text: str, words: int = 3) -> list[str]:
+    """A message cut into small pieces of a few words each, keeping every character (spaces too)."""
+    tokens = text.split(" ")
+    return [
+        " ".join(tokens[i : i + words]) + (" " if i + words < len(tokens) else "")
+        for i in range(0, len(tokens), words)
+    ]
+
+
+def messages_as_outputs(messages: list[str]) -> list[Output]:
+    """Whole messages as the pieces and boundaries an engine yields."""
+    outputs: list[Output] = []
+    for i, message in enumerate(messages):
+        if i:
+            outputs.append(Boundary())
+        outputs.extend(Piece(p) for p in pieces_of(message))
+    return outputs

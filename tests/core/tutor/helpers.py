@@ -1,0 +1,139 @@
+"""Shared by the tutor and simulation tests: demo documents, an SSE chat client, a fake LLM server."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from collections.abc import AsyncIterator, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+from httpx_sse import aconnect_sse
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response, StreamingResponse
+from starlette.routing import Route
+
+from core.assets import demo_tasks, demo_tutors
+from tests.conftest import ServerThread, free_port
+
+EVENT_ORDER = re.compile(r"^(MESSAGE )+(BOUNDARY (MESSAGE )+)*TRACE (DEBUG )?DONE $")
+
+
+def demo_task(task_id: str) -> dict[str, Any]:
+    return next(t for t in demo_tasks() if t["id"] == task_id)
+
+
+def demo_tutor(tutor_id: str) -> dict[str, Any]:
+    document = next(t for t in demo_tutors() if t["id"] == tutor_id)
+    return {k: v for k, v in document.items() if k != "id"}
+
+
+async def install_tutor(client: httpx.AsyncClient, tutor_id: str, tenant: str = "default") -> None:
+    """The demo tutor and its task, put into a tenant over the API."""
+    body = demo_tutor(tutor_id)
+    task = await client.post(f"/tenants/{tenant}/tasks", json=demo_task(body["taskId"]))
+    assert task.status_code == 200, task.text
+    tutor = await client.put(f"/tenants/{tenant}/tutors/{tutor_id}", json=body)
+    assert tutor.status_code == 200, tutor.text
+
+
+@dataclass
+class Streamed:
+    events: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+
+    @property
+    def names(self) -> str:
+        return "".join(f"{name} " for name, _ in self.events)
+
+    @property
+    def messages(self) -> list[str]:
+        """The reply as the learner reads it: MESSAGE texts, split at each BOUNDARY."""
+        messages = [""]
+        for name, data in self.events:
+            if name == "MESSAGE":
+                messages[-1] += data["text"]
+            elif name == "BOUNDARY":
+                messages.append("")
+        return [m for m in messages if m]
+
+    def text(self, name: str) -> str:
+        return next(data["text"] for n, data in self.events if n == name)
+
+
+async def stream_chat(client: httpx.AsyncClient, body: dict[str, Any]) -> Streamed:
+    async with aconnect_sse(client, "POST", "/tutor/chat/stream", json=body) as source:
+        assert source.response.status_code == 200, (await source.response.aread()).decode()
+        assert source.response.headers["content-type"].startswith("text/event-stream")
+        streamed = Streamed()
+        async for event in source.aiter_sse():
+            streamed.events.append((event.event, json.loads(event.data)))
+        return streamed
+
+
+def chat_body(tutor_id: str, text: str, conversation_id: str | None = None, **extra: Any) -> dict[str, Any]:
+    body: dict[str, Any] = {"tutorId": tutor_id, "messages": [{"role": "user", "content": text}], **extra}
+    if conversation_id:
+        body["conversationId"] = conversation_id
+    return body
+
+
+# --- a local OpenAI-compatible streaming server ----------------------------------------------------
+
+
+@dataclass
+class FakeLlm:
+    """Chat completions whose behaviour the request's ``model`` picks (see ``_completions``)."""
+
+    base_url: str
+    reply: str = "What have you tried so far?\n\nTell me your first idea."
+    open_streams: int = 0
+    requests: list[dict[str, Any]] = field(default_factory=list)
+
+
+def _chunk(delta: dict[str, Any]) -> str:
+    return "data: " + json.dumps({"choices": [{"index": 0, "delta": delta}]}) + "\n\n"
+
+
+def _app(state: FakeLlm) -> Starlette:
+    async def completions(request: Request) -> Response:
+        body = await request.json()
+        state.requests.append(body)
+        mode = body["model"]
+        if mode == "fail500":
+            return JSONResponse({"error": "model crashed"}, status_code=500)
+
+        async def events() -> AsyncIterator[str]:
+            state.open_streams += 1
+            try:
+                yield _chunk({"role": "assistant"})
+                yield _chunk({"content": None})
+                if mode == "stall":
+                    await asyncio.sleep(3600)
+                if mode == "endless":
+                    while True:
+                        yield _chunk({"content": "Think again. "})
+                        await asyncio.sleep(0.01)
+                words = state.reply.split(" ")
+                for i, word in enumerate(words):
+                    yield _chunk({"content": word + (" " if i < len(words) - 1 else "")})
+                    if mode == "drop" and i == len(words) // 2:
+                        raise RuntimeError("the model server broke down mid-stream")
+                yield "data: [DONE]\n\n"
+            finally:
+                state.open_streams -= 1
+
+        return StreamingResponse(events(), media_type="text/event-stream")
+
+    return Starlette(routes=[Route("/v1/chat/completions", completions, methods=["POST"])])
+
+
+@contextmanager
+def fake_llm() -> Iterator[FakeLlm]:
+    port = free_port()
+    state = FakeLlm(base_url=f"http://127.0.0.1:{port}/v1")
+    with ServerThread(_app(state), port):
+        yield state

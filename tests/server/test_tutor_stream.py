@@ -1,0 +1,125 @@
+"""The tutor over real HTTP with the grounded engine: the SSE stream, chat, traces and ratings."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+
+from core.api import MESSAGE_BOUNDARY
+from tests.core.tutor.helpers import EVENT_ORDER, chat_body, install_tutor, stream_chat
+from tests.server.helpers import bearer
+
+TUTOR = "tutor-bulb-circuit-en"
+
+
+@pytest.fixture
+async def client(live_server):
+    token = await live_server.token("default")
+    async with httpx.AsyncClient(base_url=live_server.base_url, headers=bearer(token)) as c:
+        await install_tutor(c, TUTOR)
+        yield c
+
+
+async def test_stream_events_come_in_order_with_boundaries_and_a_rateable_trace(client):
+    streamed = await stream_chat(client, chat_body(TUTOR, "hello", debugMode=True))
+
+    assert EVENT_ORDER.match(streamed.names), streamed.names
+    assert streamed.events[-1] == ("DONE", {"text": "[DONE]"})
+    boundaries = [data for name, data in streamed.events if name == "BOUNDARY"]
+    assert boundaries and all(b == {"text": MESSAGE_BOUNDARY} for b in boundaries)
+    assert len(streamed.messages) == len(boundaries) + 1
+    assert "What have you tried so far?" in streamed.messages[-1]
+    debug = next(data for name, data in streamed.events if name == "DEBUG")
+    assert any(entry.get("leakGuard") == "passed" for entry in debug["list"])
+
+    trace_id = streamed.text("TRACE")
+    rated = await client.post(f"/trace/{trace_id}/rate", json={"score": 1, "comment": "helpful"})
+    assert rated.status_code == 200, rated.text
+    assert rated.json()["success"] is True
+    again = await client.post(f"/trace/{trace_id}/rate", json={"score": 0})
+    assert again.status_code == 200
+
+
+async def test_without_debug_mode_there_is_no_debug_event(client):
+    streamed = await stream_chat(client, chat_body(TUTOR, "hello"))
+    assert "DEBUG" not in streamed.names
+    assert EVENT_ORDER.match(streamed.names)
+
+
+async def test_rating_checks_score_and_trace(client):
+    streamed = await stream_chat(client, chat_body(TUTOR, "hello"))
+    bad = await client.post(f"/trace/{streamed.text('TRACE')}/rate", json={"score": 2})
+    assert bad.status_code == 400
+    assert bad.json()["type"] == "REQUEST_SCHEMA_MALFORMED"
+    unknown = await client.post("/trace/no-such-trace/rate", json={"score": 1})
+    assert unknown.status_code == 404
+
+
+async def test_chat_answers_the_whole_reply_and_the_conversation_goes_on(client):
+    first = await client.post("/tutor/chat", json=chat_body(TUTOR, "hi", "conv-1"))
+    assert first.status_code == 200, first.text
+    body = first.json()
+    assert len(body["messages"]) == 2
+    assert body["message"] == "\n\n".join(body["messages"])
+    assert body["debugLogs"] == []
+    assert (await client.post(f"/trace/{body['traceId']}/rate", json={"score": 1})).status_code == 200
+
+    attempt = await stream_chat(client, chat_body(TUTOR, "The circuit must be a closed circuit.", "conv-1"))
+    assert attempt.messages[0].startswith("Good: your answer already covers Closed circuit")
+    assert "Have another look at this part of the task" in attempt.messages[1]
+
+
+async def test_errors_before_the_stream_are_plain_json(client, live_server):
+    unknown = await client.post("/tutor/chat/stream", json=chat_body("no-such-tutor", "hi"))
+    assert unknown.status_code == 404
+    assert unknown.headers["content-type"].startswith("application/json")
+    assert "no-such-tutor" in unknown.json()["message"]
+
+    malformed = await client.post("/tutor/chat/stream", json={"tutorId": TUTOR, "messages": []})
+    assert malformed.status_code == 400
+    assert malformed.json()["type"] == "REQUEST_SCHEMA_MALFORMED"
+
+    not_learner = await client.post(
+        "/tutor/chat/stream", json={"tutorId": TUTOR, "messages": [{"role": "assistant", "content": "hi"}]}
+    )
+    assert not_learner.status_code == 400
+
+    other = await live_server.token("other")
+    forbidden = await client.post("/tutor/chat/stream", json=chat_body(TUTOR, "hi"), headers=bearer(other))
+    assert forbidden.status_code == 403
+    assert forbidden.json()["type"] == "MISSING_PERMISSIONS"
+
+
+async def test_get_tutor_answers_its_configuration_403_for_another_tenant_and_404_unknown(
+    client, live_server
+):
+    tutor = await client.get(f"/tutor/{TUTOR}")
+    assert tutor.status_code == 200
+    assert tutor.json()["name"] == "Circuit coach"
+    assert tutor.json()["taskId"] == "ff-bulb-circuit-en"
+    assert tutor.json()["topic_ids"] == []
+
+    other = await live_server.token("other")
+    assert (await client.get(f"/tutor/{TUTOR}", headers=bearer(other))).status_code == 403
+    assert (await client.get("/tutor/nobody")).status_code == 404
+    listed = await client.get("/tenants/default/tutors")
+    assert [t["id"] for t in listed.json()] == [TUTOR]
+
+
+async def test_health_checks(client):
+    assert (await client.get("/tutor/healthcheck")).json() == {"status": "OK"}
+    chat = await client.get("/tutor/healthcheck/chat")
+    assert chat.status_code == 200
+    assert chat.json()["messages"] and chat.json()["traceId"]
+
+
+async def test_a_chat_grounded_by_context_task(client):
+    await client.put("/tenants/default/tutors/free", json={"name": "Any task"})
+    plain = await client.post("/tutor/chat", json=chat_body("free", "hi"))
+    assert "What are you working on?" in plain.json()["message"]
+    grounded = await client.post(
+        "/tutor/chat", json=chat_body("free", "hi", context={"taskId": "ff-bulb-circuit-en"})
+    )
+    assert "Making a bulb light up" in grounded.json()["message"]
+    missing = await client.post("/tutor/chat", json=chat_body("free", "hi", context={"taskId": "nope"}))
+    assert missing.status_code == 404
