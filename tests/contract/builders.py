@@ -1,17 +1,21 @@
-"""Small tasks of the choice and blank types and the requests the contract tests send about them."""
+"""Small tasks, tutors and the requests the contract tests send about them."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from core.api import (
+    ChatMessage,
+    ChatRequest,
     ComputeFeedbackRequest,
     ComputeTaskFeedbackRequest,
     InTextChoicesTask,
     InTextFillInBlanksTask,
     MultipleChoiceTask,
     MultipleResponsesTask,
+    SimulationTask,
     TaskBase,
+    TutorUpsert,
 )
 
 USER = "learner-1"
@@ -86,3 +90,26 @@ def compute_stored(task: TaskBase, answer: dict[str, Any]) -> ComputeTaskFeedbac
     return ComputeTaskFeedbackRequest.model_validate(
         {"userId": USER, "taskType": task.task_type.value, "answer": answer}
     )
+
+
+def simulation_task(task_id: str = "sim-1") -> SimulationTask:
+    return SimulationTask.model_validate(
+        {
+            "id": task_id,
+            "title": "Calm an upset customer",
+            "problemStatement": "A customer's parcel is late. Find out what happened and offer a solution.",
+            "scenarioDescription": "You are the support agent of a web shop.",
+            "initialMessage": "My parcel still has not arrived!",
+            "persona": {"name": "Alex", "description": "an impatient customer"},
+            "sampleSolution": "I am sorry. Let me check the tracking number and send a replacement.",
+            "aspects": [{"name": "Apologises", "cues": ["sorry", "apologise"]}],
+        }
+    )
+
+
+def tutor(task_id: str | None = "mc-1", name: str = "Geography tutor") -> TutorUpsert:
+    return TutorUpsert(name=name, description="Helps with capitals", initial_messages=["Hi!"], taskId=task_id)
+
+
+def chat(tutor_id: str, text: str = "I think it is Zurich.", **extra: Any) -> ChatRequest:
+    return ChatRequest(tutorId=tutor_id, messages=[ChatMessage(role="user", content=text)], **extra)

@@ -9,6 +9,7 @@ with the same rights on the same tenant, so every contract test expects the same
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 
 import pytest
@@ -19,7 +20,7 @@ from core.service.base import Service
 from core.service.local import LocalService
 from core.service.remote import RemoteService
 from core.service.runtime import Runtime
-from tests.conftest import create_webhook_token
+from tests.conftest import create_webhook_token, sqlite_url
 
 TENANT = "default"
 
@@ -34,21 +35,38 @@ class Backend:
         return await create_webhook_token(self.database_url, TENANT)
 
 
-@pytest.fixture(params=["local", "remote"])
-async def backend(request: pytest.FixtureRequest) -> AsyncIterator[Backend]:
-    if request.param == "local":
-        settings: Settings = request.getfixturevalue("settings")
+@asynccontextmanager
+async def open_backend(kind: str, request: pytest.FixtureRequest) -> AsyncIterator[Backend]:
+    if kind == "local":
+        folder = request.getfixturevalue("tmp_path") / "local"  # the live server's file is tmp_path's
+        folder.mkdir()
+        settings = Settings(
+            database_url=sqlite_url(folder), seed_demo=False, public_base_url="http://studio.test"
+        )
         runtime = await Runtime.open(settings)
-        service = LocalService(runtime, local_principal(TENANT), owns_runtime=True)
+        service: Service = LocalService(runtime, local_principal(TENANT), owns_runtime=True)
         database_url = settings.database_url
     else:
         live = request.getfixturevalue("live_server")
         service = RemoteService(live.base_url, await live.token(TENANT), timeout=10)
         database_url = live.settings.database_url
     try:
-        yield Backend(request.param, service, database_url)
+        yield Backend(kind, service, database_url)
     finally:
         await service.aclose()
+
+
+@pytest.fixture(params=["local", "remote"])
+async def backend(request: pytest.FixtureRequest) -> AsyncIterator[Backend]:
+    async with open_backend(request.param, request) as opened:
+        yield opened
+
+
+@pytest.fixture
+async def pair(request: pytest.FixtureRequest) -> AsyncIterator[tuple[Service, Service]]:
+    """Both services side by side, each on its own fresh data, to compare their answers."""
+    async with open_backend("local", request) as local, open_backend("remote", request) as remote:
+        yield local.service, remote.service
 
 
 @pytest.fixture
