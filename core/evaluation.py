@@ -29,6 +29,9 @@ from core.api import (
 from core.service.base import Service
 
 EVAL_USER = "eval"
+WARMUP_ANSWER = "?"
+"""Judged once per task before the timed answers: the engine builds a task's index on first use
+(reported as 'first ms'), and the per-answer latency is meant to measure answers, not that."""
 
 
 def accuracy(gold: Sequence[str], predicted: Sequence[str]) -> float:
@@ -86,6 +89,8 @@ class FileReport:
     gold: list[str] = field(default_factory=list)
     predicted: list[str] = field(default_factory=list)
     latencies_ms: list[float] = field(default_factory=list)
+    warmup_ms: list[float] = field(default_factory=list)
+    """The first call per task, untimed in the latencies: it builds the task's index once."""
     questions: int = 0
     graded_answers: int = 0
 
@@ -108,6 +113,11 @@ class FileReport:
     @property
     def p99_ms(self) -> float:
         return percentile(self.latencies_ms, 0.99)
+
+    @property
+    def first_ms(self) -> float:
+        """Mean time of the first call per task (index build included)."""
+        return sum(self.warmup_ms) / len(self.warmup_ms) if self.warmup_ms else 0.0
 
 
 def _questions(path: Path) -> list[dict]:
@@ -135,6 +145,16 @@ def _graded(item: dict, max_points: float) -> GradedAnswer:
     )
 
 
+def _request(task: FreeformTextTask, tenant_id: str, content: str) -> ComputeFeedbackRequest:
+    return ComputeFeedbackRequest(
+        userId=EVAL_USER,
+        tenantId=tenant_id,
+        taskType=TaskType.FREEFORM_TEXT,
+        taskDefinition=task,
+        answer=FreeformTextAnswer(content=content),
+    )
+
+
 async def evaluate_file(service: Service, path: str | Path, tenant_id: str) -> FileReport:
     """Upsert each question as a task, add its train answers as graded answers, judge its test
     answers one by one (each call timed) and compare the verdicts with the gold labels."""
@@ -150,16 +170,12 @@ async def evaluate_file(service: Service, path: str | Path, tenant_id: str) -> F
             await service.add_graded_answers(tenant_id, task.id, request)
         report.questions += 1
         report.graded_answers += len(train)
+        started = time.perf_counter()
+        await service.compute_feedback(_request(task, tenant_id, WARMUP_ANSWER))
+        report.warmup_ms.append((time.perf_counter() - started) * 1000)
         for item in question.get("test", []):
-            request = ComputeFeedbackRequest(
-                userId=EVAL_USER,
-                tenantId=tenant_id,
-                taskType=TaskType.FREEFORM_TEXT,
-                taskDefinition=task,
-                answer=FreeformTextAnswer(content=item["answer"]),
-            )
             started = time.perf_counter()
-            feedback = await service.compute_feedback(request)
+            feedback = await service.compute_feedback(_request(task, tenant_id, item["answer"]))
             report.latencies_ms.append((time.perf_counter() - started) * 1000)
             report.gold.append(item["label"])
             report.predicted.append(read_verdict(feedback.result.points.verdict, report.labels))
@@ -168,12 +184,13 @@ async def evaluate_file(service: Service, path: str | Path, tenant_id: str) -> F
 
 def format_report(reports: Sequence[FileReport]) -> str:
     lines = [
-        f"{'file':<42} {'answers':>7} {'accuracy':>8} {'macro-F1':>8} {'p50 ms':>7} {'p99 ms':>7}",
+        f"{'file':<42} {'answers':>7} {'accuracy':>8} {'macro-F1':>8} {'p50 ms':>7} {'p99 ms':>7}"
+        f" {'first ms':>8}",
     ]
     for r in reports:
         lines.append(
             f"{Path(r.path).name:<42} {len(r.gold):>7} {r.accuracy:>8.3f} {r.macro_f1:>8.3f} "
-            f"{r.p50_ms:>7.2f} {r.p99_ms:>7.2f}"
+            f"{r.p50_ms:>7.2f} {r.p99_ms:>7.2f} {r.first_ms:>8.1f}"
         )
     for r in reports:
         lines += ["", f"{Path(r.path).name}: confusion (rows gold, columns predicted)"]

@@ -149,10 +149,8 @@ def _aspect_assessment(
     total = sum(f.definition.points for f in concepts)
     earned = sum(f.definition.points for f in concepts if f.found is Found.PRESENT)
     penalty = sum(f.definition.points for f in misconceptions)
-    if total > 0:
-        share = min(max((earned - penalty) / total, 0.0), 1.0)
-    else:
-        share = 0.0 if misconceptions else 1.0
+    without_concepts = 0.0 if misconceptions else 1.0
+    share = min(max((earned - penalty) / total, 0.0), 1.0) if total > 0 else without_concepts
     if share >= 1.0 and not misconceptions:
         verdict = Correctness.CORRECT
     elif share <= 0.0:
