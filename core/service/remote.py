@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 from collections.abc import AsyncIterator
 from typing import Any, TypeVar
 from urllib.parse import quote
@@ -132,6 +133,18 @@ def _segment(value: str) -> str:
     return quote(value, safe="")
 
 
+def _cause(exc: BaseException) -> str:
+    """The operating system's words for a failure ("Connection refused"), found under httpx's own."""
+    detail = str(exc) or type(exc).__name__
+    cause = exc.__cause__ or exc.__context__
+    while cause is not None:
+        if isinstance(cause, OSError) and cause.errno:
+            # asyncio words a refusal as "Connect call failed (…)"; the errno's own text is plainer.
+            detail = os.strerror(cause.errno) if cause.errno > 0 else str(cause.strerror)
+        cause = cause.__cause__ or cause.__context__
+    return detail
+
+
 def _snippet(text: str, limit: int = 200) -> str:
     flat = " ".join(text.split())
     return flat if len(flat) <= limit else flat[:limit] + "…"
@@ -219,10 +232,9 @@ class RemoteService:
         )
 
     def _unreachable(self, exc: httpx.TransportError, method: str, path: str) -> RemoteUnreachable:
-        if isinstance(exc, httpx.TimeoutException):
-            detail = f"no answer within {self.timeout:g} s"
-        else:
-            detail = str(exc) or type(exc).__name__
+        detail = (
+            f"no answer within {self.timeout:g} s" if isinstance(exc, httpx.TimeoutException) else _cause(exc)
+        )
         return RemoteUnreachable(f"cannot reach the server at {self.base_url} ({method} {path}): {detail}")
 
     async def _extension(self, method: str, path: str, into: type[T], body: Any = None) -> T:

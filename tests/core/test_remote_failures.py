@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import threading
 from collections import Counter
 from collections.abc import AsyncIterator, Iterator
@@ -336,9 +337,14 @@ async def test_post_is_never_retried(remote: RemoteService) -> None:
 
 
 @pytest.mark.timeout(10)
-async def test_connection_check_unreachable() -> None:
-    service = RemoteService(f"http://127.0.0.1:{free_port()}", "token", timeout=TIMEOUT, retries=0)
-    with pytest.raises(RemoteUnreachable, match=r"cannot reach the server at http://127\.0\.0\.1:\d+"):
+@pytest.mark.parametrize(
+    ("where", "why"),
+    [(f"http://127.0.0.1:{free_port()}", "Connection refused"), ("http://no-such-host.invalid", "")],
+    ids=["refused", "unknown-host"],
+)
+async def test_connection_check_unreachable(where: str, why: str) -> None:
+    service = RemoteService(where, "token", timeout=TIMEOUT, retries=0)
+    with pytest.raises(RemoteUnreachable, match=f"cannot reach the server at {re.escape(where)} .*: {why}"):
         await service.check_connection()
     await service.aclose()
 
