@@ -1,0 +1,96 @@
+"""The tutor over real HTTP with the LLM engine: upstream failures and a client that goes away."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+
+import httpx
+from httpx_sse import aconnect_sse
+
+from core.config import Settings
+from core.server.app import create_app
+from tests.conftest import ServerThread, create_token, free_port, sqlite_url
+from tests.core.tutor.helpers import EVENT_ORDER, FakeLlm, chat_body, fake_llm, install_tutor, stream_chat
+from tests.server.helpers import bearer
+
+TUTOR = "tutor-bulb-circuit-en"
+
+
+@asynccontextmanager
+async def llm_server(tmp_path, llm: FakeLlm, mode: str) -> AsyncIterator[httpx.AsyncClient]:
+    """The API on 127.0.0.1 with the LLM engine pointed at the fake server, and a client for it."""
+    port = free_port()
+    settings = Settings(
+        database_url=sqlite_url(tmp_path),
+        seed_demo=False,
+        port=port,
+        tutor_engine="llm",
+        llm_base_url=llm.base_url,
+        llm_model=mode,
+        llm_timeout_seconds=2,
+    )
+    with ServerThread(create_app(settings), port):
+        token = await create_token(settings.database_url, "default")
+        async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", headers=bearer(token)) as client:
+            body = {"name": "LLM coach", "taskId": "ff-bulb-circuit-en"}
+            await install_tutor(client, TUTOR)
+            assert (await client.put(f"/tenants/default/tutors/{TUTOR}", json=body)).status_code == 200
+            yield client
+
+
+async def eventually(condition: Callable[[], bool]) -> bool:
+    """Wait (bounded) for something another thread does; the test asserts the outcome, not the time."""
+    for _ in range(500):
+        if condition():
+            return True
+        await asyncio.sleep(0.01)
+    return condition()
+
+
+async def test_the_llm_reply_streams_in_order(tmp_path):
+    with fake_llm() as llm:
+        async with llm_server(tmp_path, llm, "ok") as client:
+            streamed = await stream_chat(client, chat_body(TUTOR, "hi", debugMode=True))
+    assert EVENT_ORDER.match(streamed.names), streamed.names
+    assert streamed.messages == ["What have you tried so far?", "Tell me your first idea."]
+
+
+async def test_an_upstream_failure_mid_stream_gives_error_and_ends_the_stream(tmp_path):
+    with fake_llm() as llm:
+        async with llm_server(tmp_path, llm, "drop") as client:
+            streamed = await stream_chat(client, chat_body(TUTOR, "hi"))
+    names = [name for name, _ in streamed.events]
+    assert names[0] == "MESSAGE"
+    assert names[-1] == "ERROR"
+    assert "DONE" not in names and "TRACE" not in names
+    assert "error id" in streamed.events[-1][1]["text"]
+
+
+async def test_an_upstream_failure_before_any_text_is_a_json_500(tmp_path):
+    with fake_llm() as llm:
+        async with llm_server(tmp_path, llm, "fail500") as client:
+            streamed = await client.post("/tutor/chat/stream", json=chat_body(TUTOR, "hi"))
+            health = await client.get("/tutor/healthcheck/chat")
+    assert streamed.status_code == 500
+    assert streamed.json()["type"] == "INTERNAL"
+    assert "HTTP 500" in streamed.json()["message"]
+    assert health.status_code == 500
+
+
+async def test_a_client_that_disconnects_leaves_nothing_running(tmp_path):
+    with fake_llm() as llm:
+        async with llm_server(tmp_path, llm, "endless") as client:
+            async with aconnect_sse(
+                client, "POST", "/tutor/chat/stream", json=chat_body(TUTOR, "hi")
+            ) as source:
+                received = []
+                async for event in source.aiter_sse():
+                    received.append((event.event, json.loads(event.data)))
+                    if len(received) == 3:
+                        break
+            assert [name for name, _ in received] == ["MESSAGE"] * 3
+            assert await eventually(lambda: llm.open_streams == 0), "the upstream request is still running"
+            assert len(llm.requests) == 1
