@@ -21,7 +21,9 @@ def run_cli(*args: str, database: str) -> subprocess.CompletedProcess:
 
 def test_token_create_prints_a_working_token_alone(tmp_path):
     database = f"sqlite+aiosqlite:///{tmp_path / 'cli.sqlite3'}"
-    created = run_cli("token", "create", "--name", "ci", "--tenant", "school", "--permission", "write", database=database)
+    created = run_cli(
+        "token", "create", "--name", "ci", "--tenant", "school", "--permission", "write", database=database
+    )
     assert created.returncode == 0, created.stderr
     token = created.stdout.strip()
     assert token.startswith("fs_") and "\n" not in token
@@ -49,6 +51,8 @@ def test_seed_demo_and_webhook_create(tmp_path):
 
 def test_unknown_permission_is_a_usage_error(tmp_path):
     database = f"sqlite+aiosqlite:///{tmp_path / 'cli.sqlite3'}"
-    result = run_cli("token", "create", "--name", "x", "--tenant", "t", "--permission", "admin", database=database)
+    result = run_cli(
+        "token", "create", "--name", "x", "--tenant", "t", "--permission", "admin", database=database
+    )
     assert result.returncode == 2
     assert "invalid choice" in result.stderr

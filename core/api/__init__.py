@@ -105,6 +105,7 @@ from core.api.tasks import (
     TaskDefinition,
     TaskSummary,
     UpsertTaskResponse,
+    parse_task,
 )
 from core.api.tutor import (
     DONE_TEXT,

@@ -10,7 +10,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Annotated, Any, Literal
 
-from pydantic import BeforeValidator, Discriminator, Field, Tag
+from pydantic import BeforeValidator, Discriminator, Field, Tag, TypeAdapter
 
 from core.api.common import ApiModel, AspectType, Language, TaskAction, TaskType, parse_task_type
 
@@ -176,6 +176,14 @@ TaskDefinition = Annotated[
     ),
 ]
 """Any of the six task kinds, discriminated by ``type`` in either spelling."""
+
+_TASK_ADAPTER = TypeAdapter(TaskDefinition)
+
+
+def parse_task(document: Any) -> TaskBase:
+    """Validate a task definition of any kind (raises pydantic.ValidationError)."""
+    return _TASK_ADAPTER.validate_python(document)
+
 
 TASK_MODELS: dict[TaskType, type[TaskBase]] = {
     TaskType.FREEFORM_TEXT: FreeformTextTask,

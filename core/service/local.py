@@ -10,7 +10,7 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from pydantic import TypeAdapter, ValidationError
+from pydantic import ValidationError
 
 from core import API_VERSION, __version__
 from core.api import (
@@ -36,7 +36,6 @@ from core.api import (
     StoredTask,
     TaskAction,
     TaskBase,
-    TaskDefinition,
     TaskSummary,
     TaskType,
     UpsertTaskResponse,
@@ -44,6 +43,7 @@ from core.api import (
     WebhookReceipt,
     check_task,
     parse_answer,
+    parse_task,
 )
 from core.api.webhooks import TASK_DELETED, TASK_UPSERTED
 from core.auth import Permission, Principal
@@ -54,8 +54,6 @@ from core.service.local_workspace import WorkspaceOperations
 from core.service.runtime import Runtime
 from core.store import interactions, principals, tasks
 from core.store import models as m
-
-TASKS = TypeAdapter(TaskDefinition)
 
 
 class LocalService(TutorOperations, WorkspaceOperations):
@@ -72,39 +70,51 @@ class LocalService(TutorOperations, WorkspaceOperations):
     # --- feedback -----------------------------------------------------------------------------
 
     async def compute_feedback(self, request: ComputeFeedbackRequest) -> Feedback:
+        """Implicitly create or update the task, then judge the answer against the supplied definition.
+
+        An unchanged task (the usual case: clients send the task with every request) costs one
+        read and one insert; changing a task needs the write permission, checked before any work.
+        """
         tenant = self._tenant(request.tenantId, Permission.ACCESS)
         task = request.taskDefinition
         check_task(task)
+        digest = tasks.content_hash(tasks.canonical_json(task))
         async with self.runtime.db.read() as session:
-            tasks.check_type_unchanged(await tasks.get_task(session, tenant, task.id), task)
-        result = await self._compute(tenant, task, request.answer)
+            stored = await tasks.get_task(session, tenant, task.id)
+        tasks.check_type_unchanged(stored, task)
+        unchanged = stored is not None and stored.content_hash == digest
+        if not unchanged:
+            self.principal.require(tenant, Permission.WRITE)
+        result = await self._compute(tenant, task, request.answer, digest)
         async with self.runtime.db.write() as session:
-            action, row = await tasks.upsert_task(session, tenant, task)
-            if action is not TaskAction.UNCHANGED:
-                self.principal.require(tenant, Permission.WRITE)
-            return await self._record(session, tenant, row.version, action, request, task, result)
+            if unchanged:
+                action, version = TaskAction.UNCHANGED, stored.version
+            else:
+                action, row = await tasks.upsert_task(session, tenant, task)
+                version = row.version
+            return await self._record(session, tenant, version, action, request, task, result)
 
     async def compute_feedback_for_task(self, task_id: str, request: ComputeTaskFeedbackRequest) -> Feedback:
         tenant = self._tenant(request.tenantId, Permission.ACCESS)
-        stored = await self._stored_task(tenant, task_id)
-        if stored.task_type is not request.taskType:
+        stored = await self._stored_row(tenant, task_id)
+        if stored.type is not request.taskType:
             raise InvalidParameter(
-                f"taskType {request.taskType.value} does not match task {task_id!r}, a {stored.task_type.value} task"
+                f"taskType {request.taskType.value} does not match task {task_id!r}, a {stored.type.value} task"
             )
-        result = await self._compute(tenant, stored, request.answer)
+        task = stored.task
+        result = await self._compute(tenant, task, request.answer, stored.content_hash)
         async with self.runtime.db.write() as session:
-            row = await tasks.get_task(session, tenant, task_id)
-            if row is None:
+            if await tasks.get_task(session, tenant, task_id) is None:
                 raise NotFound(f"task {task_id!r} was deleted meanwhile")
             return await self._record(
-                session, tenant, row.version, TaskAction.UNCHANGED, request, stored, result
+                session, tenant, stored.version, TaskAction.UNCHANGED, request, task, result
             )
 
-    async def _compute(self, tenant: str, task: TaskBase, answer: Answer) -> Any:
+    async def _compute(self, tenant: str, task: TaskBase, answer: Answer, digest: str) -> Any:
         ctx = EngineContext(
             catalogue=self.runtime.catalogue,
             graded=await self._graded_examples(tenant, task),
-            cache_key=(tenant, task.id, tasks.content_hash(tasks.canonical_json(task))),
+            cache_key=(tenant, task.id, digest),
             similarity=self.runtime.similarity if task.task_type is TaskType.FREEFORM_TEXT else None,
             transcript=await self._transcript(tenant, answer)
             if isinstance(answer, SimulationAnswer)
@@ -226,25 +236,22 @@ class LocalService(TutorOperations, WorkspaceOperations):
 
     async def get_task(self, tenant_id: str, task_id: str) -> StoredTask:
         tenant = self._tenant(tenant_id, Permission.ACCESS)
-        async with self.runtime.db.read() as session:
-            row = await tasks.get_task(session, tenant, task_id)
-        if row is None:
-            raise NotFound(f"task {task_id!r} does not exist in tenant {tenant!r}")
+        row = await self._stored_row(tenant, task_id)
         return StoredTask(
             tenantId=tenant,
             version=row.version,
             createdAt=row.created_at,
             updatedAt=row.updated_at,
             taskLink=self.runtime.task_link(tenant, task_id),
-            definition=TASKS.validate_python(row.definition),
+            definition=row.task,
         )
 
-    async def _stored_task(self, tenant: str, task_id: str) -> TaskBase:
+    async def _stored_row(self, tenant: str, task_id: str) -> tasks.TaskRow:
         async with self.runtime.db.read() as session:
             row = await tasks.get_task(session, tenant, task_id)
         if row is None:
             raise NotFound(f"task {task_id!r} does not exist in tenant {tenant!r}")
-        return TASKS.validate_python(row.definition)
+        return row
 
     # --- interactions, ratings and graded answers ---------------------------------------------
 
@@ -289,7 +296,7 @@ class LocalService(TutorOperations, WorkspaceOperations):
         self, tenant_id: str, task_id: str, request: GradedAnswersRequest
     ) -> GradedAnswersResponse:
         tenant = self._tenant(tenant_id, Permission.WRITE)
-        task = await self._stored_task(tenant, task_id)
+        task = (await self._stored_row(tenant, task_id)).task
         documents = []
         for i, graded in enumerate(request.answers):
             try:
@@ -318,7 +325,7 @@ class LocalService(TutorOperations, WorkspaceOperations):
         async with self.runtime.db.write() as session:
             if payload.event == TASK_UPSERTED:
                 try:
-                    task = TASKS.validate_python(payload.data)
+                    task = parse_task(payload.data)
                 except ValidationError as exc:
                     raise InvalidParameter(
                         f"task.upserted: data is not a task definition ({exc.error_count()} errors)"

@@ -12,9 +12,7 @@ from collections import OrderedDict
 from collections.abc import Hashable
 from typing import Any
 
-from pydantic import TypeAdapter
-
-from core.api import TaskDefinition
+from core.api import parse_task
 from core.assets import demo_tasks, load_catalogue
 from core.config import Settings
 from core.engine.base import GradedExample
@@ -23,7 +21,6 @@ from core.store import principals, tasks
 from core.store.db import Database
 
 log = logging.getLogger(__name__)
-TASKS = TypeAdapter(TaskDefinition)
 
 
 class LruCache:
@@ -52,6 +49,7 @@ class Runtime:
         self.db = db
         self.catalogue = catalogue
         self.graded_cache = LruCache()
+        self.principal_cache = LruCache(1024)
         self._similarity: Any = None
         self.extras: dict[str, Any] = {}
         """Per-area state that other parts attach (tutor engines, rate limiter)."""
@@ -92,7 +90,7 @@ class Runtime:
         async with self.db.write() as session:
             await principals.ensure_tenant(session, tenant_id)
             for document in demo_tasks():
-                await tasks.upsert_task(session, tenant_id, TASKS.validate_python(document))
+                await tasks.upsert_task(session, tenant_id, parse_task(document))
                 added += 1
         for hook in self.extras.get("seed_hooks", []):
             await hook(self, tenant_id)

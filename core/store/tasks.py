@@ -16,7 +16,7 @@ from typing import Any
 from sqlalchemy import delete, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from core.api import TaskAction, TaskBase, TaskType, WrongTaskType
+from core.api import TaskAction, TaskBase, TaskType, WrongTaskType, parse_task
 from core.store import models as m
 from core.store.common import insert_for
 
@@ -38,9 +38,15 @@ class TaskRow:
     title: str
     language: str
     definition: dict[str, Any]
+    content_hash: str
     version: int
     created_at: datetime
     updated_at: datetime
+
+    @property
+    def task(self) -> TaskBase:
+        """The stored definition as its task model."""
+        return parse_task(self.definition)
 
     @classmethod
     def of(cls, row: m.Task) -> TaskRow:
@@ -51,6 +57,7 @@ class TaskRow:
             title=row.title,
             language=row.language,
             definition=row.definition,
+            content_hash=row.content_hash,
             version=row.version,
             created_at=row.created_at,
             updated_at=row.updated_at,

@@ -41,7 +41,12 @@ ENDPOINTS = [
     Endpoint(
         "POST",
         "/tasks/mc-1/feedback/compute",
-        lambda: {"userId": "u", "tenantId": "default", "taskType": "MULTIPLE_CHOICE", "answer": {"selectedIndex": 0}},
+        lambda: {
+            "userId": "u",
+            "tenantId": "default",
+            "taskType": "MULTIPLE_CHOICE",
+            "answer": {"selectedIndex": 0},
+        },
         Permission.ACCESS,
     ),
     Endpoint("POST", "/tenants/default/tasks", lambda: mc_task("mc-2"), Permission.WRITE),
@@ -52,7 +57,9 @@ ENDPOINTS = [
         lambda: {"tenantId": "default", "taskDefinition": mc_task()},
         Permission.ACCESS,
     ),
-    Endpoint("PUT", f"/interactions/{INTERACTION}/end-user-rating", lambda: {"type": "GOOD"}, Permission.ACCESS),
+    Endpoint(
+        "PUT", f"/interactions/{INTERACTION}/end-user-rating", lambda: {"type": "GOOD"}, Permission.ACCESS
+    ),
     Endpoint("GET", "/tenants/default/tasks", None, Permission.ACCESS),
     Endpoint("GET", "/tenants/default/tasks/mc-1", None, Permission.ACCESS),
     Endpoint("GET", "/tenants/default/tasks/mc-1/interactions", None, Permission.ACCESS),
@@ -88,7 +95,9 @@ def world(module_live_server):
     return server.base_url, feedback.json()["metaData"]["interactionId"], tokens
 
 
-async def call(base_url: str, endpoint: Endpoint, interaction: str, headers: dict[str, str]) -> httpx.Response:
+async def call(
+    base_url: str, endpoint: Endpoint, interaction: str, headers: dict[str, str]
+) -> httpx.Response:
     async with httpx.AsyncClient(base_url=base_url) as client:
         return await client.request(
             endpoint.method,
@@ -139,7 +148,9 @@ async def test_access_alone_computes_feedback_on_an_unchanged_task(world):
     """A learner-facing client with access only may compute as long as it changes no task."""
     base_url, _, tokens = world
     async with httpx.AsyncClient(base_url=base_url, headers=bearer(tokens["access_only"])) as client:
-        same = await client.post("/feedback/compute", json=compute_body(mc_task("mc-1"), {"selectedIndex": 1}))
+        same = await client.post(
+            "/feedback/compute", json=compute_body(mc_task("mc-1"), {"selectedIndex": 1})
+        )
         assert (await client.get("/tenants/default/tasks/mc-1")).json()["version"] == 1
         changed = await client.post(
             "/feedback/compute", json=compute_body(mc_task("mc-1", correct=2), {"selectedIndex": 1})

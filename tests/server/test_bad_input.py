@@ -28,7 +28,9 @@ async def assert_nothing_stored(client: httpx.AsyncClient) -> None:
     ids=["garbage", "truncated"],
 )
 async def test_malformed_json(client, body, message_part):
-    response = await client.post("/feedback/compute", content=body, headers={"Content-Type": "application/json"})
+    response = await client.post(
+        "/feedback/compute", content=body, headers={"Content-Type": "application/json"}
+    )
     assert response.status_code == 400
     assert response.json()["type"] == "REQUEST_SCHEMA_MALFORMED"
     assert message_part in response.json()["message"]
@@ -41,14 +43,27 @@ async def test_malformed_json(client, body, message_part):
         (compute_body(mc_task(), {"selectedIndex": "first"}), "selectedIndex"),
         ({**compute_body(mc_task(), {"selectedIndex": 0}), "userId": 42}, "userId"),
         ({**compute_body(mc_task(), {"selectedIndex": 0}), "taskType": "ESSAY"}, "unknown task type 'ESSAY'"),
-        (compute_body(mc_task(), {"selectedIndex": 0}) | {"taskDefinition": {**mc_task(), "type": "EssayTask"}},
-         "type must be one of"),
+        (
+            compute_body(mc_task(), {"selectedIndex": 0})
+            | {"taskDefinition": {**mc_task(), "type": "EssayTask"}},
+            "type must be one of",
+        ),
         (compute_body(mc_task(), {"content": "Bern"}), "does not fit a MULTIPLE_CHOICE task"),
         ({**compute_body(mc_task(), {"selectedIndex": 0}), "taskType": "FREEFORM_TEXT"}, "does not fit"),
-        ({"taskType": "MULTIPLE_CHOICE", "taskDefinition": mc_task(), "answer": {"selectedIndex": 0}}, "userId"),
+        (
+            {"taskType": "MULTIPLE_CHOICE", "taskDefinition": mc_task(), "answer": {"selectedIndex": 0}},
+            "userId",
+        ),
     ],
-    ids=["answer-field-type", "user-id-type", "unknown-task-type", "unknown-schema-name", "answer-shape",
-         "types-disagree", "missing-user"],
+    ids=[
+        "answer-field-type",
+        "user-id-type",
+        "unknown-task-type",
+        "unknown-schema-name",
+        "answer-shape",
+        "types-disagree",
+        "missing-user",
+    ],
 )
 async def test_schema_errors_name_the_field(client, body, message_part):
     response = await client.post("/feedback/compute", json=body)
@@ -61,10 +76,19 @@ async def test_schema_errors_name_the_field(client, body, message_part):
 @pytest.mark.parametrize(
     ("task", "message_part"),
     [
-        ({**mc_task(), "options": [{"content": "a", "correct": True}, {"content": "b", "correct": True}]},
-         "exactly one option must be correct, found 2"),
-        ({"id": "b", "type": "InTextFillInBlanksTask", "problemStatement": "No gaps here.",
-          "blanks": [{"acceptedAnswers": ["x"]}]}, "must mark {{1}}"),
+        (
+            {**mc_task(), "options": [{"content": "a", "correct": True}, {"content": "b", "correct": True}]},
+            "exactly one option must be correct, found 2",
+        ),
+        (
+            {
+                "id": "b",
+                "type": "InTextFillInBlanksTask",
+                "problemStatement": "No gaps here.",
+                "blanks": [{"acceptedAnswers": ["x"]}],
+            },
+            "must mark {{1}}",
+        ),
         ({**mc_task(), "id": "a/b"}, "id"),
     ],
     ids=["two-correct", "gaps-missing", "bad-id"],

@@ -33,7 +33,10 @@ CHOICES_TASK = {
     "type": "InTextChoicesTask",
     "title": "Tenses",
     "problemStatement": "She {{1}} to school. Yesterday we {{2}} football.",
-    "choices": [{"options": ["go", "goes"], "correct": "goes"}, {"options": ["play", "played"], "correct": "played"}],
+    "choices": [
+        {"options": ["go", "goes"], "correct": "goes"},
+        {"options": ["play", "played"], "correct": "played"},
+    ],
 }
 MC_TASK = {
     "id": "mc-1",
@@ -80,7 +83,9 @@ def client(module_live_server):
         yield c
 
 
-@pytest.mark.parametrize(("task", "answer", "expected"), CASES, ids=lambda v: v if isinstance(v, str) else None)
+@pytest.mark.parametrize(
+    ("task", "answer", "expected"), CASES, ids=lambda v: v if isinstance(v, str) else None
+)
 def test_verdicts_and_context_shapes(client, task, answer, expected):
     response = client.post("/feedback/compute", json=compute_body(task, answer))
     assert response.status_code == 200, response.text
@@ -121,7 +126,10 @@ def test_detected_aspects_carry_a_single_context(client):
         "id": "mc-aspects",
         "options": [
             {"content": "Bern", "correct": True},
-            {"content": "Zurich", "aspects": [{"name": "Largest city is the capital", "type": "MISCONCEPTION"}]},
+            {
+                "content": "Zurich",
+                "aspects": [{"name": "Largest city is the capital", "type": "MISCONCEPTION"}],
+            },
         ],
     }
     body = client.post("/feedback/compute", json=compute_body(task, {"selectedIndex": 1})).json()
@@ -135,7 +143,9 @@ def test_rating_is_created_on_the_first_put_and_updated_after(client):
     feedback = client.post("/feedback/compute", json=compute_body(MC_TASK, {"selectedIndex": 1})).json()
     interaction = feedback["metaData"]["interactionId"]
 
-    first = client.put(f"/interactions/{interaction}/end-user-rating", json={"type": "BAD", "subtype": "TOO_STRICT"})
+    first = client.put(
+        f"/interactions/{interaction}/end-user-rating", json={"type": "BAD", "subtype": "TOO_STRICT"}
+    )
     assert first.status_code == 200
     assert first.json()["type"] == "BAD"
     second = client.put(

@@ -46,14 +46,21 @@ async def test_compute_creates_updates_and_leaves_unchanged(client):
     unchanged = await client.post("/feedback/compute", json=compute_body(mc_task(), {"selectedIndex": 0}))
     assert unchanged.json()["metaData"]["taskAction"] == "UNCHANGED"
 
-    updated = await client.post("/feedback/compute", json=compute_body(mc_task(correct=1), {"selectedIndex": 0}))
+    updated = await client.post(
+        "/feedback/compute", json=compute_body(mc_task(correct=1), {"selectedIndex": 0})
+    )
     assert updated.json()["metaData"]["taskAction"] == "UPDATED"
     assert updated.json()["result"]["points"]["achievedPoints"] == 0  # judged against the new definition
 
 
 async def test_a_type_change_is_refused_and_the_task_stays(client):
     await client.post("/tenants/default/tasks", json=mc_task())
-    freeform = {"id": "mc-1", "type": "FreeformTextTask", "problemStatement": "Explain.", "sampleSolutions": []}
+    freeform = {
+        "id": "mc-1",
+        "type": "FreeformTextTask",
+        "problemStatement": "Explain.",
+        "sampleSolutions": [],
+    }
 
     by_upsert = await client.post("/tenants/default/tasks", json=freeform)
     assert by_upsert.status_code == 400
@@ -61,7 +68,12 @@ async def test_a_type_change_is_refused_and_the_task_stays(client):
 
     by_compute = await client.post(
         "/feedback/compute",
-        json={"userId": "u", "taskType": "FREEFORM_TEXT", "taskDefinition": freeform, "answer": {"content": "x"}},
+        json={
+            "userId": "u",
+            "taskType": "FREEFORM_TEXT",
+            "taskDefinition": freeform,
+            "answer": {"content": "x"},
+        },
     )
     assert by_compute.status_code == 400
     assert by_compute.json()["type"] == "WRONG_TASK_TYPE_FOR_UPSERT"

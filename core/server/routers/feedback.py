@@ -8,19 +8,24 @@ from core.server.deps import ServiceDep
 router = APIRouter(tags=["feedback"])
 
 
+def feedback_response(feedback: Feedback) -> Response:
+    """Serialise once (the service built a valid model), with the interaction id as a header too."""
+    return Response(
+        feedback.model_dump_json(by_alias=True, exclude_none=True),
+        media_type="application/json",
+        headers={"X-Interaction-Id": feedback.metaData.interactionId},
+    )
+
+
 @router.post("/feedback/compute", response_model=Feedback, response_model_exclude_none=True)
-async def compute_feedback(body: ComputeFeedbackRequest, service: ServiceDep, response: Response) -> Feedback:
+async def compute_feedback(body: ComputeFeedbackRequest, service: ServiceDep) -> Response:
     """Compute feedback; the task travels with the request and is created or updated implicitly."""
-    feedback = await service.compute_feedback(body)
-    response.headers["X-Interaction-Id"] = feedback.metaData.interactionId
-    return feedback
+    return feedback_response(await service.compute_feedback(body))
 
 
 @router.post("/tasks/{taskId}/feedback/compute", response_model=Feedback, response_model_exclude_none=True)
 async def compute_feedback_for_task(
-    taskId: str, body: ComputeTaskFeedbackRequest, service: ServiceDep, response: Response
-) -> Feedback:
+    taskId: str, body: ComputeTaskFeedbackRequest, service: ServiceDep
+) -> Response:
     """Compute feedback for a stored task; taskType must match the task's type."""
-    feedback = await service.compute_feedback_for_task(taskId, body)
-    response.headers["X-Interaction-Id"] = feedback.metaData.interactionId
-    return feedback
+    return feedback_response(await service.compute_feedback_for_task(taskId, body))

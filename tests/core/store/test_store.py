@@ -61,7 +61,9 @@ async def test_upsert_actions_follow_the_canonical_hash(db):
 
 async def test_type_change_is_refused(db):
     await upsert(db, mc())
-    freeform = TASKS.validate_python({"id": "mc-1", "type": "FreeformTextTask", "problemStatement": "Explain."})
+    freeform = TASKS.validate_python(
+        {"id": "mc-1", "type": "FreeformTextTask", "problemStatement": "Explain."}
+    )
     with pytest.raises(WrongTaskType):
         await upsert(db, freeform)
 
@@ -80,8 +82,17 @@ async def add_interaction(db: Database, task_id: str = "mc-1") -> str:
         await interactions.add_interaction(
             session,
             m.Interaction(
-                id=interaction_id, tenant_id="t1", task_id=task_id, task_version=1, user_id="u", principal_id="p",
-                answer={"selectedIndex": 0}, feedback={}, learner_meta=None, verdict="CORRECT", created_at=m.utcnow(),
+                id=interaction_id,
+                tenant_id="t1",
+                task_id=task_id,
+                task_version=1,
+                user_id="u",
+                principal_id="p",
+                answer={"selectedIndex": 0},
+                feedback={},
+                learner_meta=None,
+                verdict="CORRECT",
+                created_at=m.utcnow(),
             ),
         )
     return interaction_id
@@ -134,7 +145,9 @@ async def test_listing_counts_and_recent_verdicts(db):
 async def test_tokens_are_stored_hashed_and_resolve_to_their_grants(db):
     token = new_token("fs")
     async with db.write() as session:
-        await principals.create_principal(session, "author", "t1", frozenset({Permission.ACCESS, Permission.WRITE}), token)
+        await principals.create_principal(
+            session, "author", "t1", frozenset({Permission.ACCESS, Permission.WRITE}), token
+        )
     async with db.read() as session:
         principal = await principals.principal_for_token(session, token)
         assert await principals.principal_for_token(session, token + "x") is None

@@ -1,0 +1,128 @@
+"""Shared pieces of the HTTP benchmarks: servers in their own process, a load loop, a table.
+
+The load generator and the server run in separate processes so that the client's own work does
+not count against the server; every comparison is measured in the same run on the same machine.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import platform
+import socket
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextmanager
+def server_process(args: list[str], port: int, env: dict[str, str] | None = None) -> Iterator[str]:
+    """Start a server command in its own process and wait until it answers on 127.0.0.1:port."""
+    process = subprocess.Popen(
+        args, cwd=ROOT, env={**os.environ, **(env or {})}, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+    )
+    base_url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                httpx.get(f"{base_url}/docs", timeout=1)
+                break
+            except httpx.TransportError:
+                if process.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError(
+                        f"server did not start: {process.stderr.read().decode()[-2000:]}"
+                    ) from None
+                time.sleep(0.1)
+        yield base_url
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+@dataclass
+class LoadResult:
+    name: str
+    concurrency: int
+    requests: int
+    seconds: float
+    latencies_ms: list[float]
+    errors: int
+
+    @property
+    def throughput(self) -> float:
+        return self.requests / self.seconds
+
+    def percentile(self, p: float) -> float:
+        ordered = sorted(self.latencies_ms)
+        return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
+
+
+async def run_load(
+    name: str,
+    call: Callable[[httpx.AsyncClient], Awaitable[httpx.Response]],
+    base_url: str,
+    concurrency: int,
+    requests: int,
+    warmup: int = 50,
+    headers: dict[str, str] | None = None,
+) -> LoadResult:
+    """`requests` calls spread over `concurrency` workers, each on its own keep-alive connection."""
+    limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
+    async with httpx.AsyncClient(base_url=base_url, headers=headers, limits=limits, timeout=30) as client:
+        for _ in range(warmup):
+            await call(client)
+        latencies: list[float] = []
+        errors = 0
+        remaining = requests
+
+        async def worker() -> None:
+            nonlocal remaining, errors
+            while remaining > 0:
+                remaining -= 1
+                start = time.perf_counter()
+                response = await call(client)
+                latencies.append((time.perf_counter() - start) * 1000)
+                errors += response.status_code != 200
+
+        started = time.perf_counter()
+        await asyncio.gather(*(worker() for _ in range(concurrency)))
+        seconds = time.perf_counter() - started
+    return LoadResult(name, concurrency, requests, seconds, latencies, errors)
+
+
+def table(results: list[LoadResult]) -> str:
+    header = (
+        f"| {'endpoint':<34} | {'conc.':>5} | {'req/s':>8} | {'p50 ms':>7} | {'p99 ms':>7} | {'errors':>6} |"
+    )
+    rule = "|" + "|".join("-" * (len(cell)) for cell in header.split("|")[1:-1]) + "|"
+    rows = [
+        f"| {r.name:<34} | {r.concurrency:>5} | {r.throughput:>8.0f} | {r.percentile(50):>7.2f} | "
+        f"{r.percentile(99):>7.2f} | {r.errors:>6} |"
+        for r in results
+    ]
+    return "\n".join([header, rule, *rows])
+
+
+def machine() -> str:
+    cpu = platform.processor() or platform.machine()
+    return f"{platform.node()}: {os.cpu_count()} CPUs ({cpu}), Python {sys.version.split()[0]}, {platform.platform()}"
+
+
+def median(values: list[float]) -> float:
+    return statistics.median(values)

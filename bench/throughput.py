@@ -1,0 +1,107 @@
+"""Multiple-choice feedback over HTTP against a bare FastAPI JSON echo, served the same way.
+
+Both run in uvicorn (one process, 127.0.0.1) started by this script; the load comes from this
+process at concurrency 1 and 32. Prints requests/s, p50 and p99 of both and their ratio.
+Targets (issue 2): ratio ≥ 0.5 and p99 ≤ 25 ms at concurrency 32.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from harness import ROOT, free_port, machine, run_load, server_process, table
+
+TASK = {
+    "id": "bench-mc",
+    "type": "MultipleChoiceTask",
+    "title": "Capital",
+    "problemStatement": "Which city is the federal city of Switzerland?",
+    "options": [{"content": "Bern", "correct": True}, {"content": "Zurich"}, {"content": "Geneva"}],
+}
+BODY = {
+    "userId": "bench",
+    "taskType": "MULTIPLE_CHOICE",
+    "taskDefinition": TASK,
+    "answer": {"selectedIndex": 1},
+}
+PLAN = [(1, 500), (32, 3000)]
+
+
+async def measure(echo_url: str, api_url: str, token: str) -> list:
+    results = []
+    headers = {"Authorization": f"Bearer {token}"}
+    for concurrency, requests in PLAN:
+        results.append(
+            await run_load(
+                "bare FastAPI JSON echo",
+                lambda c: c.post("/echo", json=BODY),
+                echo_url,
+                concurrency,
+                requests,
+            )
+        )
+        results.append(
+            await run_load(
+                "POST /feedback/compute (MC)",
+                lambda c: c.post("/feedback/compute", json=BODY),
+                api_url,
+                concurrency,
+                requests,
+                headers=headers,
+            )
+        )
+    return results
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        database = f"sqlite+aiosqlite:///{Path(tmp) / 'bench.sqlite3'}"
+        cli = [sys.executable, "-m", "core.cli"]
+        token = subprocess.run(
+            [
+                *cli,
+                "token",
+                "create",
+                "--name",
+                "bench",
+                "--tenant",
+                "default",
+                "--permission",
+                "write",
+                "--database",
+                database,
+            ],
+            capture_output=True,
+            text=True,
+            check=True,
+            cwd=ROOT,
+        ).stdout.strip()
+        echo_port, api_port = free_port(), free_port()
+        uvicorn = [sys.executable, "-m", "uvicorn", "--log-level", "warning", "--no-access-log"]
+        with (
+            server_process(
+                [*uvicorn, "--app-dir", "bench", "echo_app:app", "--port", str(echo_port)], echo_port
+            ) as echo_url,
+            server_process(
+                [*cli, "serve", "--database", database, "--port", str(api_port)],
+                api_port,
+                env={"FEEDBACK_STUDIO_SEED_DEMO": "false", "FEEDBACK_STUDIO_LOG_LEVEL": "WARNING"},
+            ) as api_url,
+        ):
+            results = asyncio.run(measure(echo_url, api_url, token))
+    print(f"Machine: {machine()}\n")
+    print(table(results))
+    print()
+    for echo, api in zip(results[::2], results[1::2], strict=True):
+        print(
+            f"concurrency {api.concurrency:>2}: feedback/echo throughput ratio {api.throughput / echo.throughput:.2f}, "
+            f"feedback p99 {api.percentile(99):.1f} ms"
+        )
+
+
+if __name__ == "__main__":
+    main()
