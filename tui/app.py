@@ -1,0 +1,230 @@
+"""The Feedback Studio terminal app: one App holding the service connection, screens per area.
+
+The first screen appears before the service is ready: connecting (migrations, imports, a remote
+round trip) runs in a worker, and every screen's worker awaits :meth:`FeedbackStudioApp.ready`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+from collections.abc import Iterable
+from datetime import UTC, datetime
+from typing import ClassVar
+
+from textual import work
+from textual.app import App, SystemCommand
+from textual.binding import Binding
+from textual.message import Message
+from textual.screen import Screen
+from textual.theme import Theme
+
+from core.api import NotFound, ServiceError, ServiceInfo, TaskBase, TaskSummary, UpsertTaskResponse
+from core.config import Settings
+from core.service import Service
+from tui.labels import TYPE_LABELS
+from tui.screens.library import LibraryScreen
+
+THEME = Theme(
+    name="feedback-studio",
+    primary="#5b8def",
+    secondary="#8a7cf0",
+    accent="#f0a35b",
+    success="#2fbf71",
+    warning="#e0b43a",
+    error="#e5534b",
+    foreground="#d8dee9",
+    background="#12151b",
+    surface="#1a1f27",
+    panel="#242b36",
+    dark=True,
+)
+
+
+class FeedbackStudioApp(App[int | None]):
+    """Either give ``settings`` (the app connects itself) or an open ``service`` (the caller closes it)."""
+
+    CSS_PATH = "app.tcss"
+    TITLE = "Feedback Studio"
+    BINDINGS: ClassVar = [
+        Binding("f2", "connection", "Connection"),
+        Binding("f3", "chat", "Tutor chat"),
+    ]
+
+    class Connected(Message):
+        """A connection worker finished: the service to use from now on and what it offers."""
+
+        def __init__(self, service: Service, info: ServiceInfo, settings: Settings | None) -> None:
+            super().__init__()
+            self.service, self.info, self.settings = service, info, settings
+
+    def __init__(self, settings: Settings | None = None, *, service: Service | None = None) -> None:
+        super().__init__()
+        self.settings = settings
+        self.service: Service | None = service
+        self.info: ServiceInfo | None = None
+        self._owns_service = service is None
+        self._connected = asyncio.Event()
+        self.known_tasks: list[TaskSummary] = []
+        """The library's last listing, offered by the command palette."""
+        self.session_tasks: dict[str, TaskBase] = {}
+        """Tasks saved in this session: the library of a remote that lacks the list extension."""
+
+    # --- connection ---------------------------------------------------------------------------
+
+    def get_default_screen(self) -> Screen:
+        return LibraryScreen()
+
+    def on_mount(self) -> None:
+        self.register_theme(THEME)
+        self.theme = THEME.name
+        self.open_service(self.settings if self.service is None else None)
+
+    @work(exclusive=True, group="connection")
+    async def open_service(self, settings: Settings | None) -> None:
+        """Connect by ``settings`` (or just read the injected service's info) and report back."""
+        try:
+            if settings is None:
+                service = self.service
+            else:
+                await asyncio.to_thread(_preload, settings)
+                from core.service import connect
+
+                service = await connect(settings)
+            info = await service.info()
+        except ServiceError as exc:
+            self._connection_failed(exc.message)
+        except Exception as exc:  # a wrong database URL or an unreachable host: the user must act
+            self._connection_failed(f"{type(exc).__name__}: {exc}")
+        else:
+            self.post_message(self.Connected(service, info, settings))
+
+    def _connection_failed(self, message: str) -> None:
+        self.notify(message, title="Could not connect", severity="error", timeout=15, markup=False)
+        self.action_connection()
+
+    async def on_feedback_studio_app_connected(self, message: Connected) -> None:
+        previous = self.service if self._owns_service else None
+        if message.settings is not None:
+            self.settings = message.settings
+            self._owns_service = True
+        self.service, self.info = message.service, message.info
+        self.session_tasks.clear()
+        self.sub_title = f"{message.info.mode} · tenant {message.info.defaultTenantId}"
+        self._connected.set()
+        if previous is not None and previous is not message.service:
+            await previous.aclose()
+
+    async def ready(self) -> Service:
+        """The service, once connected; workers await this before their first call."""
+        await self._connected.wait()
+        assert self.service is not None
+        return self.service
+
+    @property
+    def tenant_id(self) -> str:
+        return self.info.defaultTenantId if self.info else ""
+
+    @property
+    def extensions(self) -> bool:
+        """Whether the service offers the authoring extensions (a foreign remote does not)."""
+        return bool(self.info and self.info.extensions)
+
+    # --- tasks: through the extensions, or this session's own tasks on a foreign remote ----------
+
+    async def list_tasks(self) -> list[TaskSummary]:
+        service = await self.ready()
+        if self.extensions:
+            tasks = await service.list_tasks(self.tenant_id)
+        else:
+            tasks = [_summary(self.tenant_id, t) for t in self.session_tasks.values()]
+        self.known_tasks = tasks
+        return tasks
+
+    async def task_definition(self, task_id: str) -> TaskBase:
+        service = await self.ready()
+        if self.extensions:
+            return (await service.get_task(self.tenant_id, task_id)).definition
+        if task_id not in self.session_tasks:
+            raise NotFound(f"task {task_id!r} was not saved in this session (this remote cannot list tasks)")
+        return self.session_tasks[task_id]
+
+    async def save_task(self, task: TaskBase) -> UpsertTaskResponse:
+        response = await (await self.ready()).upsert_task(self.tenant_id, task)
+        self.session_tasks[task.id] = task
+        return response
+
+    async def delete_task(self, task_id: str) -> None:
+        await (await self.ready()).delete_task(self.tenant_id, task_id)
+        self.session_tasks.pop(task_id, None)
+
+    async def on_unmount(self) -> None:
+        if self._owns_service and self.service is not None:
+            await self.service.aclose()
+
+    # --- navigation ---------------------------------------------------------------------------
+
+    def open_task(self, task_id: str) -> None:
+        from tui.screens.task import TaskScreen
+
+        self.push_screen(TaskScreen(task_id))
+
+    def action_connection(self) -> None:
+        from tui.screens.connection import ConnectionScreen
+
+        if not isinstance(self.screen, ConnectionScreen):
+            self.push_screen(ConnectionScreen())
+
+    def action_chat(self, task_id: str | None = None) -> None:
+        from tui.screens.chat import ChatScreen
+
+        if not isinstance(self.screen, ChatScreen):
+            self.push_screen(ChatScreen(task_id=task_id))
+
+    def action_library(self) -> None:
+        while len(self.screen_stack) > 1:
+            self.pop_screen()
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        yield SystemCommand("Task library", "Back to the table of tasks", self.action_library)
+        yield SystemCommand("Tutor chat", "Chat with a tutor; the reply streams in", self.action_chat)
+        yield SystemCommand(
+            "Connection and health", "Local or remote service, token, health checks", self.action_connection
+        )
+        library = self.screen_stack[0]
+        if isinstance(library, LibraryScreen):
+            for task_type, label in TYPE_LABELS.items():
+                yield SystemCommand(
+                    f"New task: {label}",
+                    f"Open the editor on a new {label.lower()} task",
+                    lambda t=task_type: library.new_task(t),
+                )
+        for task in self.known_tasks:
+            yield SystemCommand(
+                f"Open task: {task.title or task.taskId}",
+                f"{task.taskId} · try answers, history",
+                lambda t=task.taskId: self.open_task(t),
+            )
+
+
+def _summary(tenant_id: str, task: TaskBase) -> TaskSummary:
+    return TaskSummary(
+        taskId=task.id,
+        tenantId=tenant_id,
+        type=task.task_type.schema_name,
+        title=task.title,
+        language=task.language,
+        version=0,
+        updatedAt=datetime.now(UTC),
+    )
+
+
+def _preload(settings: Settings) -> None:
+    """Import the service's heavy modules off the event loop so the first screen stays responsive."""
+    importlib.import_module("core.service.remote" if settings.remote_url else "core.service.local")
+
+
+def run(settings: Settings) -> int | None:
+    """Entry point of ``feedback-studio tui``: run the app until the user quits."""
+    return FeedbackStudioApp(settings).run()

@@ -1,0 +1,39 @@
+"""How screens call the service: in a worker, behind a loading indicator, errors as notifications.
+
+Every service call runs inside ``async with service_call(...)`` in an ``@work`` method; the worker
+then posts a message with what it got (the Posting style), so handlers only touch widgets.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from textual.dom import DOMNode
+from textual.widget import Widget
+
+from core.api import ServiceError
+
+
+@asynccontextmanager
+async def service_call(node: DOMNode, doing: str, *, busy: Widget | None = None) -> AsyncIterator[None]:
+    """Show ``busy`` as loading while the block runs; a ServiceError becomes a notification.
+
+    The notification carries the API's message verbatim (authors act on it), titled with what
+    failed and the error type; the block is abandoned, so nothing after the failing call runs.
+    """
+    if busy is not None:
+        busy.loading = True
+    try:
+        yield
+    except ServiceError as exc:
+        node.app.notify(
+            exc.message,
+            title=f"{doing} failed · {exc.type.value}",
+            severity="error",
+            timeout=10,
+            markup=False,
+        )
+    finally:
+        if busy is not None:
+            busy.loading = False

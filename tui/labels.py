@@ -1,0 +1,54 @@
+"""Words and colours the screens share, so a verdict or a task type looks the same everywhere."""
+
+from __future__ import annotations
+
+from rich.text import Text
+
+from core.api import Correctness, TaskType, try_parse_task_type
+
+TYPE_LABELS: dict[TaskType, str] = {
+    TaskType.FREEFORM_TEXT: "Freeform text",
+    TaskType.IN_TEXT_FILL_IN_BLANKS: "Fill in blanks",
+    TaskType.IN_TEXT_CHOICES: "In-text choices",
+    TaskType.MULTIPLE_CHOICE: "Multiple choice",
+    TaskType.MULTIPLE_RESPONSES: "Multiple responses",
+    TaskType.SIMULATION: "Simulation",
+}
+
+VERDICT_STYLES: dict[str, str] = {
+    Correctness.CORRECT: "bold #2fbf71",
+    Correctness.PARTIAL: "bold #e0b43a",
+    Correctness.WRONG: "bold #e5534b",
+    Correctness.UNKNOWN: "bold #8b949e",
+}
+"""Rich styles of the four verdicts; app.tcss uses the same colours for the verdict banners."""
+
+VERDICT_MARKS: dict[str, str] = {
+    Correctness.CORRECT: "✔",
+    Correctness.PARTIAL: "◐",
+    Correctness.WRONG: "✘",
+    Correctness.UNKNOWN: "?",
+}
+
+
+def type_label(type_name: str) -> str:
+    """The author-facing name of a task type given in any of its API spellings."""
+    task_type = try_parse_task_type(type_name)
+    return TYPE_LABELS[task_type] if task_type else type_name
+
+
+def verdict_text(verdict: str, *, word: bool = True) -> Text:
+    """A verdict as a coloured mark, with its name unless ``word`` is False."""
+    mark = VERDICT_MARKS.get(verdict, "?")
+    return Text(f"{mark} {verdict}" if word else mark, style=VERDICT_STYLES.get(verdict, ""))
+
+
+def verdict_trail(verdicts: list[str]) -> Text:
+    """The last verdicts of a task as a row of marks, most recent first."""
+    if not verdicts:
+        return Text("not tried yet", style="dim")
+    return Text(" ").join(verdict_text(v, word=False) for v in verdicts)
+
+
+def points_text(achieved: float, achievable: float) -> str:
+    return f"{achieved:g} / {achievable:g} points"

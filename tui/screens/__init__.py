@@ -1,0 +1,1 @@
+"""One module per screen; screens import their widgets from tui.widgets."""

@@ -1,0 +1,140 @@
+"""The task editor: the common fields, the form of the task's type, a learner's-eye preview of
+gaps and choice points, and inline validation on every change; ctrl+s saves (upsert)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Button, Checkbox, Footer, Header, Input, Select, Static, TextArea
+
+from core.api import InTextChoicesTask, InTextFillInBlanksTask, TaskBase
+from tui.calls import service_call
+from tui.labels import type_label
+from tui.validation import validate
+from tui.widgets.editor.fields import FieldSet, RowList
+from tui.widgets.editor.forms import COMMON, type_parts
+from tui.widgets.statement import choice_gap, learner_view, numbered_gap
+
+if TYPE_CHECKING:
+    from tui.app import FeedbackStudioApp
+
+
+class EditorScreen(Screen[str | None]):
+    """Dismisses with the saved task's id, or None when the author leaves without saving."""
+
+    app: FeedbackStudioApp
+
+    BINDINGS: ClassVar = [Binding("ctrl+s", "save", "Save"), Binding("escape", "leave", "Back")]
+
+    def __init__(self, task: TaskBase, *, is_new: bool, taken: frozenset[str] = frozenset()) -> None:
+        super().__init__()
+        self.draft = task
+        self.is_new = is_new
+        self.taken = taken
+        self.original = task.to_wire()
+        self.common = FieldSet(COMMON, self.original, id="common")
+        self.parts = type_parts(task.task_type, self.original)
+
+    def compose(self) -> ComposeResult:
+        heading = (
+            f"New {type_label(self.draft.type).lower()} task" if self.is_new else f"Editing {self.draft.id}"
+        )
+        yield Header()
+        with VerticalScroll(id="editor"):
+            yield Static(heading, classes="screen-title")
+            yield self.common
+            if isinstance(self.draft, InTextFillInBlanksTask | InTextChoicesTask):
+                yield Static("As the learner sees it", classes="section-title")
+                yield Static(id="preview")
+            yield from self.parts
+            yield Static(id="task-problems")
+            with Horizontal(classes="toolbar"):
+                yield Button("Save", id="save", variant="primary")
+                yield Button("Cancel", id="cancel")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.check()
+        self.common.query_one(Input).focus()
+
+    def document(self) -> dict:
+        document = self.common.value()
+        for part in self.parts:
+            document.update(part.value())
+        return document
+
+    @on(Input.Changed)
+    @on(TextArea.Changed)
+    @on(Select.Changed)
+    @on(Checkbox.Changed)
+    @on(RowList.Changed)
+    def check(self) -> TaskBase | None:
+        """Validate the whole document and show each problem at its field; returns the valid task."""
+        document = self.document()
+        task, problems = validate(document)
+        shown = self.common.show_errors(problems)
+        for part in self.parts:
+            shown |= part.show_errors(problems)
+        rest = [
+            msg if not loc else f"{'.'.join(map(str, loc))}: {msg}"
+            for loc, msg in problems.items()
+            if loc not in shown
+        ]
+        if self.is_new and document.get("id") in self.taken:
+            rest.append(f"A task with id {document['id']!r} exists: saving replaces it.")
+        summary = self.query_one("#task-problems", Static)
+        summary.update("\n".join(f"⚠ {line}" for line in rest))
+        summary.display = bool(rest)
+        self.query_one("#save", Button).disabled = task is None
+        self._preview(document)
+        return task
+
+    def _preview(self, document: dict) -> None:
+        if not self.query("#preview"):
+            return
+        statement = document.get("problemStatement", "")
+        if isinstance(self.draft, InTextChoicesTask):
+            options = {
+                i: c.get("options") or ["?"] for i, c in enumerate(document.get("choices", []), start=1)
+            }
+            view = learner_view(statement, choice_gap(options))
+        else:
+            view = learner_view(statement, numbered_gap)
+        self.query_one("#preview", Static).update(view)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "save":
+            self.action_save()
+        elif event.button.id == "cancel":
+            self.action_leave()
+
+    def action_save(self) -> None:
+        task = self.check()
+        if task is None:
+            self.notify("Fix the marked fields first.", title="Not saved", severity="warning")
+            return
+        self.save(task)
+
+    @work(exclusive=True, group="editor")
+    async def save(self, task: TaskBase) -> None:
+        async with service_call(self, "Saving", busy=self.query_one("#editor")):
+            response = await self.app.save_task(task)
+            self.notify(f"{task.id}: {response.action.value.lower()}", title="Task saved")
+            self.dismiss(task.id)
+
+    def action_leave(self) -> None:
+        task, _ = validate(self.document())
+        if task is not None and task.to_wire() == self.original:
+            self.dismiss(None)
+            return
+        from tui.screens.confirm import ConfirmScreen
+
+        self.app.push_screen(
+            ConfirmScreen("Leave the editor and discard your changes?", "Discard"),
+            lambda yes: yes and self.dismiss(None),
+        )

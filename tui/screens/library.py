@@ -1,0 +1,210 @@
+"""The task library: the tenant's tasks with their last verdicts; filter, new, duplicate, delete."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Header, Input
+
+from core.api import TaskSummary, TaskType
+from tui.calls import service_call
+from tui.labels import type_label, verdict_trail
+from tui.templates import free_id, new_task
+from tui.widgets.empty import EmptyState
+
+if TYPE_CHECKING:
+    from tui.app import FeedbackStudioApp
+
+NO_TASKS = (
+    "No tasks yet. Press [b]n[/] to create one of any of the six types, or [b]ctrl+p[/] for all commands."
+)
+NO_LIST = (
+    "This remote does not offer the task library extension: it cannot list its tasks.\n"
+    "Press [b]n[/] to create a task; tasks you save in this session appear here."
+)
+
+
+class LibraryScreen(Screen):
+    app: FeedbackStudioApp
+
+    BINDINGS: ClassVar = [
+        Binding("n", "new", "New"),
+        Binding("enter", "open", "Open", show=False),
+        Binding("e", "edit", "Edit"),
+        Binding("u", "duplicate", "Duplicate"),
+        Binding("delete,x", "delete", "Delete"),
+        Binding("slash", "filter", "Filter"),
+        Binding("escape", "clear_filter", "Clear filter", show=False),
+        Binding("r", "reload", "Reload"),
+    ]
+
+    class TasksLoaded(Message):
+        def __init__(self, tasks: list[TaskSummary]) -> None:
+            super().__init__()
+            self.tasks = tasks
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tasks: list[TaskSummary] = []
+        self._loaded = False
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Input(placeholder="Filter by title, id, type or language  ( / )", id="filter")
+        yield DataTable(id="tasks", cursor_type="row", zebra_stripes=True)
+        yield EmptyState(id="library-empty")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        table = self.query_one(DataTable)
+        table.add_columns("Type", "Language", "Title", "Last verdicts", "Tried", "Id")
+        table.focus()
+        self.load_tasks()
+
+    def on_screen_resume(self) -> None:
+        if self._loaded:
+            self.load_tasks()
+
+    @work(exclusive=True, group="library")
+    async def load_tasks(self, select: str | None = None) -> None:
+        async with service_call(self, "Loading the tasks", busy=self.query_one(DataTable)):
+            self.post_message(self.TasksLoaded(await self.app.list_tasks()))
+            if select:
+                self.call_after_refresh(self._select, select)
+
+    def on_library_screen_tasks_loaded(self, message: TasksLoaded) -> None:
+        self._loaded = True
+        self.tasks = sorted(message.tasks, key=lambda t: ((t.title or t.taskId).casefold(), t.taskId))
+        self._fill()
+
+    @on(Input.Changed, "#filter")
+    def _fill(self) -> None:
+        needle = self.query_one("#filter", Input).value.strip().casefold()
+        table = self.query_one(DataTable)
+        table.clear()
+        for task in self.tasks:
+            fields = (task.title, task.taskId, type_label(task.type), task.type, task.language.value)
+            if needle and not any(needle in f.casefold() for f in fields):
+                continue
+            table.add_row(
+                type_label(task.type),
+                task.language.value,
+                Text(task.title or task.taskId, style="bold"),
+                verdict_trail(task.lastVerdicts[:5]),
+                str(task.interactionCount),
+                Text(task.taskId, style="dim"),
+                key=task.taskId,
+            )
+        empty = self.query_one(EmptyState)
+        empty.display = table.row_count == 0
+        table.display = table.row_count > 0
+        if self.tasks and needle:
+            empty.update(f"No task matches “{needle}”. Press [b]escape[/] to clear the filter.")
+        else:
+            empty.update(NO_TASKS if self.app.extensions else NO_LIST)
+
+    @on(Input.Submitted, "#filter")
+    def _filter_done(self) -> None:
+        self.query_one(DataTable).focus()
+
+    def _select(self, task_id: str) -> None:
+        table = self.query_one(DataTable)
+        if task_id in table.rows:
+            table.move_cursor(row=table.get_row_index(task_id))
+
+    @property
+    def selected_id(self) -> str | None:
+        table = self.query_one(DataTable)
+        if not table.display or table.row_count == 0:
+            return None
+        return table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+
+    # --- actions ------------------------------------------------------------------------------
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        self.app.open_task(event.row_key.value)
+
+    def action_open(self) -> None:
+        if task_id := self.selected_id:
+            self.app.open_task(task_id)
+
+    def action_filter(self) -> None:
+        self.query_one("#filter", Input).focus()
+
+    def action_clear_filter(self) -> None:
+        self.query_one("#filter", Input).value = ""
+        self.query_one(DataTable).focus()
+
+    def action_reload(self) -> None:
+        self.load_tasks()
+
+    def action_new(self) -> None:
+        from tui.screens.new_task import NewTaskScreen
+
+        self.app.push_screen(NewTaskScreen(), lambda t: t and self.new_task(t))
+
+    def new_task(self, task_type: TaskType) -> None:
+        from tui.screens.editor import EditorScreen
+
+        taken = frozenset(t.taskId for t in self.tasks)
+        self.app.push_screen(EditorScreen(new_task(task_type, taken), is_new=True, taken=taken), self._saved)
+
+    def _saved(self, task_id: str | None) -> None:
+        """A new task goes straight to trying answers; that is what an author does next."""
+        if task_id:
+            self.app.open_task(task_id)
+
+    def action_edit(self) -> None:
+        if task_id := self.selected_id:
+            self.edit_task(task_id)
+
+    @work(group="library-edit")
+    async def edit_task(self, task_id: str) -> None:
+        from tui.screens.editor import EditorScreen
+
+        async with service_call(self, "Opening the task"):
+            definition = await self.app.task_definition(task_id)
+            await self.app.push_screen(EditorScreen(definition, is_new=False))
+
+    def action_duplicate(self) -> None:
+        if task_id := self.selected_id:
+            self.duplicate(task_id)
+
+    @work(group="library-edit")
+    async def duplicate(self, task_id: str) -> None:
+        async with service_call(self, "Duplicating", busy=self.query_one(DataTable)):
+            original = await self.app.task_definition(task_id)
+            copy = original.model_copy(
+                update={
+                    "id": free_id(f"{task_id}-copy", {t.taskId for t in self.tasks}),
+                    "title": f"{original.display_title} (copy)",
+                }
+            )
+            await self.app.save_task(copy)
+            self.notify(f"Duplicated as {copy.id}", title="Task duplicated")
+            self.load_tasks(select=copy.id)
+
+    def action_delete(self) -> None:
+        task = next((t for t in self.tasks if t.taskId == self.selected_id), None)
+        if task is None:
+            return
+        from tui.screens.confirm import ConfirmScreen
+
+        tried = (
+            f" and its {task.interactionCount} answers with their feedback" if task.interactionCount else ""
+        )
+        question = f"Delete “{task.title or task.taskId}”{tried}?\nThis cannot be undone."
+        self.app.push_screen(ConfirmScreen(question, "Delete"), lambda yes: yes and self.delete(task.taskId))
+
+    @work(group="library-edit")
+    async def delete(self, task_id: str) -> None:
+        async with service_call(self, "Deleting", busy=self.query_one(DataTable)):
+            await self.app.delete_task(task_id)
+            self.notify(f"Deleted {task_id}", title="Task deleted")
+            self.load_tasks()

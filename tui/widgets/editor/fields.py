@@ -1,0 +1,183 @@
+"""Declarative form parts: a field set edits some paths of a task document, a row list edits a
+list of items. Each part reads its widgets back into the document and shows the validation
+errors whose location falls under its fields, so one mapping serves all six task types."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from copy import deepcopy
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.widget import Widget
+from textual.widgets import Button, Checkbox, Input, Label, Select, Static, TextArea
+
+Loc = tuple[Any, ...]
+Kind = Literal["line", "optional", "number", "integer", "list", "text", "select", "check"]
+LIST_SEPARATOR = " | "
+
+
+@dataclass(frozen=True)
+class Spec:
+    """One editable field: where it lives in the document, its label, and how it is typed in."""
+
+    path: tuple[str, ...]
+    label: str
+    kind: Kind = "line"
+    placeholder: str = ""
+    choices: tuple[str, ...] = ()
+
+
+def _get(document: dict, path: Sequence[str]) -> Any:
+    for key in path:
+        document = document.get(key) if isinstance(document, dict) else None
+    return document
+
+
+def _set(document: dict, path: Sequence[str], value: Any) -> None:
+    for key in path[:-1]:
+        if not isinstance(document.get(key), dict):
+            document[key] = {}
+        document = document[key]
+    if value is None:
+        document.pop(path[-1], None)
+    else:
+        document[path[-1]] = value
+
+
+def _widget(spec: Spec, value: Any) -> Widget:
+    if spec.kind == "text":
+        return TextArea(str(value or ""), soft_wrap=True, show_line_numbers=False, compact=True)
+    if spec.kind == "select":
+        return Select(
+            [(c, c) for c in spec.choices], value=value or spec.choices[0], allow_blank=False, compact=True
+        )
+    if spec.kind == "check":
+        return Checkbox(spec.label, bool(value), compact=True)
+    if spec.kind == "list":
+        text = LIST_SEPARATOR.join(value or [])
+    else:
+        text = "" if value is None else f"{value:g}" if isinstance(value, float) else str(value)
+    kind = {"number": "number", "integer": "integer"}.get(spec.kind, "text")
+    return Input(text, placeholder=spec.placeholder, type=kind, compact=True)
+
+
+def _read(spec: Spec, widget: Widget) -> Any:
+    """The document value of a widget; numbers stay strings for the model to parse and judge."""
+    if isinstance(widget, TextArea):
+        return widget.text
+    if isinstance(widget, Select | Checkbox):
+        return widget.value
+    text = widget.value  # type: ignore[attr-defined]
+    if spec.kind == "list":
+        return [part.strip() for part in text.split("|") if part.strip()]
+    if spec.kind in ("optional", "number", "integer"):
+        return text.strip() or None
+    return text
+
+
+class FieldSet(Vertical):
+    """Inputs for ``specs`` over ``document``; ``value()`` returns the document with the edits."""
+
+    DEFAULT_CLASSES = "field-set"
+
+    def __init__(self, specs: Sequence[Spec], document: dict, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.specs = tuple(specs)
+        self.document = deepcopy(document)
+        self._widgets: dict[Spec, Widget] = {}
+        self._errors: dict[Spec, Static] = {}
+
+    def compose_fields(self) -> ComposeResult:
+        for spec in self.specs:
+            with Vertical(classes=f"field field-{spec.kind} field-{spec.path[-1]}"):
+                if spec.kind != "check":
+                    yield Label(spec.label, classes="field-label")
+                self._widgets[spec] = _widget(spec, _get(self.document, spec.path))
+                yield self._widgets[spec]
+                self._errors[spec] = Static(classes="field-error")
+                yield self._errors[spec]
+
+    def compose(self) -> ComposeResult:
+        yield from self.compose_fields()
+
+    def value(self) -> dict:
+        document = deepcopy(self.document)
+        for spec, widget in self._widgets.items():
+            _set(document, spec.path, _read(spec, widget))
+        return document
+
+    def show_errors(self, errors: dict[Loc, str], base: Loc = ()) -> set[Loc]:
+        """Mark the fields with errors at or below their location; returns the locations shown."""
+        shown: set[Loc] = set()
+        for spec, widget in self._widgets.items():
+            where = base + spec.path
+            mine = {loc: msg for loc, msg in errors.items() if loc[: len(where)] == where}
+            shown |= mine.keys()
+            widget.set_class(bool(mine), "-invalid")
+            self._errors[spec].update("; ".join(dict.fromkeys(mine.values())))
+            self._errors[spec].display = bool(mine)
+        return shown
+
+
+class ItemRow(FieldSet):
+    """One item of a list (an option, a blank, an aspect) on one line, with a remove button."""
+
+    DEFAULT_CLASSES = "item-row"
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(classes="item-fields"):
+            yield from self.compose_fields()
+            yield Button("✕", classes="remove-item", tooltip="Remove this item", compact=True)
+
+
+class RowList(Vertical):
+    """The items of one list field of the document: a row each, plus an add button."""
+
+    DEFAULT_CLASSES = "row-list"
+
+    class Changed(Message):
+        """A row was added or removed (edits inside rows arrive as the inputs' own messages)."""
+
+    def __init__(
+        self, field: str, title: str, noun: str, specs: Sequence[Spec], items: Iterable[dict], blank: dict
+    ) -> None:
+        super().__init__(id=f"list-{field}")
+        self.field, self.title, self.noun, self.specs, self.blank = field, title, noun, tuple(specs), blank
+        self._items = list(items)
+
+    def compose(self) -> ComposeResult:
+        yield Static(self.title, classes="section-title")
+        for item in self._items:
+            yield ItemRow(self.specs, item)
+        yield Static(classes="field-error list-error")
+        yield Button(f"+ Add {self.noun}", classes="add-item", compact=True)
+
+    @property
+    def rows(self) -> list[ItemRow]:
+        return list(self.query_children(ItemRow))
+
+    def value(self) -> dict:
+        return {self.field: [row.value() for row in self.rows]}
+
+    def show_errors(self, errors: dict[Loc, str]) -> set[Loc]:
+        shown = {loc for loc in errors if loc == (self.field,)}
+        for index, row in enumerate(self.rows):
+            shown |= row.show_errors(errors, (self.field, index))
+        own = self.query_one(".list-error", Static)
+        own.update("; ".join(errors[loc] for loc in shown if loc == (self.field,)))
+        own.display = (self.field,) in shown
+        return shown
+
+    async def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if event.button.has_class("add-item"):
+            row = ItemRow(self.specs, self.blank)
+            await self.mount(row, before=self.query_one(".list-error"))
+            row.query(Input).first().focus()
+        elif event.button.has_class("remove-item"):
+            await event.button.query_ancestor(ItemRow).remove()
+        self.post_message(self.Changed())
