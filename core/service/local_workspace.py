@@ -47,9 +47,7 @@ class WorkspaceOperations:
 
         def _tenant(self, tenant_id: str | None, permission: Permission) -> str: ...
 
-        async def _stored_task(self, tenant: str, task_id: str) -> TaskBase: ...
-
-        async def _compute(self, tenant: str, task: TaskBase, answer: Answer) -> Any: ...
+        async def _compute(self, tenant: str, task: TaskBase, answer: Answer, digest: str) -> Any: ...
 
         async def list_interactions(self, tenant_id: str, task_id: str) -> list[InteractionRecord]: ...
 
@@ -85,22 +83,16 @@ class WorkspaceOperations:
         self, tenant_id: str, task_id: str, answers: Sequence[TestAnswer], *, replace_all: bool
     ) -> TestAnswerSet:
         tenant = self._tenant(tenant_id, Permission.WRITE)
-        task = await self._stored_task(tenant, task_id)
         labels = [a.label for a in answers]
         if repeated := sorted({label for label in labels if labels.count(label) > 1}):
             raise InvalidParameter(
                 f"each test answer needs a label of its own; repeated: {', '.join(repeated)}"
             )
-        documents = []
-        for test in answers:
-            try:
-                answer = parse_answer(task.task_type, test.answer)
-            except ValueError as exc:
-                raise InvalidParameter(f"test answer {test.label!r}: {exc}") from None
-            documents.append(
-                dict(label=test.label, answer=answer.to_wire(), expected=test.expected.to_wire())
-            )
         async with self.runtime.db.write() as session:
+            row = await tasks.get_task(session, tenant, task_id)
+            if row is None:
+                raise NotFound(f"task {task_id!r} does not exist in tenant {tenant!r}")
+            documents = _test_answer_documents(TASKS.validate_python(row.definition), answers)
             await test_answers.put_test_answers(session, tenant, task_id, documents, replace_all=replace_all)
             rows = await test_answers.list_test_answers(session, tenant, task_id)
         return _answer_set(task_id, rows)
@@ -121,7 +113,7 @@ class WorkspaceOperations:
             answers = await retest_answers(
                 _answer_set(task.id, tests[task.id]).answers,
                 await self.list_interactions(tenant, task.id),
-                self._compute_unrecorded(tenant, task),
+                self._compute_unrecorded(tenant, task, tasks.content_hash(row.definition)),
                 aspect_names(task),
             )
             report.tasks.append(
@@ -135,9 +127,9 @@ class WorkspaceOperations:
             )
         return report
 
-    def _compute_unrecorded(self, tenant: str, task: TaskBase) -> Compute:
+    def _compute_unrecorded(self, tenant: str, task: TaskBase, digest: str) -> Compute:
         async def compute(answer: dict[str, Any]) -> FeedbackResult:
-            return await self._compute(tenant, task, parse_answer(task.task_type, answer))
+            return await self._compute(tenant, task, parse_answer(task.task_type, answer), digest)
 
         return compute
 
@@ -150,6 +142,18 @@ async def _tasks_to_retest(session: AsyncSession, tenant: str, task_ids: list[st
     if missing := [task_id for task_id, row in found.items() if row is None]:
         raise NotFound(f"no such task in tenant {tenant!r}: {', '.join(missing)}")
     return [row for row in found.values() if row is not None]
+
+
+def _test_answer_documents(task: TaskBase, answers: Sequence[TestAnswer]) -> list[dict[str, Any]]:
+    """The answers as stored: each validated against the task's answer shape, in its wire form."""
+    documents = []
+    for test in answers:
+        try:
+            answer = parse_answer(task.task_type, test.answer)
+        except ValueError as exc:
+            raise InvalidParameter(f"test answer {test.label!r}: {exc}") from None
+        documents.append(dict(label=test.label, answer=answer.to_wire(), expected=test.expected.to_wire()))
+    return documents
 
 
 def _answer_set(task_id: str, rows: Sequence[m.TestAnswer]) -> TestAnswerSet:
