@@ -27,10 +27,15 @@ class PhraseMatch:
     tokens: tuple[Token, ...] = ()
 
 
+LONG_FUNCTION_WORD = 5
+"""Stop lists are broad (English's holds 'empty', 'large', 'higher'); in an author's short cue,
+a listed word this long is more likely meant than glue, so the phrase needs it too."""
+
+
 def phrase_terms(phrase: Analysis) -> tuple[KeyTerm, ...]:
     """The words a phrase needs: its content words, or all its words if it has none."""
     words = [t for t in phrase.tokens if not t.negation]
-    content = [t for t in words if not t.stop] or words
+    content = [t for t in words if not t.stop or len(t.norm) >= LONG_FUNCTION_WORD] or words
     unique = {(t.stem, t.negated): KeyTerm(t.stem, t.norm, t.negated, 1.0) for t in content}
     return tuple(unique.values())
 

@@ -10,7 +10,7 @@ nicht"), a final negation covers the whole clause. Negated words carry a distinc
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
@@ -95,7 +95,7 @@ def analyse(text: str, base: str) -> Analysis:
         if sentence != last_sentence:
             clause += 1
             last_sentence = sentence
-        if raw_tokens and bisect_right(breaks, match.start()) != bisect_right(breaks, raw_tokens[-1][1]):
+        if raw_tokens and bisect_left(breaks, match.start()) != bisect_left(breaks, raw_tokens[-1][1]):
             clause += 1
         if word.norm in connectives:
             clause += 1

@@ -1,0 +1,90 @@
+"""Graded answers: calibrated neighbour votes, the author's feedback on near answers, cache invalidation."""
+
+from __future__ import annotations
+
+from core.api import Correctness, FreeformTextAnswer, FreeformTextTask
+from core.assets import load_catalogue
+from core.engine.base import EngineContext, GradedExample
+from core.engine.freeform import compute
+from core.engine.freeform.grading import Thresholds, choose_thresholds, ridge_fit, vote
+from core.engine.similarity import LexicalBackend, similarity_backend
+
+CATALOGUE = load_catalogue()
+TASK = FreeformTextTask(
+    id="magnet",
+    problemStatement="Why does the nail stick to the magnet?",
+    sampleSolutions=[{"content": "The nail is made of iron, which a magnet attracts."}],
+)
+CORRECT = [
+    "Because the nail contains iron and magnets attract iron.",
+    "The nail is iron so the magnet pulls it.",
+    "Iron is attracted by magnets and the nail is iron.",
+    "Magnets attract iron, the nail is made of iron.",
+]
+WRONG = [
+    "Because the nail is sticky.",
+    "The magnet is glued to the nail.",
+    "Because the nail is heavy.",
+    "Magnets attract all metals like aluminium.",
+]
+GRADED = tuple(GradedExample({"content": a}, Correctness.CORRECT) for a in CORRECT) + tuple(
+    GradedExample({"content": a}, Correctness.WRONG, feedback="Think about what the nail is made of.")
+    for a in WRONG
+)
+
+
+def judge(content: str, graded: tuple[GradedExample, ...] = GRADED, key: object = ("magnet", 1)):
+    ctx = EngineContext(catalogue=CATALOGUE, graded=graded, cache_key=key)
+    return compute(TASK, FreeformTextAnswer(content=content), ctx)
+
+
+def test_graded_neighbours_decide_the_verdict() -> None:
+    assert (
+        judge("The nail has iron in it and the magnet attracts iron.").points.verdict is Correctness.CORRECT
+    )
+    assert judge("Because the nail is very sticky.").points.verdict is Correctness.WRONG
+
+
+def test_the_authors_feedback_on_a_near_answer_is_shown() -> None:
+    result = judge("Because the nail is sticky!")
+    messages = [item.message for item in result.feedback]
+    assert any("Think about what the nail is made of." in m for m in messages)
+
+
+def test_new_graded_answers_take_effect_under_the_same_cache_key() -> None:
+    answer = "The nail is sticky."
+    before = judge(answer).points.verdict
+    flipped = tuple(
+        GradedExample(
+            g.answer, Correctness.CORRECT if g.correctness is Correctness.WRONG else Correctness.WRONG
+        )
+        for g in GRADED
+    )
+    after = judge(answer, graded=flipped).points.verdict
+    assert before is Correctness.WRONG and after is Correctness.CORRECT
+
+
+def test_vote_weights_the_nearest_most() -> None:
+    assert vote([0.9, 0.1, 0.1], [1.0, 0.0, 0.0], k=3) > 0.9
+    assert vote([0.9, 0.1], [1.0, 0.0], k=2, skip=0) == 0.0
+
+
+def test_ridge_fit_recovers_a_line() -> None:
+    weights = ridge_fit([[x, 1.0] for x in (0.0, 1.0, 2.0, 3.0)], [1.0, 3.0, 5.0, 7.0])
+    assert abs(weights[1] - 1.0) < 0.2 and abs(weights[0] - 2.0) < 0.1
+
+
+def test_thresholds_separate_three_labels() -> None:
+    gold = [Correctness.WRONG] * 3 + [Correctness.PARTIAL] * 3 + [Correctness.CORRECT] * 3
+    f1, thresholds = choose_thresholds([0.0, 0.1, 0.2, 0.4, 0.5, 0.6, 0.8, 0.9, 1.0], gold)
+    assert f1 == 1.0
+    assert thresholds.verdict(0.45) is Correctness.PARTIAL
+    assert Thresholds(0.5, 0.5).verdict(0.49) is Correctness.WRONG
+
+
+def test_backends_by_name() -> None:
+    assert isinstance(similarity_backend("lexical"), LexicalBackend)
+    index = similarity_backend("lexical").index(["iron nail", "wooden stick"], TASK.language)
+    near, far = index.similarities("an iron nail")
+    assert near > far
+    assert index.pairwise()[0][0] == 1.0

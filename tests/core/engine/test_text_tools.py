@@ -1,0 +1,91 @@
+"""The language tools: offsets, normalisation, stems, stop words, typos and negation in five languages."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.engine.text.coverage import AnswerWords, coverage, key_terms
+from core.engine.text.languages import stem, stop_words
+from core.engine.text.matching import words_match
+from core.engine.text.normalise import normalise_word
+from core.engine.text.phrases import Found, evidence_spans, find_phrase, phrase_terms
+from core.engine.text.segment import clause_breaks, sentences
+from core.engine.text.tokens import analyse
+
+
+def test_normalisation_folds_width_case_apostrophes_and_sharp_s() -> None:
+    assert normalise_word("Straße") == normalise_word("STRASSE") == "strasse"
+    assert normalise_word("ﬁle") == "file"
+    assert normalise_word("doesn’t") == "doesn't"
+
+
+def test_sentences_keep_offsets_and_skip_abbreviations() -> None:
+    text = "Salt stays, e.g. in the dish. Water evaporates!\n- it rises\n"
+    spans = sentences(text)
+    assert [s.text(text) for s in spans] == ["Salt stays, e.g. in the dish.", "Water evaporates!", "it rises"]
+    assert all(text[s.start : s.end] == s.text(text) for s in spans)
+
+
+def test_clause_breaks_at_punctuation() -> None:
+    assert clause_breaks("a, b; c") == [1, 4]
+
+
+@pytest.mark.parametrize(
+    ("base", "text", "negated_word", "plain_word"),
+    [
+        ("en", "The bulb is lit but the wires are not connected.", "connected", "lit"),
+        ("en", "The wire isn't connected, the bulb is lit.", "connected", "lit"),
+        ("de", "Die Lampe leuchtet, aber die Drähte sind nicht verbunden.", "verbunden", "leuchtet"),
+        ("de", "Die Drähte verbinden wir nicht. Die Lampe leuchtet.", "verbinden", "leuchtet"),
+        ("fr", "L'ampoule brille mais le circuit n'est pas connecté.", "connecté", "brille"),
+        ("it", "La lampadina è accesa ma il circuito non è collegato.", "collegato", "accesa"),
+        ("es", "La bombilla está encendida pero el circuito no está conectado.", "conectado", "encendida"),
+    ],
+)
+def test_negation_covers_its_clause_only(base: str, text: str, negated_word: str, plain_word: str) -> None:
+    tokens = {text[t.start : t.end]: t for t in analyse(text, base).tokens}
+    assert tokens[negated_word].negated
+    assert not tokens[plain_word].negated
+
+
+def test_tokens_point_at_the_text_and_strip_elision() -> None:
+    text = "L’eau s'évapore."
+    analysis = analyse(text, "fr")
+    assert [t.norm for t in analysis.tokens] == ["eau", "évapore"]
+    assert [text[t.start : t.end] for t in analysis.tokens] == ["L’eau", "s'évapore"]
+
+
+def test_stems_and_stop_words_per_language() -> None:
+    assert stem("en", "evaporated") == stem("en", "evaporates")
+    assert stem("de", "verbunden") == stem("de", "verbunden")
+    assert stem("es", "conectado") == stem("es", "conectados")
+    assert {"the", "und", "le", "il", "el"} <= stop_words("en") | stop_words("de") | stop_words(
+        "fr"
+    ) | stop_words("it") | stop_words("es")
+
+
+def test_typos_match_long_words_but_not_short_ones() -> None:
+    assert words_match("evaporation", "evaporatoin")
+    assert words_match("connecté", "connecte")
+    assert not words_match("heat", "hear")
+
+
+def test_coverage_counts_contradiction_against_the_answer() -> None:
+    terms = key_terms(analyse("The water evaporates and the salt stays.", "en"))
+    agreeing = coverage(AnswerWords(analyse("The watter evaporates, salt stays", "en")), terms)
+    opposed = coverage(AnswerWords(analyse("The water does not evaporate.", "en")), terms)
+    assert agreeing.score > 0.8
+    assert opposed.score < 0.3
+    assert [t.norm for t in opposed.contradicted] == ["evaporate"]
+
+
+def test_phrase_found_contradicted_or_absent_with_spans_on_the_text() -> None:
+    text = "Die Drähte sind nicht verbunden, die Lampe leuchtet."
+    analysis = analyse(text, "de")
+    negative = find_phrase(analysis, phrase_terms(analyse("nicht verbunden", "de")))
+    positive = find_phrase(analysis, phrase_terms(analyse("verbunden", "de")))
+    assert negative.found is Found.PRESENT
+    assert positive.found is Found.CONTRADICTED
+    [span] = evidence_spans(analysis, negative.tokens)
+    assert text[span.start : span.end] == "nicht verbunden"
+    assert find_phrase(analysis, phrase_terms(analyse("Batterie", "de"))).found is Found.ABSENT
