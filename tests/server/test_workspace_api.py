@@ -5,7 +5,11 @@ from __future__ import annotations
 import httpx
 import pytest
 
+from core.api import ComputeFeedbackRequest, TestAnswerSet
 from core.auth import Permission
+from core.service.remote import RemoteService
+from core.workspace.files import TASKS, write_files
+from core.workspace.retest import retest
 from tests.server.helpers import bearer, compute_body, mc_task
 
 TEST_ANSWERS = "/tenants/default/tasks/mc-1/test-answers"
@@ -72,3 +76,28 @@ async def test_storing_test_answers_needs_write_but_retest_only_access(live_serv
         assert (refused.status_code, refused.json()["type"]) == (403, "MISSING_PERMISSIONS")
         assert (await reader.post("/tenants/default/retest", json={})).status_code == 200
         assert (await reader.post("/tenants/default/retest", json={"taskIds": ["nope"]})).status_code == 404
+
+
+async def test_a_remote_is_retested_through_its_public_calls_with_the_files(live_server, tmp_path):
+    token = await live_server.token("default")
+    remote = RemoteService(live_server.base_url, token, timeout=10)
+    try:
+        await remote.compute_feedback(
+            ComputeFeedbackRequest.model_validate(compute_body(mc_task(), {"selectedIndex": 0}))
+        )
+        edited = TASKS.validate_python(mc_task(correct=1))
+        write_files(
+            tmp_path, [edited], [TestAnswerSet.model_validate({"taskId": "mc-1", "answers": [BERN]})], "json"
+        )
+
+        report = await retest(remote, "default", files=tmp_path)
+    finally:
+        await remote.aclose()
+
+    test, earlier = report.tasks[0].answers
+    assert test.failures == ["expected CORRECT, got WRONG"]
+    assert (earlier.source, earlier.before.verdict, earlier.after.verdict) == (
+        "INTERACTION",
+        "CORRECT",
+        "WRONG",
+    )
