@@ -1,0 +1,55 @@
+"""The offline persona raises the scenario's objections until the learner addresses them."""
+
+from __future__ import annotations
+
+from core.api import ChatTurn, SimulationTask, TutorConfiguration
+from core.assets import load_catalogue
+from core.tutor.base import Turn
+from core.tutor.persona import PersonaEngine
+from tests.core.tutor.helpers import demo_task
+
+TASK = SimulationTask.model_validate(demo_task("sim-customer-objections-en"))
+OBJECTIONS = [a.message for a in TASK.aspects if a.type.value == "CONCEPT"]
+PUSHBACK = next(a.message for a in TASK.aspects if a.type.value == "MISCONCEPTION")
+
+
+def talk(*lines: str) -> list[list[str]]:
+    state: dict = {}
+    history = [ChatTurn(role="assistant", content=TASK.initialMessage)]
+    replies = []
+    for line in lines:
+        turn = Turn(
+            tutor=TutorConfiguration(id="t", name="t"),
+            task=TASK,
+            history=tuple(history),
+            message=line,
+            language=TASK.language,
+            catalogue=load_catalogue(),
+            state=state,
+        )
+        messages, state, _ = PersonaEngine().plan(turn)
+        replies.append(messages)
+        history += [
+            ChatTurn(role="user", content=line),
+            *(ChatTurn(role="assistant", content=m) for m in messages),
+        ]
+    return replies
+
+
+def test_objections_come_one_by_one_and_return_until_addressed():
+    replies = talk(
+        "Hello, nice to meet you.",
+        "Our system is great.",
+        "It is 49 per month.",
+        "We do the installation on a Sunday.",
+        "There is a free trial.",
+    )
+    assert replies[0] == [OBJECTIONS[0]]
+    assert replies[1][0].startswith("You haven't really answered me yet.") and OBJECTIONS[0] in replies[1][0]
+    assert replies[2][1] == OBJECTIONS[1]
+    assert replies[3][1] == OBJECTIONS[2]
+    assert replies[4][-1] == "Thank you, that answers my questions."
+
+
+def test_pressure_gets_a_reaction():
+    assert talk("You must sign today.")[0][0] == PUSHBACK
