@@ -16,6 +16,7 @@ from core import API_VERSION
 from core.config import Settings
 from core.server import errors
 from core.server.limits import BodySizeLimit
+from core.server.ratelimit import RateLimit
 from core.server.routers import feedback, interactions, simulation, studio, tasks, tutor, webhooks, workspace
 from core.service.runtime import Runtime
 
@@ -62,4 +63,5 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None)
         app.include_router(router)
     app.add_middleware(errors.InternalErrors)
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
+    app.add_middleware(RateLimit, per_minute=settings.rate_limit_per_minute)
     return app
