@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import sys
 from collections.abc import AsyncIterator, Callable, Coroutine
@@ -203,6 +204,24 @@ async def _retest(args: argparse.Namespace) -> int:
     return 0 if report.passed else 1
 
 
+async def _tutor_create(args: argparse.Namespace) -> int:
+    """Locally the principal acts on --tenant; a remote decides by its token."""
+    from core.api import TutorUpsert
+    from core.service import connect
+
+    settings = _settings(args)
+    if not settings.remote_url:
+        settings = settings.model_copy(update={"default_tenant": args.tenant, "seed_demo": False})
+    body = TutorUpsert(name=args.name, taskId=args.task, language=args.language, engine=args.engine)
+    service = await connect(settings)
+    try:
+        tutor = await service.put_tutor(args.tenant, args.id, body)
+    finally:
+        await service.aclose()
+    print(json.dumps(tutor.to_wire(), indent=2, ensure_ascii=False))
+    return 0
+
+
 def cmd_schema(args: argparse.Namespace) -> int:
     from core.workspace.schema import DEFAULT_OUTPUT, write_schema
 
@@ -304,6 +323,21 @@ def build_parser() -> argparse.ArgumentParser:
     retest.add_argument(
         "--reassign", action="store_true", help="accept the changed feedback into the graded answers"
     )
+
+    tutor = commands.add_parser("tutor", help="tutor configurations").add_subparsers(
+        dest="action", required=True
+    )
+    tutor_create = command(
+        "create", _async(_reporting_errors(_tutor_create)), "create or replace a tutor and print it", tutor
+    )
+    tutor_create.add_argument("--tenant", required=True)
+    tutor_create.add_argument("--id", required=True)
+    tutor_create.add_argument("--name", required=True)
+    tutor_create.add_argument("--task", help="the task the tutor is grounded in")
+    tutor_create.add_argument(
+        "--language", choices=["DE_CH", "DE_DE", "EN_US", "EN_UK", "FR_FR", "IT_IT", "ES_ES"]
+    )
+    tutor_create.add_argument("--engine", choices=["grounded", "llm"])
 
     schema = command("schema", cmd_schema, "write the JSON Schema of task files")
     schema.add_argument("out", nargs="?", metavar="OUT", help="default: docs/task.schema.json")
