@@ -12,6 +12,7 @@ NiceGUI keeps its pages in one process-wide app, so a process holds one web app 
 from __future__ import annotations
 
 import secrets
+
 from fastapi import FastAPI
 from nicegui import app as nicegui_app
 from nicegui import ui
@@ -54,7 +55,9 @@ def _service_opener(api: FastAPI, settings: Settings):
         if connection not in remotes:
             try:
                 remotes[connection] = await connect(
-                    settings.model_copy(update={"remote_url": connection.remote_url, "token": connection.token})
+                    settings.model_copy(
+                        update={"remote_url": connection.remote_url, "token": connection.token}
+                    )
                 )
             except ModuleNotFoundError:
                 raise ServiceUnavailable("this build cannot connect to a remote service") from None

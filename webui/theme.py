@@ -83,13 +83,15 @@ def frame(title: str) -> Iterator[ui.column]:
         ui.button(icon="dark_mode", on_click=lambda: dark.set_value(not dark.value)).props(
             "flat round color=white dense"
         ).tooltip("Dark mode")
-    with ui.left_drawer(bordered=True).props("width=220 breakpoint=900") as drawer:
-        with ui.list().classes("w-full"):
-            for label, icon, target in NAVIGATION:
-                with ui.item(on_click=lambda t=target: ui.navigate.to(t)).props("clickable"):
-                    with ui.item_section().props("avatar"):
-                        ui.icon(icon, color="primary")
-                    ui.item_section(label)
+    with (
+        ui.left_drawer(bordered=True).props("width=220 breakpoint=900") as drawer,
+        ui.list().classes("w-full"),
+    ):
+        for label, icon, target in NAVIGATION:
+            with ui.item(on_click=lambda t=target: ui.navigate.to(t)).props("clickable"):
+                with ui.item_section().props("avatar"):
+                    ui.icon(icon, color="primary")
+                ui.item_section(label)
     with ui.column().classes("w-full max-w-6xl mx-auto p-2 sm:p-4 gap-4") as content:
         yield content
 
@@ -105,3 +107,12 @@ def empty_state(icon: str, message: str, hint: str) -> ui.column:
 
 def section_title(text: str) -> ui.label:
     return ui.label(text).classes("text-base font-semibold text-primary")
+
+
+@contextmanager
+def dialog(width: str = "min-w-80") -> Iterator[ui.dialog]:
+    """An open dialog around a card; it removes itself once closed, so closed dialogs do not pile up."""
+    with ui.dialog() as box, ui.card().classes(f"{width} gap-2").mark("dialog"):
+        yield box
+    box.on_value_change(lambda e: None if e.value else box.delete())
+    box.open()

@@ -6,17 +6,16 @@ chosen through the environment, as `feedback-studio web` would read it.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from nicegui.testing.general import nicegui_reset_globals
 from nicegui.testing.user import User
 from nicegui.testing.user_simulation import user_simulation
 
 from core.config import Settings
 from core.service.runtime import Runtime
-from tests.conftest import ServerThread, free_port, sqlite_url
+from tests.conftest import sqlite_url
 from tests.webui import harness
 
 USER_APP = Path(__file__).with_name("user_app.py")

@@ -1,7 +1,69 @@
+"""Journeys of the library page: see the tasks, filter them, duplicate, delete, import, export."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
 from nicegui.testing import User
 
 
-async def test_library_lists_the_demo_tasks(user: User) -> None:
+async def test_the_library_shows_the_tasks_with_their_type_and_language(user: User) -> None:
     await user.open("/")
     await user.should_see("The water cycle")
-    await user.should_see("Photosynthesis: the gas plants take in")
+    await user.should_see("Fill in the blanks")
+    await user.should_see("EN_US")
+    await user.should_see("13 of 13 tasks")
+
+
+async def test_the_filter_narrows_the_library_and_says_when_nothing_matches(user: User) -> None:
+    await user.open("/")
+    user.find(marker="library-filter").type("water")
+    await user.should_see("1 of 13 tasks")
+    await user.should_not_see("Photosynthesis: the gas plants take in")
+    user.find(marker="library-filter").type("xyz")
+    await user.should_see("No task matches the filter")
+
+
+async def test_the_type_filter_keeps_one_kind(user: User) -> None:
+    await user.open("/")
+    user.find("All types").click()
+    user.find("Multiple choice").click()
+    await user.should_see("2 of 13 tasks")
+
+
+async def test_duplicating_a_task_adds_a_copy(user: User) -> None:
+    await user.open("/")
+    with user.scope(marker="card-mc-photosynthesis-en"):
+        user.find(marker="duplicate").click()
+    with user.scope(marker="dialog"):
+        await user.should_see("Id of the copy")
+        user.find("Create copy").click()
+    await user.should_see("Duplicated as mc-photosynthesis-en-copy")
+    await user.should_see("14 of 14 tasks")
+
+
+async def test_deleting_a_task_asks_first_and_then_removes_it(user: User) -> None:
+    await user.open("/")
+    with user.scope(marker="card-blanks-water-cycle-en"):
+        user.find(marker="delete").click()
+    await user.should_see("Its answers, feedback and ratings are deleted with it. This cannot be undone.")
+    user.find("Cancel").click()
+    await user.should_see("13 of 13 tasks")
+    with user.scope(marker="card-blanks-water-cycle-en"):
+        user.find(marker="delete").click()
+    with user.scope(marker="dialog"):
+        user.find("Delete").click()
+    await user.should_see("Deleted blanks-water-cycle-en")
+    await user.should_not_see("The water cycle")
+
+
+async def test_export_downloads_the_task_as_json(user: User) -> None:
+    await user.open("/")
+    with user.scope(marker="card-mc-photosynthesis-en"):
+        user.find(marker="export").click()
+    for _ in range(20):
+        if user.download.http_responses:
+            break
+        await asyncio.sleep(0.05)
+    assert json.loads(user.download.http_responses[-1].content)["id"] == "mc-photosynthesis-en"

@@ -29,15 +29,22 @@ def answer_form(task: TaskBase) -> AnswerReader:
     if isinstance(task, MultipleResponsesTask):
         return _multiple_choice(task)
     if isinstance(task, InTextFillInBlanksTask):
-        return _in_text(task, lambda _: ui.input().props("dense outlined").classes("w-40"))
+        return _in_text(task, lambda _: ui.input().props("dense outlined").classes("w-40").mark("gap"))
     if isinstance(task, InTextChoicesTask):
-        return _in_text(task, lambda n: ui.select(task.choices[n - 1].options).props("dense outlined").classes("min-w-32"))
+        return _in_text(
+            task,
+            lambda n: (
+                ui.select(task.choices[n - 1].options).props("dense outlined").classes("min-w-32").mark("gap")
+            ),
+        )
     return _free_text()
 
 
 def _free_text() -> AnswerReader:
-    area = ui.textarea("Answer", placeholder="Type the answer a learner might give").props("outlined autogrow")
-    area.classes("w-full").props('data-testid="answer-text"')
+    area = ui.textarea("Answer", placeholder="Type the answer a learner might give").props(
+        "outlined autogrow"
+    )
+    area.classes("w-full").mark("answer")
     return lambda: {"content": area.value or ""}
 
 

@@ -55,7 +55,9 @@ def sample_solution_text(task: TaskBase, result: Any) -> str:
         index = result.sampleSolution.selectedIndex
         return options[index] if 0 <= index < len(options) else ""
     if isinstance(result, MultipleResponsesResult):
-        return "\n".join(f"• {o}" for o, chosen in zip(options, result.sampleSolution.selected, strict=False) if chosen)
+        return "\n".join(
+            f"• {o}" for o, chosen in zip(options, result.sampleSolution.selected, strict=False) if chosen
+        )
     if isinstance(result, SimulationResult):
         return result.sampleSolution.content if result.sampleSolution else ""
     return ""
@@ -97,7 +99,9 @@ def _aspect_verdict(aspect_type: AspectType) -> Correctness:
 
 def _freeform(result: FreeformTextResult) -> str:
     spans = [
-        Span(c.offset, c.length, item.correctness, item.message) for item in result.feedback for c in item.context
+        Span(c.offset, c.length, item.correctness, item.message)
+        for item in result.feedback
+        for c in item.context
     ]
     spans += [
         Span(c.offset, c.length, _aspect_verdict(d.aspect.type), d.aspect.name)

@@ -84,7 +84,10 @@ class ChatView:
         return replied
 
     def _bubble(self, *, sent: bool) -> ui.markdown:
-        with self.column, ui.chat_message(name="You" if sent else self.partner, sent=sent).classes("fs-bubble"):
+        with (
+            self.column,
+            ui.chat_message(name="You" if sent else self.partner, sent=sent).classes("fs-bubble"),
+        ):
             return ui.markdown()
 
     def _thumbs(self, trace_id: str) -> None:

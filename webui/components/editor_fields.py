@@ -16,7 +16,9 @@ from core.api import AspectType
 Item = dict[str, Any]
 
 
-def list_editor(items: list[Item], render: Callable[[Item, int], None], new: Callable[[], Item], noun: str) -> None:
+def list_editor(
+    items: list[Item], render: Callable[[Item, int], None], new: Callable[[], Item], noun: str
+) -> None:
     """Each item in a bordered box with a remove button, then a button to add one more."""
 
     @ui.refreshable
@@ -28,9 +30,9 @@ def list_editor(items: list[Item], render: Callable[[Item, int], None], new: Cal
                 with ui.row().classes("w-full items-center"):
                     ui.label(f"{noun.capitalize()} {index + 1}").classes("text-sm font-medium text-grey-8")
                     ui.space()
-                    ui.button(icon="delete", on_click=lambda i=index: remove(i)).props("flat round dense").tooltip(
-                        f"Remove this {noun}"
-                    )
+                    ui.button(icon="delete", on_click=lambda i=index: remove(i)).props(
+                        "flat round dense"
+                    ).tooltip(f"Remove this {noun}")
                 render(item, index)
         ui.button(f"Add {noun}", icon="add", on_click=add).props("flat dense no-caps")
 

@@ -15,7 +15,9 @@ from webui.context import Studio
 from webui.theme import VERDICT_ICONS, section_title, verdict_color
 
 
-def feedback_view(studio: Studio, task: TaskBase, feedback: Feedback, transcript: Sequence[ChatTurn] = ()) -> None:
+def feedback_view(
+    studio: Studio, task: TaskBase, feedback: Feedback, transcript: Sequence[ChatTurn] = ()
+) -> None:
     result = feedback.result
     verdict = result.points.verdict
     with ui.card().classes("w-full gap-3").props("flat bordered") as card:
@@ -29,8 +31,8 @@ def feedback_view(studio: Studio, task: TaskBase, feedback: Feedback, transcript
             ui.label(f"interaction {feedback.metaData.interactionId[:8]}").classes("text-xs text-grey-7")
 
         section_title("Answer")
-        ui.html(answer_html(task, result, transcript), sanitize=False).classes("fs-answer w-full").props(
-            'data-testid="marked-answer"'
+        ui.html(answer_html(task, result, transcript), sanitize=False).classes("fs-answer w-full").mark(
+            "marked-answer"
         )
 
         if result.feedback:
@@ -47,7 +49,9 @@ def feedback_view(studio: Studio, task: TaskBase, feedback: Feedback, transcript
                         detected.aspect.name,
                         icon="report" if misconception else "lightbulb",
                         color="negative" if misconception else "positive",
-                    ).props("outline dense").tooltip(detected.aspect.description or detected.aspect.type.value)
+                    ).props("outline dense").tooltip(
+                        detected.aspect.description or detected.aspect.type.value
+                    )
 
         solution = sample_solution_text(task, result)
         if solution:
@@ -59,13 +63,18 @@ def feedback_view(studio: Studio, task: TaskBase, feedback: Feedback, transcript
 
 def _item(item) -> None:
     color = verdict_color(item.correctness)
-    with ui.row().classes("w-full no-wrap items-start gap-3 pl-3").style(f"border-left: 4px solid var(--q-{color}, #9ca3af)"):
+    with (
+        ui.row()
+        .classes("w-full no-wrap items-start gap-3 pl-3")
+        .style(f"border-left: 4px solid var(--q-{color}, #9ca3af)")
+    ):
         ui.icon(VERDICT_ICONS.get(item.correctness, VERDICT_ICONS[Correctness.UNKNOWN]), color=color)
         with ui.column().classes("gap-1"):
             ui.label(item.message)
             with ui.row().classes("gap-1 items-center"):
                 ui.label(item.topic.name).classes("text-xs text-grey-7")
                 for aspect in item.aspects:
-                    ui.badge(aspect.name, color="negative" if aspect.type is AspectType.MISCONCEPTION else "primary").props(
-                        "outline"
-                    )
+                    ui.badge(
+                        aspect.name,
+                        color="negative" if aspect.type is AspectType.MISCONCEPTION else "primary",
+                    ).props("outline")

@@ -10,6 +10,7 @@ its tooltip listing every message that points there.
 from __future__ import annotations
 
 import html
+import itertools
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -29,9 +30,11 @@ class Span:
 def highlight_html(text: str, spans: Iterable[Span]) -> str:
     """The escaped text with each evidence span wrapped in <mark class="fs-mark fs-{verdict}">."""
     usable = [s for s in spans if s.length > 0 and 0 <= s.offset < len(text)]
-    cuts = sorted({0, len(text)} | {s.offset for s in usable} | {min(s.offset + s.length, len(text)) for s in usable})
+    cuts = sorted(
+        {0, len(text)} | {s.offset for s in usable} | {min(s.offset + s.length, len(text)) for s in usable}
+    )
     pieces = []
-    for start, end in zip(cuts, cuts[1:], strict=False):
+    for start, end in itertools.pairwise(cuts):
         chunk = html.escape(text[start:end])
         covering = [s for s in usable if s.offset <= start and end <= s.offset + s.length]
         if not covering:

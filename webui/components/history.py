@@ -16,7 +16,7 @@ from nicegui import ui
 from core.api import AspectType, Correctness, InteractionRecord, TaskBase
 from webui.components.feedback_view import feedback_view
 from webui.context import Studio
-from webui.theme import CHART_COLORS, empty_state, section_title, verdict_badge
+from webui.theme import CHART_COLORS, dialog, empty_state, section_title, verdict_badge
 
 VERDICTS = [Correctness.CORRECT, Correctness.PARTIAL, Correctness.WRONG]
 
@@ -83,12 +83,20 @@ def _short(name: str, width: int = 34) -> str:
 
 def history_view(studio: Studio, task: TaskBase, records: Sequence[InteractionRecord]) -> None:
     if not records:
-        empty_state("timeline", "No answers yet", "Try an answer in the Try tab: every answer and its feedback shows up here.")
+        empty_state(
+            "timeline",
+            "No answers yet",
+            "Try an answer in the Try tab: every answer and its feedback shows up here.",
+        )
         return
     misconceptions, missing = aspect_counts(records)
     with ui.element("div").classes("w-full grid grid-cols-1 lg:grid-cols-3 gap-3"):
         _chart_card("Verdicts over time", verdicts_over_time(records))
-        _chart_card("Most frequent misconceptions", top_bars(misconceptions, CHART_COLORS["WRONG"]), bool(misconceptions))
+        _chart_card(
+            "Most frequent misconceptions",
+            top_bars(misconceptions, CHART_COLORS["WRONG"]),
+            bool(misconceptions),
+        )
         _chart_card("Most often missing concepts", top_bars(missing, CHART_COLORS["PARTIAL"]), bool(missing))
     section_title(f"Answers ({len(records)})")
     with ui.list().props("bordered separator").classes("w-full rounded-borders"):
@@ -107,10 +115,9 @@ def _chart_card(title: str, options: dict[str, Any], has_data: bool = True) -> N
 
 def _answer_row(studio: Studio, task: TaskBase, record: InteractionRecord) -> None:
     def show() -> None:
-        with ui.dialog().props("maximized-on-mobile") as dialog, ui.card().classes("w-full max-w-3xl"):
+        with dialog("w-full max-w-3xl") as box:
             feedback_view(studio, task, record.feedback)
-            ui.button("Close", on_click=dialog.close).props("flat").classes("self-end")
-        dialog.open()
+            ui.button("Close", on_click=box.close).props("flat").classes("self-end")
 
     points = record.feedback.result.points
     with ui.item(on_click=show).props("clickable"):

@@ -102,7 +102,9 @@ def _options(single: bool) -> Callable[[Item], None]:
         def render(option: Item, index: int) -> None:
             with ui.row().classes("w-full items-center gap-2 no-wrap"):
                 text(option, "content", "Option")
-                ui.checkbox("correct", on_change=lambda e: only_one(e.value, index)).bind_value(option, "correct")
+                ui.checkbox("correct", on_change=lambda e: only_one(e.value, index)).bind_value(
+                    option, "correct"
+                )
             text(option, "feedback", "Feedback when chosen" if single else "Feedback when answered wrongly")
 
         section_title("Options" + (" (exactly one correct)" if single else ""))
@@ -135,12 +137,16 @@ def _choices(draft: Item) -> None:
             correct.set_options(point["options"], value=kept)
 
         chips(point, "options", "Options").on_value_change(offer_options)
-        correct = ui.select(point["options"], label="Correct option").props("outlined dense").classes("min-w-48")
+        correct = (
+            ui.select(point["options"], label="Correct option").props("outlined dense").classes("min-w-48")
+        )
         correct.bind_value(point, "correct")
         text(point, "feedback", "Feedback when the choice is wrong")
 
     section_title("Choice points")
-    list_editor(draft.setdefault("choices", []), render, lambda: {"options": [], "correct": None}, "choice point")
+    list_editor(
+        draft.setdefault("choices", []), render, lambda: {"options": [], "correct": None}, "choice point"
+    )
 
 
 def _simulation(draft: Item) -> None:
@@ -170,7 +176,13 @@ FORMS: dict[TaskType, Callable[[Item], None]] = {
 
 def new_draft(task_type: TaskType) -> Item:
     """A fresh task of the type, with the smallest shape its form can start from."""
-    draft: Item = {"type": task_type.schema_name, "id": "", "title": "", "language": "EN_US", "problemStatement": ""}
+    draft: Item = {
+        "type": task_type.schema_name,
+        "id": "",
+        "title": "",
+        "language": "EN_US",
+        "problemStatement": "",
+    }
     if task_type in (TaskType.MULTIPLE_CHOICE, TaskType.MULTIPLE_RESPONSES):
         draft["options"] = [{"content": "", "correct": True}, {"content": "", "correct": False}]
     elif task_type is TaskType.IN_TEXT_FILL_IN_BLANKS:

@@ -12,7 +12,7 @@ from core.api import ServiceError, TaskSummary
 from webui.components.task_files import task_to_json, tasks_from_json
 from webui.components.task_types import LABELS, type_icon, type_label
 from webui.context import Studio, reporting
-from webui.theme import empty_state, frame, verdict_color
+from webui.theme import dialog, empty_state, frame, verdict_color
 
 
 def register(studio: Studio) -> None:
@@ -34,27 +34,33 @@ class Library:
         with ui.row().classes("w-full items-center gap-2"):
             ui.input(placeholder="Filter by title or id", on_change=lambda e: self._search(e.value)).props(
                 "dense outlined clearable"
-            ).classes("grow min-w-48").props('data-testid="library-filter"')
+            ).classes("grow min-w-48").mark("library-filter")
             ui.select(
                 {None: "All types", **{t.schema_name: label for t, (label, _) in LABELS.items()}},
                 value=None,
                 on_change=lambda e: self._kind(e.value),
             ).props("dense outlined").classes("min-w-44")
-            with ui.button("New task", icon="add").props("unelevated"):
-                with ui.menu():
-                    for task_type, (label, icon) in LABELS.items():
-                        with ui.menu_item(on_click=lambda t=task_type: ui.navigate.to(f"/new/{t.value}")):
-                            with ui.row().classes("items-center gap-2"):
-                                ui.icon(icon, color="primary")
-                                ui.label(label)
+            with ui.button("New task", icon="add").props("unelevated"), ui.menu():
+                for task_type, (label, icon) in LABELS.items():
+                    target = f"/new/{task_type.value}"
+                    with (
+                        ui.menu_item(on_click=lambda t=target: ui.navigate.to(t)).mark(target),
+                        ui.row().classes("items-center gap-2"),
+                    ):
+                        ui.icon(icon, color="primary")
+                        ui.label(label)
             ui.button("Import", icon="upload_file", on_click=self._import_dialog).props("outline")
         try:
             service = await self.studio.service()
             self.tenant = await self.studio.tenant(service)
             self.tasks = await service.list_tasks(self.tenant)
         except ServiceError as exc:
-            empty_state("cloud_off", "The service did not answer", f"{exc.message}. Check the connection in Settings.")
-            ui.button("Settings", icon="settings", on_click=lambda: ui.navigate.to("/settings")).classes("self-center")
+            empty_state(
+                "cloud_off", "The service did not answer", f"{exc.message}. Check the connection in Settings."
+            )
+            ui.button("Settings", icon="settings", on_click=lambda: ui.navigate.to("/settings")).classes(
+                "self-center"
+            )
             return
         self.cards()
 
@@ -88,25 +94,35 @@ class Library:
             empty_state("filter_alt_off", "No task matches the filter", "Clear the filter to see all tasks.")
             return
         ui.label(f"{len(visible)} of {len(self.tasks)} tasks").classes("text-sm text-grey-7")
-        with ui.element("div").classes("w-full grid grid-cols-1 md:grid-cols-2 xl:grid-cols-3 gap-3").props(
-            'data-testid="library"'
+        with (
+            ui.element("div")
+            .classes("w-full grid grid-cols-1 md:grid-cols-2 xl:grid-cols-3 gap-3")
+            .props('data-testid="library"')
         ):
             for summary in visible:
                 self._card(summary)
 
     def _card(self, summary: TaskSummary) -> None:
         link = f"/tasks/{summary.tenantId}/{summary.taskId}"
-        with ui.card().classes("gap-2 cursor-pointer hover:shadow-lg transition-shadow").props("flat bordered"):
+        with (
+            ui.card()
+            .classes("gap-2 hover:shadow-lg transition-shadow")
+            .props("flat bordered")
+            .mark(f"card-{summary.taskId}")
+        ):
             with ui.row().classes("w-full items-center gap-2 no-wrap"):
                 ui.icon(type_icon(summary.type), color="primary")
                 ui.label(type_label(summary.type)).classes("text-xs uppercase tracking-wide text-grey-7")
                 ui.badge(summary.language.value, color="secondary").props("outline")
                 ui.space()
-                with ui.button(icon="more_vert").props("flat round dense"):
-                    with ui.menu():
-                        ui.menu_item("Duplicate", on_click=lambda s=summary: self._duplicate_dialog(s))
-                        ui.menu_item("Export JSON", on_click=lambda s=summary: self._export(s))
-                        ui.menu_item("Delete", on_click=lambda s=summary: self._delete_dialog(s))
+                for icon, tip, action in (
+                    ("content_copy", "Duplicate", self._duplicate_dialog),
+                    ("download", "Export JSON", self._export),
+                    ("delete", "Delete", self._delete_dialog),
+                ):
+                    ui.button(icon=icon, on_click=lambda s=summary, a=action: a(s)).props(
+                        f'flat round dense size=sm color=grey-8 aria-label="{tip}"'
+                    ).tooltip(tip).mark(tip.split()[0].lower())
             ui.link(summary.title or summary.taskId, link).classes("text-base font-medium no-underline")
             with ui.row().classes("w-full items-center gap-1"):
                 ui.label(summary.taskId).classes("text-xs text-grey-7 truncate")
@@ -130,40 +146,40 @@ class Library:
                 title = f"{stored.definition.display_title} (copy)"
                 copy = stored.definition.model_copy(update={"id": new_id, "title": title})
                 await service.upsert_task(self.tenant, copy)
-                dialog.close()
+                box.close()
                 ui.notify(f"Duplicated as {new_id}", type="positive")
                 await self._reload()
 
-        with ui.dialog() as dialog, ui.card().classes("min-w-80"):
+        with dialog() as box:
             ui.label(f"Duplicate “{summary.title or summary.taskId}”").classes("text-lg")
             new_id_input = ui.input("Id of the copy", value=f"{summary.taskId}-copy").classes("w-full")
             with ui.row().classes("w-full justify-end"):
-                ui.button("Cancel", on_click=dialog.close).props("flat")
-                ui.button("Duplicate", on_click=duplicate).props("unelevated")
-        dialog.open()
+                ui.button("Cancel", on_click=box.close).props("flat")
+                ui.button("Create copy", on_click=duplicate).props("unelevated")
 
     def _delete_dialog(self, summary: TaskSummary) -> None:
         async def delete() -> None:
             with reporting("Deleting"):
                 await (await self.studio.service()).delete_task(self.tenant, summary.taskId)
-                dialog.close()
+                box.close()
                 ui.notify(f"Deleted {summary.taskId}", type="positive")
                 await self._reload()
 
-        with ui.dialog() as dialog, ui.card().classes("min-w-80"):
-            ui.label(f"Delete “{summary.title or summary.taskId}”?").classes("text-lg")
+        with dialog() as box:
+            ui.label(f"Remove “{summary.title or summary.taskId}” from the library?").classes("text-lg")
             ui.label("Its answers, feedback and ratings are deleted with it. This cannot be undone.").classes(
                 "text-sm text-grey-7"
             )
             with ui.row().classes("w-full justify-end"):
-                ui.button("Cancel", on_click=dialog.close).props("flat")
+                ui.button("Cancel", on_click=box.close).props("flat")
                 ui.button("Delete", on_click=delete, color="negative").props("unelevated")
-        dialog.open()
 
     async def _export(self, summary: TaskSummary) -> None:
         with reporting("Exporting"):
             stored = await (await self.studio.service()).get_task(self.tenant, summary.taskId)
-            ui.download.content(task_to_json(stored.definition), f"{summary.taskId}.json", "application/json")
+            ui.download.content(
+                task_to_json(stored.definition).encode(), f"{summary.taskId}.json", "application/json"
+            )
 
     def _import_dialog(self) -> None:
         async def receive(event: events.UploadEventArguments) -> None:
@@ -179,12 +195,12 @@ class Library:
                 ui.notify(f"Imported {len(tasks)} task(s) from {event.file.name}", type="positive")
             await self._reload()
 
-        with ui.dialog() as dialog, ui.card().classes("min-w-80"):
+        with dialog() as box:
             ui.label("Import task files").classes("text-lg")
-            ui.label("JSON files with one task (or a list of tasks) each, as the upsert call takes them.").classes(
-                "text-sm text-grey-7"
+            ui.label(
+                "JSON files with one task (or a list of tasks) each, as the upsert call takes them."
+            ).classes("text-sm text-grey-7")
+            ui.upload(on_upload=receive, multiple=True, auto_upload=True).props('accept=".json"').classes(
+                "w-full"
             )
-            ui.upload(on_upload=receive, multiple=True, auto_upload=True).props('accept=".json"').classes("w-full")
-            ui.button("Done", on_click=dialog.close).props("flat").classes("self-end")
-        dialog.open()
-
+            ui.button("Done", on_click=box.close).props("flat").classes("self-end")

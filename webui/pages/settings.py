@@ -30,13 +30,20 @@ class SettingsPage:
         with ui.card().classes("w-full max-w-2xl gap-3").props("flat bordered"):
             section_title("Connection")
             self.mode = ui.radio(
-                {"local": "Embedded service (this machine's database)", "remote": "Remote service of the API"},
+                {
+                    "local": "Embedded service (this machine's database)",
+                    "remote": "Remote service of the API",
+                },
                 value="remote" if current.is_remote else "local",
             ).props("dense")
             with ui.column().classes("w-full gap-2").bind_visibility_from(self.mode, "value", value="remote"):
-                self.url = ui.input("Base URL", value=current.remote_url or "", placeholder="https://feedback.example.org")
+                self.url = ui.input(
+                    "Base URL", value=current.remote_url or "", placeholder="https://feedback.example.org"
+                )
                 self.url.classes("w-full").props("outlined dense")
-                self.token = ui.input("Bearer token", value=current.token or "", password=True, password_toggle_button=True)
+                self.token = ui.input(
+                    "Bearer token", value=current.token or "", password=True, password_toggle_button=True
+                )
                 self.token.classes("w-full").props("outlined dense")
             with ui.row().classes("gap-2"):
                 ui.button("Save and check", icon="save", on_click=self._save).props("unelevated")

@@ -45,7 +45,9 @@ class SimulationPage:
         try:
             service = await self.studio.service()
             self.tenant = await self.studio.tenant(service)
-            tasks = [t for t in await service.list_tasks(self.tenant) if t.type == TaskType.SIMULATION.schema_name]
+            tasks = [
+                t for t in await service.list_tasks(self.tenant) if t.type == TaskType.SIMULATION.schema_name
+            ]
         except ServiceError as exc:
             empty_state("cloud_off", "The simulation tasks are not available", exc.message)
             return
@@ -55,17 +57,21 @@ class SimulationPage:
                 "No simulation task yet",
                 "Create one in the library (New task → Simulation): a scenario, a persona and what the learner should do.",
             )
-            ui.button("New simulation task", icon="add", on_click=lambda: ui.navigate.to("/new/SIMULATION")).classes(
-                "self-center"
-            )
+            ui.button(
+                "New simulation task", icon="add", on_click=lambda: ui.navigate.to("/new/SIMULATION")
+            ).classes("self-center")
             return
         ids = {t.taskId for t in tasks}
-        self.picker = ui.select(
-            {t.taskId: t.title or t.taskId for t in tasks},
-            label="Simulation task",
-            value=chosen if chosen in ids else tasks[0].taskId,
-            on_change=self._show_task,
-        ).props("outlined dense").classes("min-w-72")
+        self.picker = (
+            ui.select(
+                {t.taskId: t.title or t.taskId for t in tasks},
+                label="Simulation task",
+                value=chosen if chosen in ids else tasks[0].taskId,
+                on_change=self._show_task,
+            )
+            .props("outlined dense")
+            .classes("min-w-72")
+        )
         self.brief = ui.column().classes("w-full gap-2")
         self.stage = ui.column().classes("w-full gap-3")
         await self._show_task()
@@ -87,7 +93,10 @@ class SimulationPage:
                     with ui.row().classes("items-center gap-2"):
                         ui.icon("person", color="accent")
                         ui.label(f"{task.persona.name}: {task.persona.description}").classes("text-sm")
-                limits = [f"{task.maxTurns} turns" if task.maxTurns else "", _minutes(task.timeLimitInMinutes)]
+                limits = [
+                    f"{task.maxTurns} turns" if task.maxTurns else "",
+                    _minutes(task.timeLimitInMinutes),
+                ]
                 if any(limits):
                     ui.label("Limits: " + ", ".join(x for x in limits if x)).classes("text-xs text-grey-7")
                 self.start_button = ui.button("Start session", icon="play_arrow", on_click=self._start).props(
@@ -99,7 +108,9 @@ class SimulationPage:
         self.start_button.props("loading")
         try:
             with reporting("Starting the session"):
-                request = StartSimulationRequest(simulationTask=self.task, tenantId=self.tenant, userId=LEARNER_ID)
+                request = StartSimulationRequest(
+                    simulationTask=self.task, tenantId=self.tenant, userId=LEARNER_ID
+                )
                 self.session = await (await self.studio.service()).start_simulation(request)
                 self._stage()
         finally:
@@ -124,9 +135,9 @@ class SimulationPage:
                 )
                 self.input.props('data-testid="chat-input"')
                 ui.button(icon="send", on_click=self._send).props("round unelevated").tooltip("Send")
-            self.finish_button = ui.button("Finish and get feedback", icon="flag", on_click=self._finish).props(
-                "outline"
-            )
+            self.finish_button = ui.button(
+                "Finish and get feedback", icon="flag", on_click=self._finish
+            ).props("outline")
             self.result = ui.column().classes("w-full")
 
     async def _send(self) -> None:
@@ -138,7 +149,10 @@ class SimulationPage:
 
         def request_for(messages: list[ChatMessage]) -> ChatRequest:
             return ChatRequest(
-                messages=messages, tutorId=session.tutorId, userId=LEARNER_ID, conversationId=session.conversationId
+                messages=messages,
+                tutorId=session.tutorId,
+                userId=LEARNER_ID,
+                conversationId=session.conversationId,
             )
 
         await self.chat.send(text, request_for)
@@ -154,7 +168,9 @@ class SimulationPage:
         self.finish_button.props("loading")
         try:
             with reporting("Feedback"):
-                feedback = await (await self.studio.service()).compute_feedback_for_task(self.task.id, request)
+                feedback = await (await self.studio.service()).compute_feedback_for_task(
+                    self.task.id, request
+                )
                 transcript = [ChatTurn(role=m.role, content=m.content) for m in self.chat.messages]
                 self.result.clear()
                 with self.result:

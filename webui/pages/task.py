@@ -48,7 +48,9 @@ def register(studio: Studio) -> None:
         task_type = try_parse_task_type(type_name)
         with frame("New task"):
             if task_type is None:
-                empty_state("help", f"There is no task type {type_name}", "Pick a type under New task in the library.")
+                empty_state(
+                    "help", f"There is no task type {type_name}", "Pick a type under New task in the library."
+                )
                 return
             service = await studio.service()
             tenant = await studio.tenant(service)
@@ -113,14 +115,19 @@ class TaskPage:
             return
         with ui.card().classes("w-full gap-3").props("flat bordered"):
             read_answer = answer_form(self.task)
-            button = ui.button("Get feedback", icon="rate_review", on_click=lambda: self._compute(read_answer, button))
+            button = ui.button(
+                "Get feedback", icon="rate_review", on_click=lambda: self._compute(read_answer, button)
+            )
             button.props("unelevated").classes("self-end")
         self.results = ui.column().classes("w-full gap-3")
 
     async def _compute(self, read_answer: Callable[[], dict], button: ui.button) -> None:
         try:
             request = ComputeTaskFeedbackRequest(
-                userId=AUTHOR_ID, tenantId=self.stored.tenantId, taskType=self.task.task_type, answer=read_answer()
+                userId=AUTHOR_ID,
+                tenantId=self.stored.tenantId,
+                taskType=self.task.task_type,
+                answer=read_answer(),
             )
         except ValueError as exc:
             ui.notify(f"The answer is incomplete: {exc}", type="warning", multi_line=True)
@@ -128,7 +135,9 @@ class TaskPage:
         button.props("loading")
         try:
             with reporting("Feedback"):
-                feedback = await (await self.studio.service()).compute_feedback_for_task(self.task.id, request)
+                feedback = await (await self.studio.service()).compute_feedback_for_task(
+                    self.task.id, request
+                )
                 self.results.clear()
                 with self.results:
                     feedback_view(self.studio, self.task, feedback)
@@ -141,11 +150,12 @@ class TaskPage:
             return
         self.history_loaded = True
         with reporting("Loading the history"):
-            records = await (await self.studio.service()).list_interactions(self.stored.tenantId, self.task.id)
+            records = await (await self.studio.service()).list_interactions(
+                self.stored.tenantId, self.task.id
+            )
             self.history_panel.clear()
             with self.history_panel:
                 history_view(self.studio, self.task, records)
 
     async def _reload(self, _: TaskBase) -> None:
         ui.navigate.reload()
-

@@ -15,14 +15,16 @@ from nicegui import ui
 from core.api import ChatContext, ChatMessage, ChatRequest, Language, ServiceError, TutorUpsert
 from webui.components.chat import ChatView
 from webui.context import Studio, reporting
-from webui.theme import empty_state, frame
+from webui.theme import dialog, empty_state, frame
 
 
 def register(studio: Studio) -> None:
     @ui.page("/tutor", response_timeout=30)
     async def tutor_page(tutor: str | None = None) -> None:
+        page = TutorPage(studio)
+        page.debug_drawer()  # a layout element of the page itself, so outside the frame's column
         with frame("Tutor chat"):
-            await TutorPage(studio).build(tutor)
+            await page.build(tutor)
 
 
 class TutorPage:
@@ -40,17 +42,26 @@ class TutorPage:
         except ServiceError as exc:
             empty_state("cloud_off", "The tutors are not available", exc.message)
             return
-        self._debug_drawer()
         with ui.row().classes("w-full items-center gap-2"):
-            self.tutor = ui.select(
-                {t.id: t.name for t in tutors},
-                label="Tutor",
-                value=chosen if chosen in {t.id for t in tutors} else (tutors[0].id if tutors else None),
-                on_change=self._restart,
-            ).props("outlined dense").classes("min-w-56")
-            self.grounding = ui.select(
-                {None: "No task", **{t.taskId: t.title or t.taskId for t in tasks}}, label="Grounded in task", value=None
-            ).props("outlined dense").classes("min-w-56")
+            self.tutor = (
+                ui.select(
+                    {t.id: t.name for t in tutors},
+                    label="Tutor",
+                    value=chosen if chosen in {t.id for t in tutors} else (tutors[0].id if tutors else None),
+                    on_change=self._restart,
+                )
+                .props("outlined dense")
+                .classes("min-w-56")
+            )
+            self.grounding = (
+                ui.select(
+                    {None: "No task", **{t.taskId: t.title or t.taskId for t in tasks}},
+                    label="Grounded in task",
+                    value=None,
+                )
+                .props("outlined dense")
+                .classes("min-w-56")
+            )
             self.debug = ui.switch("Debug mode")
             ui.space()
             ui.button("New tutor", icon="add", on_click=lambda: self._tutor_dialog(tasks)).props("outline")
@@ -103,7 +114,7 @@ class TutorPage:
 
         await self.chat.send(text, request_for)
 
-    def _debug_drawer(self) -> None:
+    def debug_drawer(self) -> None:
         with ui.right_drawer(value=False, bordered=True).props("width=380") as self.drawer:
             ui.label("Debug").classes("text-base font-semibold")
             self.debug_log = ui.column().classes("w-full gap-2")
@@ -117,9 +128,10 @@ class TutorPage:
             )
 
     def _show_debug(self, text: str, items: list[dict[str, Any]]) -> None:
-        with self.debug_log:
-            with ui.expansion(text or "debug", icon="bug_report", value=True).classes("w-full"):
-                ui.code(json.dumps(items, indent=2, ensure_ascii=False), language="json").classes("w-full text-xs")
+        with self.debug_log, ui.expansion(text or "debug", icon="bug_report", value=True).classes("w-full"):
+            ui.code(json.dumps(items, indent=2, ensure_ascii=False), language="json").classes(
+                "w-full text-xs"
+            )
         self.drawer.show()
 
     def _tutor_dialog(self, tasks: list) -> None:
@@ -135,20 +147,23 @@ class TutorPage:
             )
             with reporting("Creating the tutor"):
                 await (await self.studio.service()).put_tutor(self.tenant, tutor_id, body)
-                dialog.close()
+                box.close()
                 ui.navigate.to(f"/tutor?tutor={tutor_id}")
 
-        with ui.dialog() as dialog, ui.card().classes("w-full max-w-lg gap-2"):
+        with dialog("w-full max-w-lg") as box:
             ui.label("New tutor").classes("text-lg")
             tutor_id_input = ui.input("Id").classes("w-full")
             name = ui.input("Name").classes("w-full")
             description = ui.input("Description").classes("w-full")
-            task = ui.select({None: "No task", **{t.taskId: t.title or t.taskId for t in tasks}}, label="Task", value=None)
+            task = ui.select(
+                {None: "No task", **{t.taskId: t.title or t.taskId for t in tasks}}, label="Task", value=None
+            )
             task.classes("w-full")
-            language = ui.select([lang.value for lang in Language], label="Language", value="EN_US").classes("w-full")
+            language = ui.select([lang.value for lang in Language], label="Language", value="EN_US").classes(
+                "w-full"
+            )
             opening = ui.textarea("Opening messages (one a line)").classes("w-full")
             instructions = ui.textarea("Instructions").classes("w-full")
             with ui.row().classes("w-full justify-end"):
-                ui.button("Cancel", on_click=dialog.close).props("flat")
+                ui.button("Cancel", on_click=box.close).props("flat")
                 ui.button("Create", on_click=create).props("unelevated")
-        dialog.open()

@@ -1,0 +1,109 @@
+"""Journeys of the task page: try answers and read the feedback, edit the task, read its history,
+and create a new task in the editor (with the problems listed when it cannot be saved).
+"""
+
+from __future__ import annotations
+
+from nicegui import ui
+from nicegui.testing import User
+
+
+async def test_a_wrong_choice_gets_its_feedback_and_the_sample_solution(user: User) -> None:
+    await user.open("/tasks/default/mc-photosynthesis-en")
+    await user.should_see("Which gas does a plant take in from the air")
+    user.find(ui.radio).click()  # no option chosen yet: the radio itself
+    with user:
+        user.find(ui.radio).elements.pop().value = 0  # "Oxygen"
+    user.find("Get feedback").click()
+    await user.should_see("Oxygen is what plants give off during photosynthesis")
+    await user.should_see("WRONG")
+    await user.should_see("0 / 1 points")
+    await user.should_see("Sample solution")
+
+
+async def test_free_text_feedback_marks_the_evidence_in_the_answer(user: User) -> None:
+    await user.open("/tasks/default/ff-bulb-circuit-en")
+    user.find(marker="answer").type("I connect a single wire from the battery to the bulb <b>now</b>.")
+    user.find("Get feedback").click()
+    await user.should_see(marker="marked-answer", retries=30)
+    marked = user.find(marker="marked-answer").elements.pop()
+    assert '<mark class="fs-mark fs-wrong"' in marked.content
+    assert "&lt;b&gt;now&lt;/b&gt;" in marked.content  # the learner's text is escaped
+    await user.should_see("A single wire suffices")  # the detected misconception
+
+
+async def test_gap_answers_are_checked_in_the_statement(user: User) -> None:
+    await user.open("/tasks/default/blanks-water-cycle-en")
+    for gap, text in zip(
+        sorted(user.find(marker="gap").elements, key=lambda e: e.id),
+        ["evaporates", "clouds", "rain", "100"],
+        strict=True,
+    ):
+        with user:
+            gap.value = text
+    user.find("Get feedback").click()
+    await user.should_see("CORRECT")
+    await user.should_see("4 / 4 points")
+
+
+async def test_the_history_shows_the_answers_and_the_charts(user: User) -> None:
+    await user.open("/tasks/default/mc-photosynthesis-en")
+    with user:
+        user.find(ui.radio).elements.pop().value = 1
+    user.find("Get feedback").click()
+    await user.should_see("CORRECT")
+    user.find("History").click()
+    await user.should_see("Answers (1)")
+    await user.should_see("Verdicts over time")
+    await user.should_see(ui.echart)
+
+
+async def test_an_empty_history_says_what_to_do(user: User) -> None:
+    await user.open("/tasks/default/blanks-water-cycle-en")
+    user.find("History").click()
+    await user.should_see("No answers yet")
+
+
+async def test_editing_a_task_saves_a_new_version(user: User) -> None:
+    await user.open("/tasks/default/mc-photosynthesis-en")
+    user.find("Edit").click()
+    user.find("Title").type(" (revised)")
+    user.find("Save task").click()
+    await user.should_see("Task updated")
+
+
+async def test_a_new_multiple_choice_task_is_checked_then_saved(user: User) -> None:
+    await user.open("/new/MULTIPLE_CHOICE")
+    await user.should_see("New multiple choice task")
+    user.find("Save task").click()
+    await user.should_see("id: Field required")
+    user.find("Id").type("mc-capital")
+    user.find("Title").type("Capital of France")
+    user.find("Problem statement").type("Which city is the capital of France?")
+    options = [e for e in user.find(kind=ui.input).elements if e.props.get("label") == "Option"]
+    for option, text in zip(sorted(options, key=lambda e: e.id), ["Paris", "Lyon"], strict=True):
+        with user:
+            option.value = text
+    user.find("Save task").click()
+    await user.should_see("Task created")
+    await user.should_see("Which city is the capital of France?")
+
+
+async def test_the_new_task_menu_offers_the_six_types(user: User) -> None:
+    await user.open("/")
+    user.find("New task").click()
+    for label in [
+        "Free text",
+        "Multiple choice",
+        "Multiple responses",
+        "Fill in the blanks",
+        "Choices in text",
+    ]:
+        await user.should_see(label)
+    user.find(marker="/new/SIMULATION").click()
+    await user.should_see("New simulation task")
+
+
+async def test_an_unknown_task_says_so(user: User) -> None:
+    await user.open("/tasks/default/no-such-task")
+    await user.should_see("Task no-such-task is not available")
