@@ -2,7 +2,7 @@
 
 from fastapi import APIRouter
 
-from core.api import RetestReport, RetestRequest, TestAnswersRequest, TestAnswerSet
+from core.api import RetestReport, RetestRequest, TestAnswerSet, TestAnswersRequest
 from core.server.deps import ServiceDep
 
 router = APIRouter(tags=["extensions"])
