@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import importlib.util
-
 import pytest
 
 from core.api import (
-    Aspect,
     AspectsComputeRequest,
+    AspectType,
     InvalidParameter,
     MissingPermissions,
     MultipleChoiceTask,
@@ -89,14 +87,12 @@ async def test_list_and_read_tasks(service: Service) -> None:
     assert (stored.tenantId, stored.version) == ("default", 1)
 
 
-async def test_aspects_are_computed_where_the_build_offers_them(service: Service) -> None:
-    request = AspectsComputeRequest(tenantId="default", taskDefinition=mc_task())
-    if importlib.util.find_spec("core.engine.aspect_suggestion") is None:
-        with pytest.raises(InvalidParameter, match="not available"):
-            await service.compute_aspects(request)
-    else:
-        aspects = await service.compute_aspects(request)
-        assert all(isinstance(aspect, Aspect) for aspect in aspects)
+async def test_aspects_are_suggested_for_a_task(service: Service) -> None:
+    aspects = await service.compute_aspects(
+        AspectsComputeRequest(tenantId="default", taskDefinition=mc_task())
+    )
+    assert {aspect.type for aspect in aspects} == {AspectType.CONCEPT, AspectType.MISCONCEPTION}
+    assert all(aspect.name for aspect in aspects)
 
 
 async def test_aspects_in_a_tenant_without_access_are_refused(service: Service) -> None:
