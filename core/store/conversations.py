@@ -9,6 +9,7 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from core.api import InvalidParameter
 from core.store import models as m
 from core.store.common import insert_for
 
@@ -34,23 +35,34 @@ async def create_conversation(
     state: dict[str, Any] | None = None,
     expires_at: datetime | None = None,
 ) -> m.Conversation:
+    """A new conversation, or the one a concurrent request just created under the same id.
+
+    Clients choose conversation ids, so two first turns may arrive at once: INSERT … ON CONFLICT
+    DO NOTHING lets exactly one create it, and every caller gets the row locked for its turn. A
+    caller of another tenant or tutor is refused, never let into that conversation.
+    """
     now = m.utcnow()
-    row = m.Conversation(
-        id=conversation_id,
-        tenant_id=tenant_id,
-        tutor_id=tutor_id,
-        user_id=user_id,
-        task_id=task_id,
-        kind=kind,
-        status="active",
-        state=state or {},
-        turns=0,
-        started_at=now,
-        expires_at=expires_at,
-        updated_at=now,
+    await session.execute(
+        insert_for(session, m.Conversation)
+        .values(
+            id=conversation_id,
+            tenant_id=tenant_id,
+            tutor_id=tutor_id,
+            user_id=user_id,
+            task_id=task_id,
+            kind=kind,
+            status="active",
+            state=state or {},
+            turns=0,
+            started_at=now,
+            expires_at=expires_at,
+            updated_at=now,
+        )
+        .on_conflict_do_nothing(index_elements=["id"])
     )
-    session.add(row)
-    await session.flush()
+    row = await get_conversation(session, conversation_id, lock=True)
+    if (row.tenant_id, row.tutor_id) != (tenant_id, tutor_id):
+        raise InvalidParameter(f"conversation id {conversation_id!r} is taken; choose another")
     return row
 
 
