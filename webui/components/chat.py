@@ -31,7 +31,7 @@ class ChatView:
         self.scroll = ui.scroll_area().classes(f"w-full {height} rounded-borders border border-grey-4")
         with self.scroll:
             self.column = ui.column().classes("w-full gap-1 p-2").props('data-testid="chat"')
-            self.typing = ui.spinner("dots", size="lg").classes("ml-4")
+            self.typing = ui.spinner("dots", size="lg").classes("ml-4").mark("typing")
             self.typing.visible = False
 
     def clear(self) -> None:
@@ -99,8 +99,13 @@ class ChatView:
                 ui.notify("Thanks: the rating of this reply is saved", type="positive")
 
         with self.column, ui.row().classes("gap-0 ml-10"):
-            up = ui.button(icon="thumb_up", on_click=lambda: rate(1)).props("flat round dense size=sm")
-            down = ui.button(icon="thumb_down", on_click=lambda: rate(0)).props("flat round dense size=sm")
+            up = (
+                ui.button(icon="thumb_up", on_click=lambda: rate(1))
+                .props("flat round dense size=sm")
+                .mark("thumb-up")
+            )
+            down = ui.button(icon="thumb_down", on_click=lambda: rate(0))
+            down.props("flat round dense size=sm").mark("thumb-down")
             up.tooltip("Good reply")
             down.tooltip("Bad reply")
 

@@ -133,8 +133,10 @@ class SimulationPage:
                     .classes("grow")
                     .on("keydown.enter", self._send)
                 )
-                self.input.props('data-testid="chat-input"')
-                ui.button(icon="send", on_click=self._send).props("round unelevated").tooltip("Send")
+                self.input.mark("chat-input")
+                ui.button(icon="send", on_click=self._send).props("round unelevated").tooltip("Send").mark(
+                    "send"
+                )
             self.finish_button = ui.button(
                 "Finish and get feedback", icon="flag", on_click=self._finish
             ).props("outline")

@@ -81,8 +81,8 @@ class TutorPage:
                 .classes("grow")
                 .on("keydown.enter", self._send)
             )
-            self.input.props('data-testid="chat-input"')
-            ui.button(icon="send", on_click=self._send).props("round unelevated").tooltip("Send")
+            self.input.mark("chat-input")
+            ui.button(icon="send", on_click=self._send).props("round unelevated").tooltip("Send").mark("send")
         await self._restart()
 
     async def _restart(self) -> None:
@@ -128,7 +128,12 @@ class TutorPage:
             )
 
     def _show_debug(self, text: str, items: list[dict[str, Any]]) -> None:
-        with self.debug_log, ui.expansion(text or "debug", icon="bug_report", value=True).classes("w-full"):
+        with (
+            self.debug_log,
+            ui.expansion(text or "debug", icon="bug_report", value=True)
+            .classes("w-full")
+            .mark("debug-entry"),
+        ):
             ui.code(json.dumps(items, indent=2, ensure_ascii=False), language="json").classes(
                 "w-full text-xs"
             )

@@ -1,0 +1,96 @@
+"""Journeys of the tutor chat and the simulation: the reply streams into bubbles, the trace can be
+rated, debug events reach the drawer, a session runs and its conversation gets feedback.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from nicegui import ui
+from nicegui.testing import User
+
+
+async def test_the_tutor_greets_and_replies_in_a_bubble(user: User) -> None:
+    await user.open("/tutor")
+    await user.should_see(ui.chat_message)
+    greeting_bubbles = len(user.find(ui.chat_message).elements)
+    user.find(marker="chat-input").type("What do I need to make the bulb light up?")
+    user.find(marker="send").click()
+    await _replied(user, greeting_bubbles + 2)
+    await user.should_see(marker="thumb-up")
+
+
+async def test_rating_the_reply_thanks_and_locks_the_thumbs(user: User) -> None:
+    await user.open("/tutor")
+    user.find(marker="chat-input").type("Hello")
+    user.find(marker="send").click()
+    await user.should_see(marker="thumb-up", retries=50)
+    user.find(marker="thumb-up").click()
+    await user.should_see("Thanks: the rating of this reply is saved", retries=20)
+    assert not user.find(marker="thumb-down").elements.pop().enabled
+
+
+async def test_debug_mode_fills_the_debug_drawer(user: User) -> None:
+    await user.open("/tutor")
+    user.find("Debug mode").click()
+    user.find(marker="chat-input").type("Hello")
+    user.find(marker="send").click()
+    await user.should_see(marker="debug-entry", retries=50)
+
+
+async def test_a_new_tutor_can_be_set_up(user: User) -> None:
+    await user.open("/tutor")
+    user.find("New tutor").click()
+    with user.scope(marker="dialog"):
+        user.find("Id").type("water-coach")
+        user.find("Name").type("Water coach")
+        user.find("Opening messages (one a line)").type("Ask me about the water cycle.")
+        user.find("Create").click()
+    await user.should_see("Ask me about the water cycle.", retries=20)
+
+
+async def test_a_simulation_session_runs_and_gets_feedback(user: User) -> None:
+    await user.open("/simulation?task=sim-customer-objections-en")
+    await user.should_see("Selling a till system to a careful customer")
+    user.find("Start session").click()
+    await user.should_see(marker="chat-input", retries=30)
+    bubbles = len(user.find(ui.chat_message).elements)
+    user.find(marker="chat-input").type("I understand your worry about the price. What matters most to you?")
+    user.find(marker="send").click()
+    await _replied(user, bubbles + 2)
+    user.find("Finish and get feedback").click()
+    await user.should_see("Feedback on the conversation", retries=50)
+    await user.should_see(marker="marked-answer")
+
+
+async def test_the_settings_check_the_health_of_the_service(user: User) -> None:
+    await user.open("/settings")
+    user.find("Check health").click()
+    await user.should_see("Service: OK (embedded service)", retries=30)
+    await user.should_see("Tutor chat: answered", retries=30)
+
+
+async def test_a_remote_needs_a_web_address(user: User) -> None:
+    await user.open("/settings")
+    user.find("Remote service of the API").click()
+    user.find("Base URL").type("feedback.example.org")
+    user.find("Save and check").click()
+    await user.should_see("The base URL must start with http:// or https://")
+
+
+async def _replied(user: User, bubbles: int) -> None:
+    """Wait until the conversation holds ``bubbles`` bubbles and the reply stream has ended."""
+    for _ in range(100):
+        if len(user.find(ui.chat_message).elements) >= bubbles and not _typing(user):
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"no reply: the conversation has {len(user.find(ui.chat_message).elements)} bubbles")
+
+
+def _typing(user: User) -> bool:
+    """Whether the typing indicator shows (the user simulation finds only visible elements)."""
+    try:
+        user.find(marker="typing")
+    except AssertionError:
+        return False
+    return True
