@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import inspect
+
 import pytest
 
 from core import API_VERSION
@@ -48,3 +50,13 @@ async def test_webhook_events_act_on_the_tenants_tasks(backend: Backend) -> None
 async def test_webhook_with_an_unknown_token_is_not_found(service: Service) -> None:
     with pytest.raises(NotFound, match="webhook token"):
         await service.receive_webhook("wh_unknown", WebhookPayload(event="ping"))
+
+
+def test_every_method_of_the_protocol_is_implemented_with_its_parameters(service: Service) -> None:
+    for name, declared in inspect.getmembers(Service, inspect.isfunction):
+        if name.startswith("_"):
+            continue
+        implemented = getattr(type(service), name)
+        assert list(inspect.signature(implemented).parameters) == list(
+            inspect.signature(declared).parameters
+        ), name
