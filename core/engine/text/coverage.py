@@ -66,9 +66,17 @@ class AnswerWords:
             self.by_stem.setdefault(token.stem, []).append(token)
             self.by_spelling.setdefault(strip_accents(token.norm), []).append(token)
         self._spellings = list(self.by_spelling)
+        self._found: dict[tuple[str, str], tuple[list[Token], float]] = {}
 
     def find(self, term: KeyTerm) -> tuple[list[Token], float]:
-        """Answer tokens for ``term`` and the credit they earn (1, a typo's, or none)."""
+        """Answer tokens for ``term`` and the credit they earn (1, a typo's, or none); remembered,
+        since a solution and its key ideas share their terms."""
+        key = (term.stem, term.norm)
+        if key not in self._found:
+            self._found[key] = self._lookup(term)
+        return self._found[key]
+
+    def _lookup(self, term: KeyTerm) -> tuple[list[Token], float]:
         exact = self.by_stem.get(term.stem)
         if exact:
             return exact, 1.0

@@ -8,6 +8,7 @@ Swiss German spellings meet.
 from __future__ import annotations
 
 import unicodedata
+from functools import lru_cache
 
 APOSTROPHES = str.maketrans({"’": "'", "‘": "'", "ʼ": "'", "`": "'"})
 
@@ -16,6 +17,7 @@ def normalise_word(word: str) -> str:
     return unicodedata.normalize("NFKC", word).translate(APOSTROPHES).casefold()
 
 
+@lru_cache(maxsize=65536)
 def strip_accents(word: str) -> str:
     """For typo tolerance only: 'connecte' should still meet 'connecté'."""
     decomposed = unicodedata.normalize("NFD", word)
