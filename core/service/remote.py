@@ -7,7 +7,8 @@ exceptions and models whether it talks to LocalService or to a remote.
 
 Retries. GET, PUT and DELETE are retried with exponential backoff and jitter (``stamina``, which
 wraps tenacity with sane defaults and switches waits off in tests) when the connection fails,
-the server stalls, or it answers 429, 502, 503 or 504 (honouring a Retry-After in seconds).
+the server stalls, or it answers 429, 502, 503 or 504 (waiting as a Retry-After of up to 5 s
+asks; a longer one is returned to the caller at once).
 POST is never retried: a feedback computation or a chat that reached the server before the
 connection broke has already been recorded, and sending it again would record it twice.
 httpx's own transport retries were not used because they cover connect errors only and know
@@ -88,7 +89,7 @@ T = TypeVar("T")
 
 IDEMPOTENT = frozenset({"GET", "PUT", "DELETE"})
 RETRY_STATUSES = frozenset({429, 502, 503, 504})
-MAX_RETRY_AFTER_SECONDS = 30.0
+WAIT_MAX_SECONDS = 5.0
 FINAL_EVENTS = frozenset({TutorEventType.DONE, TutorEventType.ERROR})
 
 
@@ -116,10 +117,16 @@ class _RetryableStatus(Exception):
 
 
 def _backoff(exc: Exception) -> bool | float:
-    """stamina's hook: retry transport failures and retryable statuses; wait as Retry-After says."""
+    """stamina's hook: retry transport failures and retryable statuses, waiting as Retry-After says.
+
+    A Retry-After longer than the longest backoff is not waited out: the caller gets the error at
+    once and can tell the user, instead of a call that hangs for as long as the server asks.
+    """
     if isinstance(exc, _RetryableStatus):
         after = exc.response.headers.get("Retry-After", "")
-        return min(float(after), MAX_RETRY_AFTER_SECONDS) if after.isdigit() else True
+        if not after.isdigit():
+            return True
+        return float(after) if float(after) <= WAIT_MAX_SECONDS else False
     return isinstance(exc, httpx.TransportError)
 
 
@@ -169,7 +176,11 @@ class RemoteService:
             headers["Authorization"] = f"Bearer {token}"
         self._client = httpx.AsyncClient(base_url=self.base_url, headers=headers, timeout=timeout)
         self._retrying = stamina.AsyncRetryingCaller(
-            attempts=retries + 1, timeout=timeout, wait_initial=0.2, wait_max=5.0, wait_jitter=0.2
+            attempts=retries + 1,
+            timeout=timeout,
+            wait_initial=0.2,
+            wait_max=WAIT_MAX_SECONDS,
+            wait_jitter=0.2,
         ).on(_backoff)
         self._extensions: bool | None = None
 

@@ -34,6 +34,7 @@ from core.api import (
     RatingType,
     ServiceError,
     TaskType,
+    TooManyRequests,
     TutorEvent,
     TutorEventType,
     WrongTaskType,
@@ -83,6 +84,11 @@ async def busy(request: Request) -> Response:
 async def get_tutor(request: Request) -> Response:
     if request.path_params["tutor_id"] == "stall":
         await STATE.stall()
+    if request.path_params["tutor_id"] == "throttled":
+        await count(request)
+        response = error(429, "slow down: 100 requests per minute", "INVALID_PARAMETER")
+        response.headers["Retry-After"] = "60"
+        return response
     return await busy(request)
 
 
@@ -324,6 +330,13 @@ async def test_get_and_put_are_retried(remote: RemoteService) -> None:
 async def test_a_retried_get_succeeds_when_the_server_recovers(remote: RemoteService) -> None:
     assert (await remote.get_tutor("busy-once")).name == "Recovered"
     assert STATE.hits == {"GET /tutor/busy-once": 2}
+
+
+@pytest.mark.usefixtures("no_backoff")
+async def test_a_long_retry_after_is_not_waited_out(remote: RemoteService) -> None:
+    with pytest.raises(TooManyRequests, match="slow down"):
+        await remote.get_tutor("throttled")
+    assert STATE.hits == {"GET /tutor/throttled": 1}
 
 
 @pytest.mark.usefixtures("no_backoff")
