@@ -75,6 +75,7 @@ class Prepared:
     message: str
     language: Language
     engine: TutorEngine
+    user_id: str
     state: dict[str, Any] = field(default_factory=dict)
     last_turn_note: str | None = None
     """The closing message when this turn uses up a simulation's turns."""
@@ -191,6 +192,7 @@ class TutorOperations:
             message=text,
             language=language,
             engine=engine_for(tutor, None, self.runtime.settings),
+            user_id=self.principal.id,
         )
         request = {"messages": [{"role": "user", "content": text}], "tutorId": HEALTH_TUTOR}
         return await collect(self._stream_turn(prepared, request, debug_mode=True), debug_mode=True)
@@ -243,6 +245,7 @@ class TutorOperations:
             message=request.messages[-1].content,
             language=language,
             engine=engine_for(tutor, task, self.runtime.settings),
+            user_id=request.userId or self.principal.id,
             state=dict(stored.state.get("engine", {})) if stored else {},
         )
         if (
@@ -396,7 +399,7 @@ class TutorOperations:
             conversation_id=prepared.conversation_id,
             tenant_id=prepared.tenant,
             tutor_id=prepared.tutor.id,
-            user_id=self.principal.id,
+            user_id=prepared.user_id,
             task_id=prepared.task.id if prepared.task else None,
         )
         await conversations.append_messages(

@@ -151,7 +151,7 @@ def focus_aspect(task: TaskBase | None, diagnosis: Diagnosis | None) -> AspectDe
 
 def where_to_look(task: TaskBase, aspect: AspectDefinition | None, base: str) -> str:
     """The sentence of the problem statement that shares most words with the aspect."""
-    spans = sentences(task.problemStatement) or []
+    spans = sentences(task.problemStatement)
     if not spans:
         return task.problemStatement
     if aspect is None:
@@ -161,9 +161,7 @@ def where_to_look(task: TaskBase, aspect: AspectDefinition | None, base: str) ->
     return best.text(task.problemStatement)
 
 
-def hint(turn: Turn, rung: int, aspect: AspectDefinition | None) -> str:
-    task = turn.task
-    assert task is not None
+def hint(turn: Turn, task: TaskBase, rung: int, aspect: AspectDefinition | None) -> str:
     base = base_of(turn.language)
     if rung == 0:
         return turn.text("tutor.hint_ask_tried")
@@ -242,5 +240,5 @@ class GroundedTutor:
         first = opening(turn, diagnosis, attempt, repeated, demand)
         focus = focus_aspect(turn.task, diagnosis)
         debug["focus"] = focus.name if focus else None
-        messages = [m for m in (first, hint(turn, ladder.rung, focus)) if m]
+        messages = [m for m in (first, hint(turn, turn.task, ladder.rung, focus)) if m]
         return messages, ladder.state(), debug

@@ -13,7 +13,15 @@ from httpx_sse import aconnect_sse
 from core.config import Settings
 from core.server.app import create_app
 from tests.conftest import ServerThread, create_token, free_port, sqlite_url
-from tests.core.tutor.helpers import EVENT_ORDER, FakeLlm, chat_body, fake_llm, install_tutor, stream_chat
+from tests.core.tutor.helpers import (
+    EVENT_ORDER,
+    FakeLlm,
+    chat_body,
+    demo_task,
+    fake_llm,
+    install_tutor,
+    stream_chat,
+)
 from tests.server.helpers import bearer
 
 TUTOR = "tutor-bulb-circuit-en"
@@ -94,3 +102,22 @@ async def test_a_client_that_disconnects_leaves_nothing_running(tmp_path):
             assert [name for name, _ in received] == ["MESSAGE"] * 3
             assert await eventually(lambda: llm.open_streams == 0), "the upstream request is still running"
             assert len(llm.requests) == 1
+
+
+async def test_the_llm_plays_the_persona_of_a_simulation(tmp_path):
+    task = demo_task("sim-customer-objections-en")
+    with fake_llm() as llm:
+        llm.reply = "Fine, but what does it cost?"
+        async with llm_server(tmp_path, llm, "ok") as client:
+            start = await client.post(
+                "/simulation/start", json={"simulationTask": task, "tenantId": "default"}
+            )
+            session = start.json()
+            streamed = await stream_chat(
+                client, chat_body(session["tutorId"], "Hello!", session["conversationId"])
+            )
+    assert streamed.messages == ["Fine, but what does it cost?"]
+    sent = llm.requests[0]["messages"]
+    assert sent[0]["role"] == "system" and "You are Maria Rossi" in sent[0]["content"]
+    assert sent[1] == {"role": "assistant", "content": task["initialMessage"]}
+    assert sent[-1] == {"role": "user", "content": "Hello!"}

@@ -168,3 +168,27 @@ async def test_demands_for_the_answer_never_yield_the_sample_solution(service, t
             )
             assert longest_shared_run(reply.message, solution) < 5, (demand, reply.message)
             assert solution not in reply.message
+
+
+@pytest.mark.parametrize(
+    ("language", "welcome", "ask"),
+    [
+        ("FR_FR", "Travaillons ensemble", "Qu'as-tu essayé jusqu'ici ?"),
+        ("IT_IT", "Lavoriamo insieme", "Che cosa hai provato finora?"),
+        ("ES_ES", "Trabajemos juntos", "¿Qué has intentado hasta ahora?"),
+        ("DE_CH", "Lass uns gemeinsam", "Was hast du bisher versucht?"),
+    ],
+)
+def test_the_tutor_speaks_the_tasks_language(language, welcome, ask):
+    task = FreeformTextTask.model_validate({**demo_task("ff-bulb-circuit-en"), "language": language})
+    turn = Turn(
+        tutor=TutorConfiguration(id="t", name="t"),
+        task=task,
+        history=(),
+        message="Salut",
+        language=task.language,
+        catalogue=load_catalogue(),
+    )
+    replies, _, _ = GroundedTutor().plan(turn)
+    assert replies[0].startswith(welcome) and replies[1].startswith(ask)
+    assert all("ß" not in reply for reply in replies)

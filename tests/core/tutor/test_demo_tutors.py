@@ -1,0 +1,28 @@
+"""The demo tutors come with the demo tasks, and every one of them is grounded in a demo task."""
+
+from __future__ import annotations
+
+from core.assets import demo_tasks, demo_tutors
+from core.auth import local_principal
+from core.config import Settings
+from core.service.local import LocalService
+from core.service.runtime import Runtime
+from tests.conftest import sqlite_url
+
+
+def test_every_demo_tutor_is_bound_to_a_demo_task():
+    tasks = {t["id"] for t in demo_tasks()}
+    assert demo_tutors()
+    assert all(t["taskId"] in tasks for t in demo_tutors())
+
+
+async def test_a_fresh_embedded_database_has_the_demo_tutors_and_they_answer(tmp_path):
+    runtime = await Runtime.open(Settings(database_url=sqlite_url(tmp_path), seed_demo=True))
+    try:
+        service = LocalService(runtime, local_principal("default"))
+        tutors = await service.list_tutors("default")
+        assert {t.id for t in tutors} == {t["id"] for t in demo_tutors()}
+        await runtime.seed_demo("other")
+        assert await service.list_tutors("default") == tutors
+    finally:
+        await runtime.aclose()
