@@ -1,0 +1,32 @@
+"""One stored interaction opened from the history: its feedback as it was given, and its rating."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Footer, Static
+
+from core.api import InteractionRecord, TaskBase
+from tui.widgets.feedback.view import FeedbackView
+
+
+class InteractionScreen(ModalScreen[None]):
+    BINDINGS: ClassVar = [Binding("escape", "dismiss", "Close")]
+
+    def __init__(self, record: InteractionRecord, task: TaskBase | None) -> None:
+        super().__init__(classes="dialog-screen")
+        self.record, self.definition = record, task
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(classes="dialog wide-dialog"):
+            when = self.record.createdAt.strftime("%Y-%m-%d %H:%M:%S UTC")
+            yield Static(
+                f"Answer of {self.record.userId} · {when} · task version {self.record.taskVersion}",
+                classes="screen-title",
+            )
+            yield FeedbackView(self.record.feedback, self.definition, rating=self.record.rating)
+        yield Footer()

@@ -1,0 +1,204 @@
+"""One task: try answers and read the feedback, or browse the history of its interactions.
+
+Tabs are listed in ``TaskScreen.compose_tabs``; the retest view of the authoring workflow
+(issue 9) is meant to join them as a third tab.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import Button, Footer, Header, Static, TabbedContent, TabPane
+
+from core.api import (
+    ChatTurn,
+    ComputeTaskFeedbackRequest,
+    Feedback,
+    InteractionRecord,
+    InTextChoicesTask,
+    InTextFillInBlanksTask,
+    SimulationAnswer,
+    SimulationTask,
+    TaskBase,
+)
+from tui.calls import service_call
+from tui.labels import type_label
+from tui.widgets.answer import answer_form
+from tui.widgets.answer.forms import AnswerForm, IncompleteAnswer
+from tui.widgets.empty import EmptyState
+from tui.widgets.feedback.view import FeedbackView
+from tui.widgets.history import HistoryPanel
+from tui.widgets.simulation import SimulationPanel
+
+if TYPE_CHECKING:
+    from tui.app import FeedbackStudioApp
+
+USER_ID = "studio-author"
+"""The userId of answers tried in the studio, so they stand apart from learners' in the history."""
+
+
+class TaskScreen(Screen):
+    app: FeedbackStudioApp
+
+    BINDINGS: ClassVar = [
+        Binding("ctrl+g", "feedback", "Get feedback"),
+        Binding("ctrl+e", "edit", "Edit task"),
+        Binding("ctrl+t", "chat", "Chat about it"),
+        Binding("escape", "app.pop_screen", "Library"),
+    ]
+
+    class Loaded(Message):
+        def __init__(self, task: TaskBase) -> None:
+            super().__init__()
+            self.task = task
+
+    class FeedbackReceived(Message):
+        def __init__(self, feedback: Feedback, transcript: list[ChatTurn] | None = None) -> None:
+            super().__init__()
+            self.feedback, self.transcript = feedback, transcript
+
+    class HistoryLoaded(Message):
+        def __init__(self, records: list[InteractionRecord]) -> None:
+            super().__init__()
+            self.records = records
+
+    def __init__(self, task_id: str) -> None:
+        super().__init__()
+        self.task_id = task_id
+        self.definition: TaskBase | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static(self.task_id, id="task-heading")
+        yield Vertical(id="task-body")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.load()
+
+    @work(exclusive=True, group="task")
+    async def load(self) -> None:
+        async with service_call(self, "Opening the task", busy=self.query_one("#task-body")):
+            self.post_message(self.Loaded(await self.app.task_definition(self.task_id)))
+
+    async def on_task_screen_loaded(self, message: Loaded) -> None:
+        task = self.definition = message.task
+        heading = Text.assemble(
+            (task.display_title, "bold"),
+            "  ",
+            (f"{type_label(task.type)} · {task.language.value} · {task.id}", "dim"),
+        )
+        self.query_one("#task-heading", Static).update(heading)
+        body = self.query_one("#task-body")
+        await body.remove_children()
+        tabs = TabbedContent(id="task-tabs")
+        await body.mount(tabs)
+        for pane in self.compose_tabs(task):
+            await tabs.add_pane(pane)
+
+    def compose_tabs(self, task: TaskBase) -> list[TabPane]:
+        tabs = [TabPane("Try", self._try_pane(task), id="try")]
+        if self.app.extensions:
+            tabs.append(TabPane("History", HistoryPanel(id="history"), id="history-tab"))
+        return tabs
+
+    def _try_pane(self, task: TaskBase) -> Horizontal:
+        if isinstance(task, SimulationTask):
+            left = VerticalScroll(SimulationPanel(task), id="try-left")
+        else:
+            statement = (
+                []
+                if isinstance(task, InTextFillInBlanksTask | InTextChoicesTask)
+                else [Static(task.problemStatement, id="problem-statement", markup=False)]
+            )
+            left = VerticalScroll(
+                *statement,
+                answer_form(task),
+                Button("Get feedback  ctrl+g", id="get-feedback", variant="primary"),
+                id="try-left",
+            )
+        hint = "Answer as a learner would, then press ctrl+g: the feedback appears here."
+        if isinstance(task, SimulationTask):
+            hint = "Role-play the session on the left, then press “Finish and get feedback”."
+        return Horizontal(left, VerticalScroll(EmptyState(hint), id="feedback-area"), id="try-columns")
+
+    # --- trying answers -----------------------------------------------------------------------
+
+    @on(Button.Pressed, "#get-feedback")
+    def action_feedback(self) -> None:
+        forms = self.query(AnswerForm)
+        if self.definition is None or not forms:
+            return
+        try:
+            answer = forms.first().answer()
+        except IncompleteAnswer as exc:
+            self.notify(str(exc), title="Not sent", severity="warning")
+            return
+        self.compute(
+            ComputeTaskFeedbackRequest(userId=USER_ID, taskType=self.definition.task_type, answer=answer)
+        )
+
+    @on(SimulationPanel.FeedbackWanted)
+    def _simulation_done(self, message: SimulationPanel.FeedbackWanted) -> None:
+        assert self.definition is not None
+        answer = SimulationAnswer(conversationId=message.conversation_id)
+        request = ComputeTaskFeedbackRequest(
+            userId=USER_ID, taskType=self.definition.task_type, answer=answer
+        )
+        self.compute(request, self.query_one(SimulationPanel).transcript)
+
+    @work(exclusive=True, group="feedback")
+    async def compute(
+        self, request: ComputeTaskFeedbackRequest, transcript: list[ChatTurn] | None = None
+    ) -> None:
+        async with service_call(self, "Feedback", busy=self.query_one("#feedback-area")):
+            service = await self.app.ready()
+            feedback = await service.compute_feedback_for_task(self.task_id, request)
+            self.post_message(self.FeedbackReceived(feedback, transcript))
+
+    async def on_task_screen_feedback_received(self, message: FeedbackReceived) -> None:
+        area = self.query_one("#feedback-area")
+        await area.remove_children()
+        await area.mount(FeedbackView(message.feedback, self.definition, transcript=message.transcript))
+        area.scroll_home(animate=False)
+
+    # --- history ------------------------------------------------------------------------------
+
+    @on(TabbedContent.TabActivated, pane="#history-tab")
+    @work(exclusive=True, group="history")
+    async def load_history(self) -> None:
+        async with service_call(self, "Loading the history", busy=self.query_one(HistoryPanel)):
+            service = await self.app.ready()
+            self.post_message(
+                self.HistoryLoaded(await service.list_interactions(self.app.tenant_id, self.task_id))
+            )
+
+    def on_task_screen_history_loaded(self, message: HistoryLoaded) -> None:
+        self.query_one(HistoryPanel).show(message.records)
+
+    @on(HistoryPanel.Opened)
+    def _open_interaction(self, message: HistoryPanel.Opened) -> None:
+        from tui.screens.interaction import InteractionScreen
+
+        self.app.push_screen(
+            InteractionScreen(message.record, self.definition), lambda _: self.load_history()
+        )
+
+    # --- elsewhere ----------------------------------------------------------------------------
+
+    def action_edit(self) -> None:
+        if self.definition is None:
+            return
+        from tui.screens.editor import EditorScreen
+
+        self.app.push_screen(EditorScreen(self.definition, is_new=False), lambda saved: saved and self.load())
+
+    def action_chat(self) -> None:
+        self.app.action_chat(task_id=self.task_id)

@@ -1,0 +1,177 @@
+"""A conversation with a tutor (or a simulation persona) whose replies stream in.
+
+Each reply streams into a Markdown bubble through ``Markdown.get_stream``; a BOUNDARY event
+starts the next bubble; TRACE gives the id that the thumbs rate; DEBUG events are posted to
+the parent, which decides whether to show them; ERROR becomes a notification with its text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.message import Message
+from textual.widgets import Button, Input, Label, Markdown
+
+from core.api import ChatContext, ChatMessage, ChatRequest, ChatTurn, TraceRating, TutorEvent, TutorEventType
+from tui.calls import service_call
+from tui.widgets.empty import EmptyState
+
+
+class Bubble(Markdown):
+    """One message; the role decides its side and colour."""
+
+    def __init__(self, role: str, text: str = "") -> None:
+        super().__init__(text, classes=f"bubble bubble-{role}")
+        self.role = role
+
+
+class ChatView(Vertical):
+    DEFAULT_CLASSES = "chat-view"
+
+    class ReplyFinished(Message):
+        """A reply ended (DONE, ERROR or a failed call); ``texts`` holds its bubbles' texts."""
+
+        def __init__(self, texts: list[str], trace_id: str | None) -> None:
+            super().__init__()
+            self.texts, self.trace_id = texts, trace_id
+
+    class DebugReceived(Message):
+        def __init__(self, event: TutorEvent) -> None:
+            super().__init__()
+            self.event = event
+
+    def __init__(self, *, empty_hint: str, task_id: str | None = None, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.empty_hint = empty_hint
+        self.task_id = task_id
+        self.tutor_id: str | None = None
+        self.conversation_id: str | None = None
+        self.debug = False
+        self.messages: list[ChatMessage] = []
+        self.trace_id: str | None = None
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="bubbles"):
+            yield EmptyState(self.empty_hint, id="chat-empty")
+        with Horizontal(id="chat-input-row"):
+            yield Input(placeholder="Write a message and press enter", id="chat-input", disabled=True)
+            yield Button("Send", id="chat-send", variant="primary", disabled=True)
+        with Horizontal(id="trace-actions"):
+            yield Label("Rate this reply:", classes="hint")
+            yield Button("▲ Helpful", id="trace-good", compact=True)
+            yield Button("▼ Not helpful", id="trace-bad", compact=True)
+            yield Label("", id="trace-status")
+
+    @property
+    def transcript(self) -> list[ChatTurn]:
+        """The learner-visible turns, in the order the service counts them (message indexes)."""
+        return [ChatTurn(role=m.role, content=m.content) for m in self.messages if m.role != "system"]
+
+    async def reset(
+        self, tutor_id: str, greetings: Sequence[str] = (), conversation_id: str | None = None
+    ) -> None:
+        """Start a new conversation with ``tutor_id``; its greetings open it as tutor bubbles."""
+        self.tutor_id, self.conversation_id = tutor_id, conversation_id
+        self.messages = [ChatMessage(role="assistant", content=text) for text in greetings]
+        self.trace_id = None
+        bubbles = self.query_one("#bubbles")
+        await bubbles.query(Bubble).remove()
+        await bubbles.mount_all(Bubble("assistant", text) for text in greetings)
+        self.query_one("#chat-empty").display = not greetings
+        self.query_one("#trace-actions").display = False
+        self._set_ready(True)
+        self.query_one("#chat-input", Input).focus()
+
+    def _set_ready(self, ready: bool) -> None:
+        self.query_one("#chat-input", Input).disabled = not ready
+        self.query_one("#chat-send", Button).disabled = not ready
+
+    @on(Input.Submitted, "#chat-input")
+    @on(Button.Pressed, "#chat-send")
+    async def _send(self, event: Message) -> None:
+        event.stop()
+        field = self.query_one("#chat-input", Input)
+        text = field.value.strip()
+        if not text or self.tutor_id is None:
+            return
+        field.value = ""
+        self.messages.append(ChatMessage(role="user", content=text))
+        self.query_one("#chat-empty").display = False
+        await self.query_one("#bubbles").mount(Bubble("user", text))
+        self.query_one("#trace-actions").display = False
+        self._set_ready(False)
+        self.stream_reply(
+            ChatRequest(
+                messages=list(self.messages),
+                tutorId=self.tutor_id,
+                conversationId=self.conversation_id,
+                debugMode=self.debug,
+                context=ChatContext(taskId=self.task_id) if self.task_id else None,
+            )
+        )
+
+    async def _new_bubble(self) -> Bubble:
+        bubble = Bubble("assistant")
+        await self.query_one("#bubbles").mount(bubble)
+        bubble.loading = True
+        return bubble
+
+    @work(exclusive=True, group="chat")
+    async def stream_reply(self, request: ChatRequest) -> None:
+        bubbles = self.query_one("#bubbles", VerticalScroll)
+        bubbles.anchor()
+        bubble = await self._new_bubble()
+        stream = Markdown.get_stream(bubble)
+        texts, trace_id = [""], None
+        try:
+            async with service_call(self, "Chat"):
+                service = await self.app.ready()  # type: ignore[attr-defined]
+                async for event in service.chat_stream(request):
+                    if event.event is TutorEventType.MESSAGE:
+                        bubble.loading = False
+                        texts[-1] += event.text
+                        await stream.write(event.text)
+                    elif event.event is TutorEventType.BOUNDARY:
+                        await stream.stop()
+                        bubble = await self._new_bubble()
+                        stream = Markdown.get_stream(bubble)
+                        texts.append("")
+                    elif event.event is TutorEventType.TRACE:
+                        trace_id = event.text
+                    elif event.event is TutorEventType.DEBUG:
+                        self.post_message(self.DebugReceived(event))
+                    elif event.event is TutorEventType.ERROR:
+                        self.notify(event.text, title="The tutor failed", severity="error", markup=False)
+                    elif event.event is TutorEventType.DONE:
+                        break
+        finally:
+            await stream.stop()
+            for empty in [b for b in bubbles.query(Bubble) if b.role == "assistant" and not b.source]:
+                await empty.remove()
+            self._finish([t for t in texts if t], trace_id)
+
+    def _finish(self, texts: list[str], trace_id: str | None) -> None:
+        self.messages += [ChatMessage(role="assistant", content=t) for t in texts]
+        self.trace_id = trace_id
+        self.query_one("#trace-status", Label).update("")
+        self.query_one("#trace-actions").display = trace_id is not None
+        self._set_ready(True)
+        self.query_one("#chat-input", Input).focus()
+        self.post_message(self.ReplyFinished(texts, trace_id))
+
+    @on(Button.Pressed, "#trace-good,#trace-bad")
+    def _rate(self, event: Button.Pressed) -> None:
+        event.stop()
+        if self.trace_id:
+            self.rate(self.trace_id, 1 if event.button.id == "trace-good" else 0)
+
+    @work(exclusive=True, group="trace-rating")
+    async def rate(self, trace_id: str, score: int) -> None:
+        async with service_call(self, "Rating the reply", busy=self.query_one("#trace-actions")):
+            await (await self.app.ready()).rate_trace(trace_id, TraceRating(score=score))  # type: ignore[attr-defined]
+            self.query_one("#trace-status", Label).update(
+                "✔ thanks: rated helpful" if score else "✔ rated not helpful"
+            )

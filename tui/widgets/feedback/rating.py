@@ -1,0 +1,100 @@
+"""The end-user rating of one interaction: GOOD or BAD, a subtype that fits it, an optional note."""
+
+from __future__ import annotations
+
+from textual import work
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Button, Input, Label, Select
+
+from core.api import EndUserRating, RatingSubtype, RatingType
+from tui.calls import service_call
+
+SUBTYPES: dict[RatingType, tuple[RatingSubtype, ...]] = {
+    RatingType.GOOD: (
+        RatingSubtype.CLEAR_EXPLANATION,
+        RatingSubtype.HELPFUL_HINT,
+        RatingSubtype.MOTIVATION_BOOST,
+        RatingSubtype.CORRECT_ANSWER,
+        RatingSubtype.LEARNED_SOMETHING_NEW,
+        RatingSubtype.LIKED_FORMAT,
+    ),
+    RatingType.BAD: (
+        RatingSubtype.UNCLEAR_EXPLANATION,
+        RatingSubtype.UNHELPFUL,
+        RatingSubtype.TOO_STRICT,
+        RatingSubtype.INCORRECT_FEEDBACK,
+        RatingSubtype.TOO_GENERIC,
+        RatingSubtype.NOT_RELEVANT,
+    ),
+}
+
+
+def subtype_label(subtype: RatingSubtype) -> str:
+    return subtype.value.replace("_", " ").capitalize()
+
+
+def rating_summary(rating: EndUserRating) -> str:
+    subtype = f" · {subtype_label(rating.subtype)}" if rating.subtype else ""
+    return f"Rated {rating.type.value}{subtype}"
+
+
+class RatingBar(Vertical):
+    """Pick GOOD or BAD, then a subtype of that kind; rating again replaces the earlier rating."""
+
+    DEFAULT_CLASSES = "rating-bar"
+
+    def __init__(self, interaction_id: str, rating: EndUserRating | None = None) -> None:
+        super().__init__()
+        self.interaction_id = interaction_id
+        self.rating = rating
+        self.kind: RatingType | None = rating.type if rating else None
+
+    def compose(self) -> ComposeResult:
+        yield Label("Was this feedback helpful?", classes="rating-question")
+        with Horizontal(classes="rating-row"):
+            yield Button("▲ Good", id="rate-good", classes="rate-kind", compact=True)
+            yield Button("▼ Bad", id="rate-bad", classes="rate-kind", compact=True)
+            yield Select[RatingSubtype]([], prompt="why? (optional)", id="rate-subtype", compact=True)
+        with Horizontal(classes="rating-row"):
+            yield Input(placeholder="note (optional)", id="rate-note", compact=True)
+            yield Button("Send rating", id="rate-send", variant="primary", compact=True, disabled=True)
+        yield Label(rating_summary(self.rating) if self.rating else "", id="rate-status")
+
+    def on_mount(self) -> None:
+        if self.kind:
+            self._choose(self.kind)
+
+    def _choose(self, kind: RatingType) -> None:
+        self.kind = kind
+        self.query_one("#rate-good").set_class(kind is RatingType.GOOD, "-chosen")
+        self.query_one("#rate-bad").set_class(kind is RatingType.BAD, "-chosen")
+        subtypes = self.query_one("#rate-subtype", Select)
+        subtypes.set_options((subtype_label(s), s) for s in SUBTYPES[kind])
+        if self.rating and self.rating.type is kind and self.rating.subtype:
+            subtypes.value = self.rating.subtype
+        self.query_one("#rate-send", Button).disabled = False
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if event.button.id == "rate-good":
+            self._choose(RatingType.GOOD)
+        elif event.button.id == "rate-bad":
+            self._choose(RatingType.BAD)
+        elif event.button.id == "rate-send" and self.kind:
+            subtype = self.query_one("#rate-subtype", Select).value
+            note = self.query_one("#rate-note", Input).value.strip()
+            self.send(
+                EndUserRating(
+                    type=self.kind,
+                    subtype=None if subtype is Select.NULL else subtype,
+                    message=note or None,
+                )
+            )
+
+    @work(exclusive=True, group="rating")
+    async def send(self, rating: EndUserRating) -> None:
+        async with service_call(self, "Rating", busy=self.query_one("#rate-send")):
+            await (await self.app.ready()).rate_interaction(self.interaction_id, rating)  # type: ignore[attr-defined]
+            self.rating = rating
+            self.query_one("#rate-status", Label).update(f"✔ {rating_summary(rating)}")

@@ -1,0 +1,84 @@
+"""A whole feedback: the verdict and points, the answer with its evidence, the feedback items,
+the detected concepts and misconceptions, the sample solution, and the end-user rating."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.widgets import Static
+
+from core.api import AspectType, ChatTurn, EndUserRating, Feedback, TaskBase
+from tui.labels import points_text, verdict_text
+from tui.widgets.feedback.evidence import ASPECT_STYLES, EVIDENCE_STYLES, answer_view, sample_solution
+from tui.widgets.feedback.rating import RatingBar
+
+LEGEND = Text.assemble(
+    ("correct", EVIDENCE_STYLES["CORRECT"]),
+    " ",
+    ("partly", EVIDENCE_STYLES["PARTIAL"]),
+    " ",
+    ("wrong", EVIDENCE_STYLES["WRONG"]),
+    "  evidence of the feedback · ",
+    ("concept", ASPECT_STYLES[AspectType.CONCEPT]),
+    " ",
+    ("misconception", ASPECT_STYLES[AspectType.MISCONCEPTION]),
+    " detected",
+    style="dim",
+)
+
+
+def items_text(feedback: Feedback) -> Text:
+    lines = []
+    for item in feedback.result.feedback:
+        line = Text.assemble(verdict_text(item.correctness, word=False), f" {item.message}")
+        line.append(f"  — {item.topic.name}", style="dim")
+        if item.aspects:
+            line.append(f"  [{', '.join(a.name for a in item.aspects)}]", style="italic dim")
+        lines.append(line)
+    return Text("\n").join(lines) if lines else Text("No feedback items.", style="dim")
+
+
+def aspects_text(feedback: Feedback) -> Text:
+    lines = []
+    for found in feedback.result.allAspects:
+        concept = found.aspect.type is AspectType.CONCEPT
+        mark = ("✔ concept        " if concept else "⚠ misconception  ", ASPECT_STYLES[found.aspect.type])
+        lines.append(Text.assemble(mark, found.aspect.name))
+    return Text("\n").join(lines) if lines else Text("No concept or misconception detected.", style="dim")
+
+
+class FeedbackView(Vertical):
+    DEFAULT_CLASSES = "feedback-view"
+
+    def __init__(
+        self,
+        feedback: Feedback,
+        task: TaskBase | None,
+        *,
+        transcript: Sequence[ChatTurn] | None = None,
+        rating: EndUserRating | None = None,
+        **kwargs,
+    ) -> None:
+        super().__init__(**kwargs)
+        self.feedback, self.definition, self.transcript, self.rating = feedback, task, transcript, rating
+
+    def compose(self) -> ComposeResult:
+        result = self.feedback.result
+        verdict = result.verdict
+        points = points_text(result.points.achievedPoints, result.points.achievablePoints)
+        banner = Text.assemble(verdict_text(verdict), f" · {points}")
+        yield Static(banner, classes=f"verdict-banner verdict-{verdict.value.lower()}")
+        yield Static("Answer", classes="section-title")
+        yield Static(answer_view(self.feedback, self.definition, self.transcript), id="evidence")
+        yield Static(LEGEND, classes="legend")
+        yield Static("Feedback", classes="section-title")
+        yield Static(items_text(self.feedback), id="feedback-items")
+        yield Static("Concepts and misconceptions", classes="section-title")
+        yield Static(aspects_text(self.feedback), id="detected-aspects")
+        if solution := sample_solution(self.feedback, self.definition):
+            yield Static("Sample solution", classes="section-title")
+            yield Static(solution, id="sample-solution", markup=False)
+        yield RatingBar(self.feedback.metaData.interactionId, self.rating)

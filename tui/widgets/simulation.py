@@ -1,0 +1,85 @@
+"""A simulation session: read the scenario, start a session, role-play with the persona, then ask
+for feedback on the conversation (answered by the session's conversationId)."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.widgets import Button, Static
+
+from core.api import SimulationSession, SimulationTask, StartSimulationRequest
+from tui.calls import service_call
+from tui.widgets.chat.view import ChatView
+
+
+def scenario_text(task: SimulationTask) -> Text:
+    text = Text.assemble(("Scenario  ", "bold"), task.scenarioDescription or task.problemStatement)
+    if task.persona:
+        text.append_text(
+            Text.assemble("\n", ("Persona   ", "bold"), task.persona.name, " — ", task.persona.description)
+        )
+    limits = [
+        f"{task.timeLimitInMinutes:g} minutes" if task.timeLimitInMinutes else "",
+        f"{task.maxTurns} turns" if task.maxTurns else "",
+    ]
+    if any(limits):
+        text.append_text(Text.assemble("\n", ("Limits    ", "bold"), ", ".join(x for x in limits if x)))
+    return text
+
+
+class SimulationPanel(Vertical):
+    DEFAULT_CLASSES = "simulation-panel"
+
+    class FeedbackWanted(Message):
+        """The learner finished the role-play; the screen asks for feedback on the conversation."""
+
+        def __init__(self, conversation_id: str) -> None:
+            super().__init__()
+            self.conversation_id = conversation_id
+
+    def __init__(self, task: SimulationTask, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.definition = task
+        self.session: SimulationSession | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Static(scenario_text(self.definition), id="scenario")
+        with Horizontal(classes="toolbar"):
+            yield Button("Start session", id="sim-start", variant="primary")
+            yield Button("Finish and get feedback", id="sim-finish", disabled=True)
+        yield ChatView(
+            empty_hint="Press “Start session” to meet the persona, then answer as the learner would."
+        )
+
+    @on(Button.Pressed, "#sim-start")
+    def _start(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.start()
+
+    @work(exclusive=True, group="simulation")
+    async def start(self) -> None:
+        async with service_call(self, "Starting the session", busy=self.query_one(ChatView)):
+            service = await self.app.ready()  # type: ignore[attr-defined]
+            request = StartSimulationRequest(simulationTask=self.definition, tenantId=self.app.tenant_id)  # type: ignore[attr-defined]
+            self.session = await service.start_simulation(request)
+            await self.query_one(ChatView).reset(
+                self.session.tutorId, self.session.initialMessages, self.session.conversationId
+            )
+            self.query_one("#sim-start", Button).label = "Start again"
+
+    @on(ChatView.ReplyFinished)
+    def _replied(self) -> None:
+        self.query_one("#sim-finish", Button).disabled = False
+
+    @on(Button.Pressed, "#sim-finish")
+    def _finish(self, event: Button.Pressed) -> None:
+        event.stop()
+        if self.session:
+            self.post_message(self.FeedbackWanted(self.session.conversationId))
+
+    @property
+    def transcript(self):
+        return self.query_one(ChatView).transcript
