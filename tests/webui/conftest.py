@@ -6,17 +6,20 @@ chosen through the environment, as `feedback-studio web` would read it.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from nicegui.testing.general import nicegui_reset_globals
 from nicegui.testing.user import User
 from nicegui.testing.user_simulation import user_simulation
 
 from core.config import Settings
 from core.service.runtime import Runtime
-from tests.conftest import sqlite_url
+from tests.conftest import ServerThread, free_port, sqlite_url
 from tests.webui import harness
+from tests.webui.paced_llm import paced_llm
 
 USER_APP = Path(__file__).with_name("user_app.py")
 
@@ -43,3 +46,33 @@ async def user(web_env: Settings, caplog: pytest.LogCaptureFixture) -> AsyncIter
     errors = [r for r in caplog.get_records("call") if r.levelname == "ERROR"]
     if errors:
         pytest.fail(f"unexpected ERROR logs: {[r.getMessage() for r in errors]}", pytrace=False)
+
+
+@dataclass
+class WebServer:
+    base_url: str
+    settings: Settings
+
+
+@pytest.fixture(scope="module")
+def web_server(tmp_path_factory) -> Iterator[WebServer]:
+    """`feedback-studio web` as the command serves it (uvicorn, 127.0.0.1), the demo tasks seeded.
+
+    The tutor is the LLM engine on a local paced server, so a reply visibly streams in.
+    """
+    port = free_port()
+    with paced_llm() as llm_url:
+        settings = Settings(
+            database_url=sqlite_url(tmp_path_factory.mktemp("web")),
+            seed_demo=True,
+            port=port,
+            public_base_url=f"http://127.0.0.1:{port}",
+            tutor_engine="llm",
+            llm_base_url=llm_url,
+            llm_model="paced",
+        )
+        with nicegui_reset_globals():
+            from webui.main import create_web_app
+
+            with ServerThread(create_web_app(settings), port):
+                yield WebServer(f"http://127.0.0.1:{port}", settings)
