@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from core.api import ChatTurn, SimulationTask, TutorConfiguration
-from core.assets import load_catalogue
+from core.assets import demo_tasks, load_catalogue
 from core.tutor.base import Turn
 from core.tutor.persona import PersonaEngine
 from tests.core.tutor.helpers import demo_task
@@ -53,3 +53,12 @@ def test_objections_come_one_by_one_and_return_until_addressed():
 
 def test_pressure_gets_a_reaction():
     assert talk("You must sign today.")[0][0] == PUSHBACK
+
+
+def test_every_demo_scenario_gives_its_persona_a_line_for_each_aspect():
+    scenarios = [t for t in demo_tasks() if t["type"] == "SimulationTask"]
+    assert {t["language"][:2] for t in scenarios} == {"EN", "DE"}
+    for document in scenarios:
+        task = SimulationTask.model_validate(document)
+        assert task.initialMessage and task.persona and task.sampleSolution
+        assert all(aspect.message for aspect in task.aspects), task.id
