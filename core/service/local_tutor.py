@@ -58,7 +58,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 TASKS = TypeAdapter(TaskDefinition)
 SIMULATION = "simulation"
-ACTIVE, FINISHED = "active", "finished"
+FINISHED = "finished"
 HEALTH_TUTOR = "healthcheck"
 
 
@@ -113,10 +113,11 @@ async def seed_demo_tutors(runtime: Runtime, tenant_id: str) -> int:
 
 
 async def ensure_demo_tutors(runtime: Runtime) -> None:
-    """Registers the seed hook once per runtime and seeds the default tenant's demo tutors.
+    """Registers the seed hook once per runtime and seeds the demo tutors of a tutorless default tenant.
 
     The runtime seeds its demo tasks while it opens, before any service exists to register a hook,
-    so the tutors of that first seed are added here, on the first tutor operation.
+    so the tutors of that first seed are added here, on the first tutor operation. A tenant that
+    has tutors is left alone, so a demo tutor an author deleted stays deleted.
     """
     if runtime.extras.get("demo_tutors_ready"):
         return
@@ -124,8 +125,12 @@ async def ensure_demo_tutors(runtime: Runtime) -> None:
     hooks = runtime.extras.setdefault("seed_hooks", [])
     if seed_demo_tutors not in hooks:
         hooks.append(seed_demo_tutors)
-    if runtime.settings.seed_demo:
-        await seed_demo_tutors(runtime, runtime.settings.default_tenant)
+    if not runtime.settings.seed_demo:
+        return
+    async with runtime.db.read() as session:
+        if await conversations.list_tutors(session, runtime.settings.default_tenant):
+            return
+    await seed_demo_tutors(runtime, runtime.settings.default_tenant)
 
 
 class TutorOperations:
@@ -154,8 +159,11 @@ class TutorOperations:
     async def put_tutor(self, tenant_id: str, tutor_id: str, body: TutorUpsert) -> TutorConfiguration:
         tenant = self.principal.tenant(tenant_id)
         self.principal.require(tenant, Permission.WRITE)
-        if not tutor_id.strip() or "/" in tutor_id or len(tutor_id) > 200:
-            raise InvalidParameter("a tutor id needs 1 to 200 characters and no '/'")
+        if not tutor_id.strip() or "/" in tutor_id or len(tutor_id) > 200 or tutor_id == HEALTH_TUTOR:
+            raise InvalidParameter(
+                f"a tutor id needs 1 to 200 characters, no '/', and must not be {HEALTH_TUTOR!r} "
+                "(GET /tutor/healthcheck is the health check)"
+            )
         async with self.runtime.db.write() as session:
             existing = await conversations.get_tutor(session, tutor_id)
             if existing is not None and existing.tenant_id != tenant:
@@ -235,7 +243,7 @@ class TutorOperations:
                 f"simulation session {conversation_id!r} does not exist; start one with POST /simulation/start"
             )
         language = task.language if task else tutor.language or Language.EN_US
-        prepared = Prepared(
+        return Prepared(
             tenant=tenant,
             tutor=tutor,
             task=task,
@@ -247,17 +255,20 @@ class TutorOperations:
             engine=engine_for(tutor, task, self.runtime.settings),
             user_id=request.userId or self.principal.id,
             state=dict(stored.state.get("engine", {})) if stored else {},
+            last_turn_note=self._closing_note(stored, task, language),
         )
-        if (
-            stored is not None
-            and isinstance(task, SimulationTask)
-            and stored.turns + 1 >= (task.maxTurns or 0) > 0
-        ):
-            reason = self.runtime.catalogue.text(language, "simulation.reason_turns", max_turns=task.maxTurns)
-            prepared.last_turn_note = self.runtime.catalogue.text(
-                language, "simulation.session_finished", reason=reason
-            )
-        return prepared
+
+    def _closing_note(
+        self, stored: m.Conversation | None, task: TaskBase | None, language: Language
+    ) -> str | None:
+        """The message that ends a simulation whose turn limit this turn reaches."""
+        if stored is None or not isinstance(task, SimulationTask) or not task.maxTurns:
+            return None
+        if stored.turns + 1 < task.maxTurns:
+            return None
+        text = self.runtime.catalogue.text
+        reason = text(language, "simulation.reason_turns", max_turns=task.maxTurns)
+        return text(language, "simulation.session_finished", reason=reason)
 
     def _check_conversation(self, stored: m.Conversation, tenant: str, tutor_id: str) -> None:
         if stored.tenant_id != tenant:
@@ -330,7 +341,7 @@ class TutorOperations:
             reply.messages.append(prepared.last_turn_note)
             for piece in pieces_of(prepared.last_turn_note):
                 yield TutorEvent.message(piece)
-        trace_id = await self._record_turn(prepared, request, reply, prepared.engine.name, started)
+        trace_id = await self._record_turn(prepared, request, reply, started)
         yield TutorEvent(event=TutorEventType.TRACE, text=trace_id)
         if debug_mode:
             yield TutorEvent(event=TutorEventType.DEBUG, text="debug", items=reply.debug)
@@ -353,7 +364,7 @@ class TutorOperations:
         )
 
     async def _record_turn(
-        self, prepared: Prepared, request: dict[str, Any], reply: Reply, engine: str, started: float
+        self, prepared: Prepared, request: dict[str, Any], reply: Reply, started: float
     ) -> str:
         trace_id = str(uuid.uuid4())
         messages = [text for text in reply.messages if text]
@@ -375,7 +386,7 @@ class TutorOperations:
                     tenant_id=prepared.tenant,
                     conversation_id=prepared.conversation_id or None,
                     tutor_id=prepared.tutor.id,
-                    engine=engine,
+                    engine=prepared.engine.name,
                     request=request,
                     reply={"messages": messages},
                     debug=reply.debug,
@@ -412,6 +423,7 @@ class TutorOperations:
     async def start_simulation(self, request: StartSimulationRequest) -> SimulationSession:
         tenant = self.principal.tenant(request.tenantId)
         self.principal.require(tenant, Permission.ACCESS)
+        await ensure_demo_tutors(self.runtime)
         task = request.simulationTask
         check_task(task)
         language = task.language
