@@ -115,14 +115,15 @@ class ChatView(Vertical):
 
     async def _new_bubble(self) -> Bubble:
         bubble = Bubble("assistant")
-        await self.query_one("#bubbles").mount(bubble)
-        bubble.loading = True
+        bubbles = self.query_one("#bubbles")
+        await bubbles.mount(bubble)
+        bubbles.scroll_end(animate=False)
+        bubble.loading = True  # until its first words arrive
         return bubble
 
     @work(exclusive=True, group="chat")
     async def stream_reply(self, request: ChatRequest) -> None:
         bubbles = self.query_one("#bubbles", VerticalScroll)
-        bubbles.anchor()
         bubble = await self._new_bubble()
         stream = Markdown.get_stream(bubble)
         texts, trace_id = [""], None
@@ -134,6 +135,7 @@ class ChatView(Vertical):
                         bubble.loading = False
                         texts[-1] += event.text
                         await stream.write(event.text)
+                        bubbles.call_after_refresh(bubbles.scroll_end, animate=False)
                     elif event.event is TutorEventType.BOUNDARY:
                         await stream.stop()
                         bubble = await self._new_bubble()
@@ -149,6 +151,7 @@ class ChatView(Vertical):
                         break
         finally:
             await stream.stop()
+            bubble.loading = False
             for empty in [b for b in bubbles.query(Bubble) if b.role == "assistant" and not b.source]:
                 await empty.remove()
             self._finish([t for t in texts if t], trace_id)

@@ -1,0 +1,122 @@
+"""Tutor chat: pick a tutor, chat while the reply streams in, rate replies, watch the debug events."""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, ClassVar
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import Button, Checkbox, Footer, Header, Input, Label, RichLog, Select
+
+from core.api import TutorConfiguration
+from tui.calls import service_call
+from tui.widgets.chat.view import ChatView
+
+if TYPE_CHECKING:
+    from tui.app import FeedbackStudioApp
+
+
+class ChatScreen(Screen):
+    app: FeedbackStudioApp
+
+    BINDINGS: ClassVar = [
+        Binding("escape", "app.pop_screen", "Back"),
+        Binding("f4", "toggle_debug", "Debug panel"),
+        Binding("ctrl+n", "restart", "New conversation"),
+    ]
+
+    class TutorsLoaded(Message):
+        def __init__(self, tutors: list[TutorConfiguration]) -> None:
+            super().__init__()
+            self.tutors = tutors
+
+    def __init__(self, task_id: str | None = None) -> None:
+        super().__init__()
+        self.task_id = task_id
+        self.tutors: dict[str, TutorConfiguration] = {}
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(classes="toolbar", id="chat-toolbar"):
+            yield Label("Tutor", classes="toolbar-label")
+            yield Select[str]([], prompt="loading tutors…", id="tutor-select", compact=True)
+            yield Input(placeholder="tutor id, enter to open", id="tutor-id", compact=True)
+            yield Label(f"about task {self.task_id}" if self.task_id else "", classes="hint")
+            yield Checkbox("Debug events", id="debug-switch", compact=True)
+            yield Button("New conversation", id="restart", compact=True)
+        with Horizontal(id="chat-columns"):
+            hint = "Choose a tutor above, then write to it: its reply streams in here."
+            yield ChatView(empty_hint=hint, task_id=self.task_id, id="tutor-chat")
+            yield RichLog(id="debug-log", wrap=True, markup=False)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#debug-log").display = False
+        self.load_tutors()
+
+    @work(exclusive=True, group="tutors")
+    async def load_tutors(self) -> None:
+        async with service_call(self, "Loading the tutors", busy=self.query_one("#chat-toolbar")):
+            service = await self.app.ready()
+            tutors = await service.list_tutors(self.app.tenant_id) if self.app.extensions else []
+            self.post_message(self.TutorsLoaded(tutors))
+
+    def on_chat_screen_tutors_loaded(self, message: TutorsLoaded) -> None:
+        self.tutors = {t.id: t for t in message.tutors}
+        select = self.query_one("#tutor-select", Select)
+        listed = bool(message.tutors)
+        select.display = listed
+        self.query_one("#tutor-id").display = not listed
+        if not listed:
+            self.query_one("#tutor-id").focus()
+            return
+        ordered = sorted(message.tutors, key=lambda t: t.name.casefold())
+        select.set_options((t.name, t.id) for t in ordered)
+        grounded = next((t.id for t in ordered if self.task_id and t.taskId == self.task_id), None)
+        select.value = grounded or ordered[0].id
+
+    @on(Select.Changed, "#tutor-select")
+    async def _tutor_chosen(self, event: Select.Changed) -> None:
+        if event.value is not Select.NULL:
+            await self._start(self.tutors[event.value])
+
+    @on(Input.Submitted, "#tutor-id")
+    @work(exclusive=True, group="tutors")
+    async def open_tutor(self, event: Input.Submitted) -> None:
+        async with service_call(self, "Opening the tutor"):
+            service = await self.app.ready()
+            await self._start(await service.get_tutor(event.value.strip()))
+
+    async def _start(self, tutor: TutorConfiguration) -> None:
+        self.tutors[tutor.id] = tutor
+        await self.query_one(ChatView).reset(tutor.id, tutor.initial_messages)
+
+    async def action_restart(self) -> None:
+        chat = self.query_one(ChatView)
+        if chat.tutor_id:
+            await self._start(self.tutors[chat.tutor_id])
+
+    @on(Button.Pressed, "#restart")
+    async def _restart(self) -> None:
+        await self.action_restart()
+
+    @on(Checkbox.Changed, "#debug-switch")
+    def _debug(self, event: Checkbox.Changed) -> None:
+        self.query_one(ChatView).debug = event.value
+        self.query_one("#debug-log").display = event.value
+
+    def action_toggle_debug(self) -> None:
+        switch = self.query_one("#debug-switch", Checkbox)
+        switch.value = not switch.value
+
+    @on(ChatView.DebugReceived)
+    def _debug_event(self, message: ChatView.DebugReceived) -> None:
+        log = self.query_one("#debug-log", RichLog)
+        log.write(f"── {message.event.text}")
+        for item in message.event.items or []:
+            log.write(json.dumps(item, indent=2, ensure_ascii=False))
