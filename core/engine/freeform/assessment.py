@@ -21,8 +21,8 @@ from core.engine.text.phrases import Found, PhraseMatch, evidence_spans, find_ph
 from core.engine.text.segment import Span
 from core.engine.text.tokens import Analysis
 
-COVERAGE_CORRECT = 0.28
-COVERAGE_WRONG_BELOW = 0.06
+COVERAGE_CORRECT = 0.23
+COVERAGE_WRONG_BELOW = 0.03
 """General thresholds on sample-solution coverage, used when a task has no graded answers; chosen
 once on the graded answers of many questions (docs/freeform-engine.md), never per task."""
 IDEA_COVERED = 0.5

@@ -20,7 +20,7 @@ from core.engine.text.normalise import strip_accents
 from core.engine.text.tokens import Analysis, Token
 
 FUNCTION_WORD_WEIGHT = 0.2
-ECHOED_WORD_WEIGHT = 0.35
+ECHOED_WORD_WEIGHT = 0.2
 """Weight of a key term that the question itself contains."""
 TYPO_CREDIT = 0.9
 CONTRADICTION_CREDIT = -0.5
