@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import logging
 import json
 import os
 import sys
@@ -345,8 +346,15 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from core.api import ServiceError
+
+    logging.getLogger("stamina").setLevel(logging.ERROR)  # retries are reported by their outcome
     args = build_parser().parse_args(argv)
-    return args.handler(args)
+    try:
+        return args.handler(args)
+    except ServiceError as exc:
+        print(f"feedback-studio: error: {exc.message}", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

@@ -9,12 +9,25 @@ from core.service.base import Service
 async def connect(settings: Settings) -> Service:
     """The service the settings choose: a remote by URL and token, else the embedded default.
 
-    The caller closes it with ``await service.aclose()``.
+    A remote is checked first, so a wrong URL or token fails here with a plain reason
+    (unreachable, refused token, not this API) rather than on the first real call.
+    The caller closes the service with ``await service.aclose()``.
     """
     if settings.remote_url:
         from core.service.remote import RemoteService
 
-        return RemoteService(settings.remote_url, settings.token, timeout=settings.remote_timeout_seconds)
+        remote = RemoteService(
+            settings.remote_url,
+            settings.token,
+            timeout=settings.remote_timeout_seconds,
+            default_tenant=settings.default_tenant,
+        )
+        try:
+            await remote.check_connection()
+        except BaseException:
+            await remote.aclose()
+            raise
+        return remote
     from core.auth import local_principal
     from core.service.local import LocalService
     from core.service.runtime import Runtime
