@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import logging
 import json
+import logging
 import os
 import sys
 from collections.abc import AsyncIterator, Callable, Coroutine
@@ -64,6 +64,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 def cmd_web(args: argparse.Namespace) -> int:
     import uvicorn
+
     from webui.main import create_web_app
 
     settings = _settings(args)
