@@ -83,13 +83,14 @@ def _coverage_assessment(model: TaskModel, answer: Analysis, words: AnswerWords)
     if not model.solutions:
         return Assessment(Basis.NOTHING, Correctness.UNKNOWN, 0.0)
     best = max((coverage(words, terms) for terms in model.solutions), key=lambda c: c.score)
-    covered = [idea for idea in model.ideas if coverage(words, idea.terms).score >= IDEA_COVERED]
+    idea_coverages = [(idea, coverage(words, idea.terms)) for idea in model.ideas]
+    covered = [(idea, found) for idea, found in idea_coverages if found.score >= IDEA_COVERED]
     detected = [
         DetectedAspect[list[TextSpan]](
             aspect=WireAspect(name=_idea_name(idea.text), description=idea.text, type=AspectType.CONCEPT),
-            context=text_spans(answer.text, evidence_spans(answer, coverage(words, idea.terms).matched)),
+            context=text_spans(answer.text, evidence_spans(answer, found.matched)),
         )
-        for idea in covered
+        for idea, found in covered
     ]
     score = best.score
     if score >= COVERAGE_CORRECT:

@@ -36,15 +36,30 @@ class Judgement:
     nearest_similarity: float
 
 
-def vote(similarities: Sequence[float], scores: Sequence[float], k: int, skip: int = -1) -> float:
-    """Similarity²-weighted mean score of the k nearest examples (squared: the closest count most)."""
-    pairs = sorted(
+def votes(
+    similarities: Sequence[float], scores: Sequence[float], counts: Sequence[int], skip: int = -1
+) -> list[float]:
+    """For each k in ``counts``: the similarity²-weighted mean score of the k nearest examples
+    (squared: the closest count most). One sort serves every k."""
+    nearest = sorted(
         ((s, y) for i, (s, y) in enumerate(zip(similarities, scores, strict=True)) if i != skip),
         reverse=True,
-    )[:k]
-    weights = [max(s, 1e-6) ** 2 for s, _ in pairs]
-    total = sum(weights)
-    return sum(w * y for w, (_, y) in zip(weights, pairs, strict=True)) / total if total else 0.5
+    )[: max(counts)]
+    results = []
+    total = weighted = 0.0
+    position = 0
+    for k in sorted(counts):
+        for s, y in nearest[position:k]:
+            w = max(s, 1e-6) ** 2
+            total += w
+            weighted += w * y
+        position = k
+        results.append(weighted / total if total else 0.5)
+    return results
+
+
+def vote(similarities: Sequence[float], scores: Sequence[float], k: int, skip: int = -1) -> float:
+    return votes(similarities, scores, (k,), skip)[0]
 
 
 def ridge_fit(rows: Sequence[Sequence[float]], targets: Sequence[float]) -> list[float]:
@@ -137,8 +152,8 @@ class Grader:
 
     def _vote(self, similarities: Sequence[float], skip: int = -1) -> float:
         """The mean vote over several neighbourhood sizes: steadier than picking one k."""
-        votes = [vote(similarities, self._scores, k, skip) for k in NEIGHBOUR_COUNTS]
-        return sum(votes) / len(votes)
+        by_k = votes(similarities, self._scores, NEIGHBOUR_COUNTS, skip)
+        return sum(by_k) / len(by_k)
 
     def judge(self, similarities: Sequence[float], coverage: float) -> Judgement:
         row = [self._vote(similarities), coverage, 1.0]

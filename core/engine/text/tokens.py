@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
+from typing import NamedTuple
 from functools import cache, lru_cache
 
 from core.engine.text.languages import CLAUSE_CONNECTIVES, NEGATION_WORDS, stem, stop_words
@@ -22,8 +23,9 @@ _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
 NEGATED = "¬"
 
 
-@dataclass(frozen=True, slots=True)
-class Token:
+class Token(NamedTuple):
+    """A word of a text (a named tuple: answers have hundreds and they are built per answer)."""
+
     start: int
     end: int
     norm: str
