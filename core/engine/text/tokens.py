@@ -12,8 +12,8 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
-from typing import NamedTuple
 from functools import cache, lru_cache
+from typing import NamedTuple
 
 from core.engine.text.languages import CLAUSE_CONNECTIVES, NEGATION_WORDS, stem, stop_words
 from core.engine.text.normalise import normalise_word

