@@ -120,12 +120,12 @@ class FileReport:
         return sum(self.warmup_ms) / len(self.warmup_ms) if self.warmup_ms else 0.0
 
 
-def _questions(path: Path) -> list[dict]:
+def read_questions(path: Path) -> list[dict]:
     with path.open(encoding="utf-8") as lines:
         return [json.loads(line) for line in lines if line.strip()]
 
 
-def _task(question: dict) -> FreeformTextTask:
+def task_of(question: dict) -> FreeformTextTask:
     return FreeformTextTask(
         id=str(question["id"]),
         problemStatement=question["problemStatement"],
@@ -135,7 +135,7 @@ def _task(question: dict) -> FreeformTextTask:
     )
 
 
-def _graded(item: dict, max_points: float) -> GradedAnswer:
+def graded_answer_of(item: dict, max_points: float) -> GradedAnswer:
     score = item.get("score")
     return GradedAnswer(
         answer={"content": item["answer"]},
@@ -158,15 +158,15 @@ def _request(task: FreeformTextTask, tenant_id: str, content: str) -> ComputeFee
 async def evaluate_file(service: Service, path: str | Path, tenant_id: str) -> FileReport:
     """Upsert each question as a task, add its train answers as graded answers, judge its test
     answers one by one (each call timed) and compare the verdicts with the gold labels."""
-    questions = _questions(Path(path))
+    questions = read_questions(Path(path))
     seen = {item["label"] for q in questions for part in ("train", "test") for item in q.get(part, [])}
     report = FileReport(path=str(path), labels=[label for label in LABEL_ORDER if label in seen])
     for question in questions:
-        task = _task(question)
+        task = task_of(question)
         await service.upsert_task(tenant_id, task)
         train = question.get("train", [])
         if train:
-            request = GradedAnswersRequest(answers=[_graded(item, task.maxPoints) for item in train])
+            request = GradedAnswersRequest(answers=[graded_answer_of(item, task.maxPoints) for item in train])
             await service.add_graded_answers(tenant_id, task.id, request)
         report.questions += 1
         report.graded_answers += len(train)

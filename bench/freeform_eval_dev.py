@@ -1,0 +1,143 @@
+"""The freeform engine without the service: how the general constants were chosen, and its cost.
+
+    python bench/freeform_eval_dev.py [DATA_DIR]       (default: ../shared/bench/data)
+
+1. Similarity constants (stop-word weight, n-gram share): every third TRAIN answer of the
+   unseen-answers files is held out, the rest are graded answers; macro-F1 on the held-out ones.
+2. Coverage thresholds for tasks without graded answers: fitted on the TRAIN answers of the
+   unseen-answers files (coverage of the sample solution alone), mean macro-F1 of both files.
+3. Engine-only cost per test answer (CPU time of the thread, p50 and p99) and macro-F1 per file.
+No test answer is used in 1 or 2.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from itertools import product
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import core.engine.similarity as similarity
+from core.api import FreeformTextAnswer
+from core.assets import load_catalogue
+from core.engine import compute_result
+from core.engine.base import EngineContext, GradedExample
+from core.engine.freeform.model import build_model
+from core.engine.text.coverage import AnswerWords
+from core.engine.text.tokens import analyse
+from core.evaluation import (
+    LABEL_ORDER,
+    graded_answer_of,
+    macro_f1,
+    percentile,
+    read_questions,
+    read_verdict,
+    task_of,
+)
+
+CATALOGUE = load_catalogue()
+UNSEEN_ANSWERS = ("scientsbank-2way-unseen-answers.jsonl", "saf-en-unseen-answers.jsonl")
+
+
+def labels_of(questions: list[dict], part: str) -> list[str]:
+    seen = {i["label"] for q in questions for i in q[part]}
+    return [label for label in LABEL_ORDER if label in seen]
+
+
+def examples(task, items) -> tuple[GradedExample, ...]:
+    return tuple(
+        GradedExample(g.answer, g.correctness, g.points, g.feedback)
+        for g in (graded_answer_of(i, task.maxPoints) for i in items)
+    )
+
+
+def held_out_f1(path: Path, tag: object) -> float:
+    questions = read_questions(path)
+    labels = labels_of(questions, "train")
+    gold, predicted = [], []
+    for q in questions:
+        task = task_of(q)
+        graded = examples(task, [i for n, i in enumerate(q["train"]) if n % 3])
+        ctx = EngineContext(catalogue=CATALOGUE, graded=graded, cache_key=(tag, task.id))
+        for item in (i for n, i in enumerate(q["train"]) if not n % 3):
+            result = compute_result(task, FreeformTextAnswer(content=item["answer"]), ctx)
+            gold.append(item["label"])
+            predicted.append(read_verdict(result.points.verdict, labels))
+    return macro_f1(gold, predicted, labels)
+
+
+def choose_similarity_constants(data: Path) -> None:
+    print("stop weight, n-gram share: held-out train macro-F1 per unseen-answers file")
+    for stop_weight, ngram_share in product((0.1, 0.25, 0.5, 1.0), (0.15, 0.3, 0.5)):
+        similarity.STOP_WEIGHT, similarity.NGRAM_SHARE = stop_weight, ngram_share
+        scores = [held_out_f1(data / name, (stop_weight, ngram_share)) for name in UNSEEN_ANSWERS]
+        print(f"  {stop_weight:<5} {ngram_share:<5} " + "  ".join(f"{s:.3f}" for s in scores))
+
+
+def coverage_of_train(path: Path) -> list[tuple[float, str]]:
+    pairs = []
+    for q in read_questions(path):
+        task = task_of(q)
+        model = build_model(task, (), similarity.LexicalBackend())
+        pairs += [
+            (model.solution_coverage(AnswerWords(analyse(i["answer"], model.base))), i["label"])
+            for i in q["train"]
+        ]
+    return pairs
+
+
+def choose_coverage_thresholds(data: Path) -> None:
+    files = [coverage_of_train(data / name) for name in UNSEEN_ANSWERS]
+
+    def score(low: float, high: float) -> float:
+        total = 0.0
+        for pairs in files:
+            labels = [label for label in LABEL_ORDER if any(g == label for _, g in pairs)]
+            verdicts = ["CORRECT" if c >= high else "WRONG" if c < low else "PARTIAL" for c, _ in pairs]
+            verdicts = [v if v in labels else "WRONG" for v in verdicts]
+            total += macro_f1([g for _, g in pairs], verdicts, labels)
+        return total / len(files)
+
+    grid = [i / 100 for i in range(60)]
+    best = max((score(low, high), low, high) for high in grid for low in grid if low < high)
+    print(
+        f"coverage thresholds on train answers: WRONG below {best[1]:.2f}, CORRECT from {best[2]:.2f}"
+        f" (mean macro-F1 {best[0]:.3f})"
+    )
+
+
+def engine_cost(data: Path) -> None:
+    print(f"{'file':<42} {'macro-F1':>8} {'cpu p50 ms':>10} {'cpu p99 ms':>10}")
+    for path in sorted(data.glob("*.jsonl")):
+        questions = read_questions(path)
+        labels = labels_of(questions, "test")
+        gold, predicted, cpu = [], [], []
+        for q in questions:
+            task = task_of(q)
+            ctx = EngineContext(
+                catalogue=CATALOGUE, graded=examples(task, q["train"]), cache_key=("cost", task.id)
+            )
+            compute_result(task, FreeformTextAnswer(content="?"), ctx)
+            for item in q["test"]:
+                started = time.thread_time()
+                result = compute_result(task, FreeformTextAnswer(content=item["answer"]), ctx)
+                cpu.append((time.thread_time() - started) * 1000)
+                gold.append(item["label"])
+                predicted.append(read_verdict(result.points.verdict, labels))
+        print(
+            f"{path.name:<42} {macro_f1(gold, predicted, labels):>8.3f}"
+            f" {percentile(cpu, 0.5):>10.2f} {percentile(cpu, 0.99):>10.2f}"
+        )
+
+
+if __name__ == "__main__":
+    data = (
+        Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).resolve().parents[2] / "shared/bench/data"
+    )
+    defaults = similarity.STOP_WEIGHT, similarity.NGRAM_SHARE
+    choose_similarity_constants(data)
+    similarity.STOP_WEIGHT, similarity.NGRAM_SHARE = defaults
+    choose_coverage_thresholds(data)
+    engine_cost(data)
