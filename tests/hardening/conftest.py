@@ -32,13 +32,8 @@ def thread_server(database_url: str, **overrides: Any) -> Iterator[LiveServer]:
     from core.server.app import create_app
 
     port = free_port()
-    settings = Settings(
-        database_url=database_url,
-        seed_demo=False,
-        port=port,
-        public_base_url=f"http://127.0.0.1:{port}",
-        **overrides,
-    )
+    defaults = dict(seed_demo=False, port=port, public_base_url=f"http://127.0.0.1:{port}")
+    settings = Settings(database_url=database_url, **{**defaults, **overrides})
     with ServerThread(create_app(settings), port):
         yield LiveServer(f"http://127.0.0.1:{port}", settings)
 
