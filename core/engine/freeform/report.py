@@ -107,15 +107,21 @@ def _coverage_items(task: FreeformTextTask, assessment: Assessment, answer: Anal
             )
         )
     verdict = assessment.verdict
+    covered = [detected.aspect for detected in assessment.detected]
     if verdict is Correctness.CORRECT:
-        items.insert(0, Item(message=say("correct"), correctness=verdict, topic=topic, context=evidence))
+        items.insert(
+            0,
+            Item(message=say("correct"), aspects=covered, correctness=verdict, topic=topic, context=evidence),
+        )
     elif verdict is Correctness.PARTIAL:
         message = (
             say("partial_ideas", covered=assessment.covered_ideas, total=assessment.total_ideas)
             if assessment.total_ideas > 1 and 0 < assessment.covered_ideas < assessment.total_ideas
             else say("partial")
         )
-        items.insert(0, Item(message=message, correctness=verdict, topic=topic, context=evidence))
+        items.insert(
+            0, Item(message=message, aspects=covered, correctness=verdict, topic=topic, context=evidence)
+        )
     else:
         items.insert(0, Item(message=say("wrong"), correctness=Correctness.WRONG, topic=topic))
     return items
