@@ -87,6 +87,7 @@ class LibraryScreen(Screen):
     def _fill(self) -> None:
         needle = self.query_one("#filter", Input).value.strip().casefold()
         table = self.query_one(DataTable)
+        selected = self.selected_id
         table.clear()
         for task in self.tasks:
             fields = (task.title, task.taskId, type_label(task.type), task.type, task.language.value)
@@ -104,6 +105,8 @@ class LibraryScreen(Screen):
         empty = self.query_one(EmptyState)
         empty.display = table.row_count == 0
         table.display = table.row_count > 0
+        if selected:
+            self._select(selected)
         if self.tasks and needle:
             empty.update(f"No task matches “{needle}”. Press [b]escape[/] to clear the filter.")
         else:

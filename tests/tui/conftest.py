@@ -1,0 +1,60 @@
+"""Fixtures of the terminal app's tests: the real embedded service over a copy of one seeded
+SQLite database (seeding once per session keeps the suite fast), and a running app on it."""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from textual.pilot import Pilot
+
+from core.config import Settings
+from core.service import Service, connect
+from tests.tui.helpers import SIZE, library_loaded, wait_until
+from tui.app import FeedbackStudioApp
+
+
+def studio_settings(database: Path) -> Settings:
+    return Settings(
+        database_url=f"sqlite+aiosqlite:///{database}", seed_demo=True, public_base_url="http://studio.test"
+    )
+
+
+@pytest.fixture(scope="session")
+def seeded_database(tmp_path_factory) -> Path:
+    """A database with the demo tasks and tutors, created once; tests work on copies of it."""
+    path = tmp_path_factory.mktemp("template") / "studio.sqlite3"
+
+    async def seed() -> None:
+        service = await connect(studio_settings(path))
+        await service.list_tutors((await service.info()).defaultTenantId)
+        await service.aclose()
+
+    asyncio.run(seed())
+    return path
+
+
+@pytest.fixture
+def database(tmp_path, seeded_database) -> Path:
+    copy = tmp_path / "studio.sqlite3"
+    shutil.copy(seeded_database, copy)
+    return copy
+
+
+@pytest.fixture
+async def studio(database) -> AsyncIterator[Service]:
+    service = await connect(studio_settings(database))
+    yield service
+    await service.aclose()
+
+
+@pytest.fixture
+async def pilot(studio) -> AsyncIterator[Pilot]:
+    """The app on the embedded service, its library loaded."""
+    app = FeedbackStudioApp(service=studio)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: library_loaded(app))
+        yield pilot

@@ -1,0 +1,54 @@
+"""Helpers of the terminal app's tests: waiting for workers, reading what the user sees."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+
+from textual.pilot import Pilot
+
+from tui.app import FeedbackStudioApp
+from tui.screens.library import LibraryScreen
+
+SIZE = (120, 40)
+
+
+async def wait_until(pilot: Pilot, condition: Callable[[], object], timeout: float = 10.0) -> None:
+    """Let the app run until ``condition()`` holds; workers report back asynchronously."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not condition():
+        if loop.time() > deadline:
+            raise AssertionError(f"timed out waiting for {condition}")
+        await pilot.pause(0.02)
+
+
+def library_loaded(app: FeedbackStudioApp) -> bool:
+    library = app.screen_stack[0]
+    return isinstance(library, LibraryScreen) and library._loaded
+
+
+def notifications(app: FeedbackStudioApp) -> list[tuple[str, str]]:
+    """(title, message) of the notifications shown so far."""
+    return [(n.title, n.message) for n in app._notifications]
+
+
+def text_of(widget) -> str:
+    """The plain text a Static or Label shows."""
+    content = widget.content
+    return content.plain if hasattr(content, "plain") else str(content)
+
+
+async def open_task(pilot: Pilot, task_id: str):
+    """Open a task from the library as a user would: move the cursor to its row and press enter."""
+    from textual.widgets import DataTable
+
+    from tui.screens.task import TaskScreen
+
+    app = pilot.app
+    table = app.screen.query_one(DataTable)
+    table.move_cursor(row=table.get_row_index(task_id))
+    await pilot.press("enter")
+    await wait_until(pilot, lambda: isinstance(app.screen, TaskScreen) and app.screen.definition is not None)
+    await pilot.pause()
+    return app.screen

@@ -1,0 +1,158 @@
+"""Journeys through the task library and the editor on the embedded service."""
+
+from __future__ import annotations
+
+from textual.widgets import Button, Checkbox, DataTable, Input, OptionList
+
+from core.api import TaskType
+from tests.tui.helpers import notifications, text_of, wait_until
+from tui.screens.confirm import ConfirmScreen
+from tui.screens.editor import EditorScreen
+from tui.screens.library import LibraryScreen
+from tui.screens.new_task import NewTaskScreen
+from tui.screens.task import TaskScreen
+from tui.widgets.empty import EmptyState
+
+
+def rows(app) -> list[str]:
+    table = app.screen.query_one(DataTable)
+    return [key.value for key in table.rows] if table.display else []
+
+
+async def test_library_lists_the_demo_tasks_with_type_language_and_title(pilot):
+    table = pilot.app.screen.query_one(DataTable)
+    assert table.row_count >= 8
+    row = table.get_row("mc-photosynthesis-en")
+    assert row[0] == "Multiple choice" and row[1] == "EN_US"
+    assert text_of_cell(row[2]) == "Photosynthesis: the gas plants take in"
+
+
+def text_of_cell(cell) -> str:
+    return cell.plain if hasattr(cell, "plain") else str(cell)
+
+
+async def test_filter_narrows_the_table_and_escape_clears_it(pilot):
+    app = pilot.app
+    everything = rows(app)
+    await pilot.press("slash", *"water")
+    assert rows(app) == ["blanks-water-cycle-en"]
+    await pilot.press("escape")
+    assert rows(app) == everything
+    await pilot.press("slash", *"zzzz")
+    assert text_of(app.screen.query_one(EmptyState)).startswith("No task matches")
+
+
+async def test_delete_asks_first_and_cancel_keeps_the_task(pilot, studio):
+    app = pilot.app
+    table = app.screen.query_one(DataTable)
+    table.move_cursor(row=table.get_row_index("blanks-water-cycle-en"))
+    await pilot.press("x")
+    await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+    assert "The water cycle" in text_of(app.screen.query_one(".dialog-question"))
+    await pilot.press("escape")
+    assert "blanks-water-cycle-en" in rows(app)
+
+    await pilot.press("x")
+    await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+    await pilot.click("#confirm")
+    await wait_until(pilot, lambda: "blanks-water-cycle-en" not in rows(app))
+    assert "blanks-water-cycle-en" not in {t.taskId for t in await studio.list_tasks("default")}
+
+
+async def test_duplicate_saves_a_copy_under_a_free_id(pilot, studio):
+    app = pilot.app
+    table = app.screen.query_one(DataTable)
+    table.move_cursor(row=table.get_row_index("mc-photosynthesis-en"))
+    await pilot.press("u")
+    await wait_until(pilot, lambda: "mc-photosynthesis-en-copy-1" in rows(app))
+    copy = (await studio.get_task("default", "mc-photosynthesis-en-copy-1")).definition
+    assert copy.title == "Photosynthesis: the gas plants take in (copy)"
+
+
+async def open_editor_for_new(pilot, task_type: TaskType) -> EditorScreen:
+    app = pilot.app
+    await pilot.press("n")
+    await wait_until(pilot, lambda: isinstance(app.screen, NewTaskScreen))
+    app.screen.query_one(OptionList).highlighted = list(TaskType).index(task_type)
+    await pilot.press("enter")
+    await wait_until(pilot, lambda: isinstance(app.screen, EditorScreen))
+    await pilot.pause()
+    return app.screen
+
+
+async def test_editor_marks_problems_at_their_fields_and_blocks_saving(pilot):
+    editor = await open_editor_for_new(pilot, TaskType.MULTIPLE_CHOICE)
+    save = editor.query_one("#save", Button)
+    assert not save.disabled
+
+    editor.query_one(".field-id Input", Input).value = "has/slash"
+    await pilot.pause()
+    id_error = editor.query_one(".field-id .field-error")
+    assert id_error.display and "String should match pattern" in text_of(id_error)
+    assert editor.query_one(".field-id Input").has_class("-invalid")
+    assert save.disabled
+
+    editor.query_one(".field-id Input", Input).value = "planets"
+    editor.query(Checkbox).first().value = False  # no option is correct any more
+    await pilot.pause()
+    problems = editor.query_one("#task-problems")
+    assert "exactly one option must be correct, found 0" in text_of(problems)
+    assert save.disabled
+    await pilot.press("ctrl+s")
+    assert isinstance(pilot.app.screen, EditorScreen)
+
+
+async def test_editor_preview_shows_the_gaps_as_the_learner_sees_them(pilot):
+    editor = await open_editor_for_new(pilot, TaskType.IN_TEXT_CHOICES)
+    assert text_of(editor.query_one("#preview")) == "She  1: go / goes / going  to school every day."
+    editor.query_one("#list-choices .field-options Input", Input).value = "go | goes"
+    await pilot.pause()
+    assert " 1: go / goes " in text_of(editor.query_one("#preview"))
+
+
+async def test_editor_adds_and_removes_items(pilot):
+    editor = await open_editor_for_new(pilot, TaskType.IN_TEXT_FILL_IN_BLANKS)
+    await pilot.click("#list-blanks .add-item")
+    await pilot.pause()
+    assert len(editor.query(".item-row")) == 3
+    new_row = editor.query(".item-row").last()
+    assert "at least 1 item" in text_of(new_row.query_one(".field-acceptedAnswers .field-error"))
+    new_row.query_one(".field-acceptedAnswers Input", Input).value = "5"
+    await pilot.pause()
+    assert "found [1, 2]" in text_of(editor.query_one("#task-problems"))  # three blanks, two gaps
+    await pilot.click(editor.query(".remove-item").last())
+    await pilot.pause()
+    assert len(editor.query(".item-row")) == 2
+    assert not editor.query_one("#task-problems").display
+
+
+async def test_leaving_a_changed_editor_asks_before_discarding(pilot):
+    app = pilot.app
+    editor = await open_editor_for_new(pilot, TaskType.MULTIPLE_RESPONSES)
+    editor.query_one(".field-title Input", Input).value = "Mammals"
+    await pilot.press("escape")
+    await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+    await pilot.click("#confirm")
+    await wait_until(pilot, lambda: isinstance(app.screen, LibraryScreen))
+
+
+async def test_a_service_error_is_shown_with_the_api_message(pilot, studio):
+    app = pilot.app
+    await studio.delete_task("default", "mc-photosynthesis-en")  # gone behind the app's back
+    table = app.screen.query_one(DataTable)
+    table.move_cursor(row=table.get_row_index("mc-photosynthesis-en"))
+    await pilot.press("u")
+    await wait_until(pilot, lambda: notifications(app))
+    title, message = notifications(app)[-1]
+    assert title == "Duplicating failed · INVALID_PARAMETER"
+    assert message == "task 'mc-photosynthesis-en' does not exist in tenant 'default'"
+
+
+async def test_saving_a_new_task_opens_it_to_try_answers(pilot, studio):
+    app = pilot.app
+    editor = await open_editor_for_new(pilot, TaskType.MULTIPLE_CHOICE)
+    editor.query_one(".field-title Input", Input).value = "Planets"
+    await pilot.press("ctrl+s")
+    await wait_until(pilot, lambda: isinstance(app.screen, TaskScreen) and app.screen.definition is not None)
+    assert app.screen.definition.title == "Planets"
+    assert (await studio.get_task("default", "multiple-choice-1")).definition.title == "Planets"
