@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Hashable
 from dataclasses import dataclass
+from threading import Lock
 
 from core.api import AspectDefinition, Correctness, FreeformTextTask
 from core.engine.base import EngineContext, GradedExample
@@ -62,6 +63,9 @@ class TaskModel:
 
 
 _cache: OrderedDict[Hashable, TaskModel] = OrderedDict()
+_cache_lock = Lock()
+"""The service may judge answers in worker threads; the LRU's bookkeeping must not interleave.
+A model is built outside the lock: two threads may build the same one, never a wrong one."""
 
 
 def task_model(task: FreeformTextTask, ctx: EngineContext) -> TaskModel:
@@ -71,27 +75,32 @@ def task_model(task: FreeformTextTask, ctx: EngineContext) -> TaskModel:
         _graded_fingerprint(ctx.graded),
         backend.name,
     )
-    model = _cache.get(key)
-    if model is None:
-        model = build_model(task, ctx.graded, backend)
+    with _cache_lock:
+        model = _cache.get(key)
+        if model is not None:
+            _cache.move_to_end(key)
+            return model
+    model = build_model(task, ctx.graded, backend)
+    with _cache_lock:
         _cache[key] = model
         if len(_cache) > CACHE_SIZE:
             _cache.popitem(last=False)
-    else:
-        _cache.move_to_end(key)
     return model
 
 
-_last_fingerprint: list[tuple[tuple[GradedExample, ...], int]] = []
+_last_fingerprint: tuple[tuple[GradedExample, ...], int] | None = None
 
 
 def _graded_fingerprint(graded: tuple[GradedExample, ...]) -> int:
     """The graded answers are part of the version even if a caller's cache_key forgets them.
-    A service passes the same cached tuple answer after answer, so the last one is remembered."""
-    if _last_fingerprint and _last_fingerprint[0][0] is graded:
-        return _last_fingerprint[0][1]
+    A service passes the same cached tuple answer after answer, so the last one is remembered
+    (replaced as one pair, so another thread reads an old or a new pair, never a mix)."""
+    global _last_fingerprint
+    last = _last_fingerprint
+    if last is not None and last[0] is graded:
+        return last[1]
     fingerprint = hash(tuple((g.text, g.correctness, g.points, g.feedback) for g in graded))
-    _last_fingerprint[:] = [(graded, fingerprint)]
+    _last_fingerprint = (graded, fingerprint)
     return fingerprint
 
 
