@@ -75,13 +75,15 @@ def frame(title: str) -> Iterator[ui.column]:
     ui.page_title(f"{title} · {APP_TITLE}")
     dark = ui.dark_mode().bind_value(app.storage.user, "dark")
     with ui.header(elevated=True).classes("items-center gap-2 px-3 py-2 bg-primary"):
-        ui.button(icon="menu", on_click=lambda: drawer.toggle()).props("flat round color=white dense")
+        ui.button(icon="menu", on_click=lambda: drawer.toggle()).props(
+            'flat round color=white dense aria-label="Menu"'
+        )
         ui.html(FAVICON, sanitize=False).classes("w-7 h-7")
         ui.label(APP_TITLE).classes("text-lg font-semibold text-white max-sm:hidden")
         ui.label(f"· {title}").classes("text-lg text-white/80 truncate")
         ui.space()
         ui.button(icon="dark_mode", on_click=lambda: dark.set_value(not dark.value)).props(
-            "flat round color=white dense"
+            'flat round color=white dense aria-label="Dark mode"'
         ).tooltip("Dark mode")
     with (
         ui.left_drawer(bordered=True).props("width=220 breakpoint=900") as drawer,

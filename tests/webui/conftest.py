@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 from nicegui.testing.general import nicegui_reset_globals
@@ -76,3 +77,41 @@ def web_server(tmp_path_factory) -> Iterator[WebServer]:
 
             with ServerThread(create_web_app(settings), port):
                 yield WebServer(f"http://127.0.0.1:{port}", settings)
+
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "webui"
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Debian's Chromium driven by Playwright (never a downloaded browser)."""
+    if not CHROMIUM.exists():
+        pytest.skip("Debian's Chromium is not at /usr/bin/chromium (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser, web_server: WebServer, request: pytest.FixtureRequest) -> Iterator[Any]:
+    """A fresh laptop-sized tab on the web server; its last state is kept as a screenshot artefact."""
+    context = browser.new_context(viewport={"width": 1280, "height": 860}, base_url=web_server.base_url)
+    context.set_default_timeout(15_000)
+    tab = context.new_page()
+    yield tab
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    tab.screenshot(path=str(ARTIFACTS / f"{request.node.name}.png"), full_page=True)
+    context.close()

@@ -37,7 +37,7 @@ def answer_html(task: TaskBase, result: Any, transcript: Sequence[ChatTurn] = ()
     if isinstance(result, MultipleChoiceResult | MultipleResponsesResult):
         return _options(task, result)
     if isinstance(result, SimulationResult):
-        return _conversation(result, transcript)
+        return _conversation(task, result, transcript)
     return html.escape(str(result.answer))
 
 
@@ -144,7 +144,7 @@ def _options(task: TaskBase, result: MultipleChoiceResult | MultipleResponsesRes
     return "\n".join(lines)
 
 
-def _conversation(result: SimulationResult, transcript: Sequence[ChatTurn]) -> str:
+def _conversation(task: TaskBase, result: SimulationResult, transcript: Sequence[ChatTurn]) -> str:
     turns = list(result.answer.messages or transcript)
     spans_by_turn: dict[int, list[Span]] = {}
     for item in result.feedback:
@@ -157,8 +157,11 @@ def _conversation(result: SimulationResult, transcript: Sequence[ChatTurn]) -> s
             spans_by_turn.setdefault(c.messageIndex, []).append(
                 Span(c.offset, c.length, _aspect_verdict(detected.aspect.type), detected.aspect.name)
             )
+    persona = getattr(getattr(task, "persona", None), "name", None) or "Persona"
+    speakers = {"user": "Learner", "assistant": persona}
     lines = [
-        f"<b>{html.escape(turn.role)}:</b> {highlight_html(turn.content, spans_by_turn.get(i, []))}"
+        f"<b>{html.escape(speakers.get(turn.role, turn.role))}:</b> "
+        + highlight_html(turn.content, spans_by_turn.get(i, []))
         for i, turn in enumerate(turns)
     ]
     return "\n".join(lines)

@@ -28,7 +28,7 @@ class ChatView:
         self.partner = partner
         self.on_debug = on_debug
         self.messages: list[ChatMessage] = []
-        self.scroll = ui.scroll_area().classes(f"w-full {height} rounded-borders border border-grey-4")
+        self.scroll = ui.scroll_area().classes(f"w-full {height} rounded-lg border border-gray-400/40")
         with self.scroll:
             self.column = ui.column().classes("w-full gap-1 p-2").props('data-testid="chat"')
             self.typing = ui.spinner("dots", size="lg").classes("ml-4").mark("typing")
@@ -84,10 +84,9 @@ class ChatView:
         return replied
 
     def _bubble(self, *, sent: bool) -> ui.markdown:
-        with (
-            self.column,
-            ui.chat_message(name="You" if sent else self.partner, sent=sent).classes("fs-bubble"),
-        ):
+        colors = "bg-color=primary text-color=white" if sent else "bg-color=grey-3 text-color=black"
+        with self.column, ui.chat_message(name="You" if sent else self.partner, sent=sent) as message:
+            message.classes("fs-bubble").props(colors)
             return ui.markdown()
 
     def _thumbs(self, trace_id: str) -> None:
@@ -99,15 +98,10 @@ class ChatView:
                 ui.notify("Thanks: the rating of this reply is saved", type="positive")
 
         with self.column, ui.row().classes("gap-0 ml-10"):
-            up = (
-                ui.button(icon="thumb_up", on_click=lambda: rate(1))
-                .props("flat round dense size=sm")
-                .mark("thumb-up")
-            )
-            down = ui.button(icon="thumb_down", on_click=lambda: rate(0))
-            down.props("flat round dense size=sm").mark("thumb-down")
-            up.tooltip("Good reply")
-            down.tooltip("Bad reply")
+            up = ui.button(icon="thumb_up", on_click=lambda: rate(1)).mark("thumb-up")
+            up.props('flat round dense size=sm aria-label="Good reply"').tooltip("Good reply")
+            down = ui.button(icon="thumb_down", on_click=lambda: rate(0)).mark("thumb-down")
+            down.props('flat round dense size=sm aria-label="Bad reply"').tooltip("Bad reply")
 
     def _error(self, text: str) -> None:
         with self.column, ui.row().classes("items-center gap-2 text-negative ml-4"):

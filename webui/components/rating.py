@@ -52,7 +52,7 @@ def rating_bar(studio: Studio, interaction_id: str) -> None:
     with ui.row().classes("w-full items-center gap-2").props('data-testid="rating"'):
         ui.label("Rate this feedback").classes("text-sm text-grey-7")
         thumb = ui.toggle(
-            {RatingType.GOOD.value: "👍 Good", RatingType.BAD.value: "👎 Bad"},
+            {RatingType.GOOD.value: "Good", RatingType.BAD.value: "Bad"},
             value=RatingType.GOOD.value,
             on_change=offer_reasons,
         ).props("dense no-caps")

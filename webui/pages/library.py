@@ -146,9 +146,9 @@ class Library:
                 title = f"{stored.definition.display_title} (copy)"
                 copy = stored.definition.model_copy(update={"id": new_id, "title": title})
                 await service.upsert_task(self.tenant, copy)
-                box.close()
                 ui.notify(f"Duplicated as {new_id}", type="positive")
                 await self._reload()
+                box.close()  # last: closing deletes the dialog, the context of this handler
 
         with dialog() as box:
             ui.label(f"Duplicate “{summary.title or summary.taskId}”").classes("text-lg")
@@ -161,9 +161,9 @@ class Library:
         async def delete() -> None:
             with reporting("Deleting"):
                 await (await self.studio.service()).delete_task(self.tenant, summary.taskId)
-                box.close()
                 ui.notify(f"Deleted {summary.taskId}", type="positive")
                 await self._reload()
+                box.close()
 
         with dialog() as box:
             ui.label(f"Remove “{summary.title or summary.taskId}” from the library?").classes("text-lg")

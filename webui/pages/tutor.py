@@ -17,6 +17,12 @@ from webui.components.chat import ChatView
 from webui.context import Studio, reporting
 from webui.theme import dialog, empty_state, frame
 
+ENGINES = {
+    None: "The server's default",
+    "grounded": "Offline tutor grounded in the task",
+    "llm": "Language model (OpenAI-compatible server)",
+}
+
 
 def register(studio: Studio) -> None:
     @ui.page("/tutor", response_timeout=30)
@@ -141,19 +147,23 @@ class TutorPage:
 
     def _tutor_dialog(self, tasks: list) -> None:
         async def create() -> None:
-            tutor_id = tutor_id_input.value.strip()
+            tutor_id = (tutor_id_input.value or "").strip()
+            if not tutor_id:
+                ui.notify("Give the tutor an id", type="warning")
+                return
             body = TutorUpsert(
-                name=name.value.strip() or tutor_id,
+                name=(name.value or "").strip() or tutor_id,
                 description=description.value or "",
                 initial_messages=[line for line in (opening.value or "").splitlines() if line.strip()],
                 taskId=task.value,
                 language=language.value,
+                engine=engine.value,
                 instructions=instructions.value or None,
             )
             with reporting("Creating the tutor"):
                 await (await self.studio.service()).put_tutor(self.tenant, tutor_id, body)
-                box.close()
                 ui.navigate.to(f"/tutor?tutor={tutor_id}")
+                box.close()
 
         with dialog("w-full max-w-lg") as box:
             ui.label("New tutor").classes("text-lg")
@@ -167,6 +177,7 @@ class TutorPage:
             language = ui.select([lang.value for lang in Language], label="Language", value="EN_US").classes(
                 "w-full"
             )
+            engine = ui.select(ENGINES, label="Engine", value=None).classes("w-full")
             opening = ui.textarea("Opening messages (one a line)").classes("w-full")
             instructions = ui.textarea("Instructions").classes("w-full")
             with ui.row().classes("w-full justify-end"):

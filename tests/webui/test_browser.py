@@ -1,0 +1,108 @@
+"""End-to-end journeys in Debian's Chromium against the web app served by uvicorn: create a task
+and answer it, chat while the reply streams in, run a simulation. Screenshots go to test-artifacts/.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.webui.conftest import ARTIFACTS
+from tests.webui.paced_llm import REPLY
+
+pytestmark = pytest.mark.browser
+
+
+def test_create_a_task_answer_it_and_see_the_evidence_highlighted(page) -> None:
+    page.goto("/")
+    page.get_by_role("button", name="New task").click()
+    page.locator(".q-menu").get_by_text("Free text").click()
+    page.wait_for_url("**/new/FREEFORM_TEXT")
+    page.get_by_label("Id").fill("ff-e2e-circuit")
+    page.get_by_label("Title").fill("Why the bulb lights")
+    page.get_by_label("Problem statement").fill("Explain why the bulb lights up.")
+    page.get_by_role("button", name="Add sample solution").click()
+    page.get_by_label("Sample solution").fill(
+        "The circuit is closed, so a current flows through the filament."
+    )
+    page.get_by_role("button", name="Add aspect").click()
+    page.get_by_label("Name").fill("Closed circuit")
+    cues = page.get_by_label("Cues: phrasings that show it")
+    cues.fill("closed circuit")
+    cues.press("Enter")
+    page.get_by_role("button", name="Save task").click()
+
+    page.wait_for_url("**/tasks/default/ff-e2e-circuit")
+    page.get_by_label("Answer").fill(
+        "It lights up in a closed circuit: current flows & the <b>filament</b> glows."
+    )
+    page.get_by_role("button", name="Get feedback").click()
+
+    marks = page.locator("mark.fs-mark")
+    marks.first.wait_for()
+    assert marks.all_inner_texts() == ["closed circuit"]
+    assert "& the <b>filament</b> glows" in page.locator(".fs-answer").inner_text()  # shown as typed: escaped
+    page.screenshot(path=str(ARTIFACTS / "freeform-feedback.png"), full_page=True)
+
+
+def test_chat_with_the_tutor_and_watch_the_reply_stream_in_to_the_end(page) -> None:
+    page.goto("/tutor")
+    page.get_by_role("button", name="New tutor").click()
+    page.get_by_label("Id", exact=True).fill("circuit-llm")
+    page.get_by_label("Name").fill("Circuit coach (language model)")
+    page.get_by_label("Engine").click()
+    page.locator(".q-menu").get_by_text("Language model").click()
+    page.get_by_label("Opening messages (one a line)").fill("Hello! Tell me what you see.")
+    page.get_by_role("button", name="Create").click()
+    page.wait_for_url("**/tutor?tutor=circuit-llm")
+    chat = page.locator("[data-testid=chat]")
+    chat.get_by_text("Hello! Tell me what you see.").wait_for()
+    page.evaluate(
+        """() => {
+            window.__lengths = [];
+            const chat = document.querySelector('[data-testid=chat]');
+            new MutationObserver(() => window.__lengths.push(chat.innerText.length))
+                .observe(chat, {subtree: true, childList: true, characterData: true});
+        }"""
+    )
+    page.get_by_placeholder("Ask the tutor…").fill("Why does my bulb stay dark?")
+    page.get_by_placeholder("Ask the tutor…").press("Enter")
+    page.get_by_role("button", name="Good reply").wait_for()  # TRACE: the stream has ended
+
+    first, second = (part.strip() for part in REPLY.split("\n\n"))
+    bubbles = chat.locator(".q-message-text-content").all_inner_texts()
+    assert [b.strip() for b in bubbles[-2:]] == [first, second]  # a blank line is a BOUNDARY: two bubbles
+    lengths = page.evaluate("window.__lengths")
+    assert len(set(lengths)) >= 8, f"the reply arrived in too few pieces: {lengths}"
+
+    page.get_by_role("button", name="Good reply").click()
+    page.get_by_text("Thanks: the rating of this reply is saved").wait_for()
+    page.screenshot(path=str(ARTIFACTS / "tutor-chat.png"), full_page=True)
+
+
+def test_run_a_simulation_and_get_feedback_on_the_conversation(page) -> None:
+    page.goto("/simulation?task=sim-customer-objections-en")
+    page.get_by_role("button", name="Start session").click()
+    message = page.get_by_placeholder(re.compile("^Answer "))
+    message.fill("I understand the price worries you. What matters most for your shop?")
+    message.press("Enter")
+    page.get_by_role("button", name="Good reply").wait_for()
+    page.get_by_role("button", name="Finish and get feedback").click()
+    page.get_by_text("Feedback on the conversation").wait_for()
+    page.locator(".fs-answer").wait_for()
+    page.screenshot(path=str(ARTIFACTS / "simulation-feedback.png"), full_page=True)
+
+
+def test_the_library_fits_a_phone_in_dark_mode(browser, web_server) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844}, base_url=web_server.base_url)
+    phone = context.new_page()
+    phone.goto("/")
+    phone.locator("[data-testid=library]").wait_for()
+    phone.get_by_role("button", name="Dark mode").click()
+    phone.locator("body.body--dark").wait_for()
+    width = phone.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, f"the page is {width}px wide on a 390px phone"
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    phone.screenshot(path=str(ARTIFACTS / "library-phone-dark.png"), full_page=True)
+    context.close()
