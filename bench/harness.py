@@ -81,8 +81,12 @@ async def run_load(
     requests: int,
     warmup: int = 50,
     headers: dict[str, str] | None = None,
+    seconds: float | None = None,
 ) -> LoadResult:
-    """`requests` calls spread over `concurrency` workers, each on its own keep-alive connection."""
+    """`requests` calls spread over `concurrency` workers, each on its own keep-alive connection.
+
+    With `seconds`, the workers call for that long instead of until `requests` calls are made.
+    """
     limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
     async with httpx.AsyncClient(base_url=base_url, headers=headers, limits=limits, timeout=30) as client:
         for _ in range(warmup):
@@ -90,10 +94,11 @@ async def run_load(
         latencies: list[float] = []
         errors = 0
         remaining = requests
+        deadline = None if seconds is None else time.perf_counter() + seconds
 
         async def worker() -> None:
             nonlocal remaining, errors
-            while remaining > 0:
+            while remaining > 0 if deadline is None else time.perf_counter() < deadline:
                 remaining -= 1
                 start = time.perf_counter()
                 response = await call(client)
@@ -102,8 +107,8 @@ async def run_load(
 
         started = time.perf_counter()
         await asyncio.gather(*(worker() for _ in range(concurrency)))
-        seconds = time.perf_counter() - started
-    return LoadResult(name, concurrency, requests, seconds, latencies, errors)
+        elapsed = time.perf_counter() - started
+    return LoadResult(name, concurrency, len(latencies), elapsed, latencies, errors)
 
 
 def table(results: list[LoadResult]) -> str:
