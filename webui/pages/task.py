@@ -7,7 +7,8 @@ without losing their place. The history is read when its tab is first opened, no
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 
 from nicegui import ui
 
@@ -19,6 +20,7 @@ from core.api import (
     TaskBase,
     try_parse_task_type,
 )
+from core.api.validation import GAP
 from webui.components.answer_forms import answer_form
 from webui.components.feedback_view import feedback_view
 from webui.components.history import history_view
@@ -64,34 +66,47 @@ def register(studio: Studio) -> None:
             task_editor(studio, tenant, new_draft(task_type), is_new=True, on_saved=open_saved)
 
 
+@dataclass(frozen=True)
+class Tab:
+    """One tab of the task page. A lazy tab is built the first time it opens (with a spinner till
+    then), so reading, say, the whole history costs nothing until someone looks at it."""
+
+    name: str
+    icon: str
+    build: Callable[[TaskPage], Awaitable[None] | None]
+    lazy: bool = False
+
+
 class TaskPage:
     def __init__(self, studio: Studio, stored: StoredTask) -> None:
         self.studio = studio
         self.stored = stored
         self.task: TaskBase = stored.definition
-        self.history_loaded = False
+        self.pending: dict[str, ui.tab_panel] = {}
 
     def build(self) -> None:
         self._header()
         with ui.tabs().classes("w-full").props("align=left no-caps") as tabs:
-            try_tab = ui.tab("Try", icon="play_circle")
-            edit_tab = ui.tab("Edit", icon="edit")
-            history_tab = ui.tab("History", icon="insights")
-        with ui.tab_panels(tabs, value=try_tab).classes("w-full bg-transparent").props("animated=false"):
-            with ui.tab_panel(try_tab).classes("px-0"):
-                self._try()
-            with ui.tab_panel(edit_tab).classes("px-0"):
-                task_editor(
-                    self.studio,
-                    self.stored.tenantId,
-                    copy.deepcopy(self.task.to_wire()),
-                    is_new=False,
-                    on_saved=self._reload,
-                )
-            with ui.tab_panel(history_tab).classes("px-0") as history_panel:
-                ui.spinner(size="lg").classes("self-center")
-        self.history_panel = history_panel
+            for tab in TABS:
+                ui.tab(tab.name, icon=tab.icon)
+        with ui.tab_panels(tabs, value=TABS[0].name).classes("w-full bg-transparent").props("animated=false"):
+            for tab in TABS:
+                with ui.tab_panel(tab.name).classes("px-0") as panel:
+                    if tab.lazy:
+                        ui.spinner(size="lg").classes("self-center")
+                        self.pending[tab.name] = panel
+                    else:
+                        tab.build(self)
         tabs.on_value_change(self._tab_opened)
+
+    async def _tab_opened(self, event) -> None:
+        panel = self.pending.pop(event.value, None)
+        if panel is None:
+            return
+        tab = next(t for t in TABS if t.name == event.value)
+        with panel:
+            await tab.build(self)  # type: ignore[misc]
+        panel.remove(0)  # the spinner
 
     def _header(self) -> None:
         task = self.task
@@ -101,7 +116,7 @@ class TaskPage:
             ui.badge(task.language.value, color="secondary").props("outline")
             ui.space()
             ui.label(f"{task.id} · version {self.stored.version}").classes("text-xs text-grey-7")
-        ui.label(task.problemStatement).classes("whitespace-pre-wrap")
+        ui.label(GAP.sub("____", task.problemStatement)).classes("whitespace-pre-wrap")
 
     def _try(self) -> None:
         if isinstance(self.task, SimulationTask):
@@ -144,18 +159,29 @@ class TaskPage:
         finally:
             button.props(remove="loading")
 
-    async def _tab_opened(self, event) -> None:
-        """The history is read the first time its tab opens (and a reload reads it again)."""
-        if event.value != "History" or self.history_loaded:
-            return
-        self.history_loaded = True
+    def _edit(self) -> None:
+        task_editor(
+            self.studio,
+            self.stored.tenantId,
+            copy.deepcopy(self.task.to_wire()),
+            is_new=False,
+            on_saved=self._reload,
+        )
+
+    async def _history(self) -> None:
         with reporting("Loading the history"):
             records = await (await self.studio.service()).list_interactions(
                 self.stored.tenantId, self.task.id
             )
-            self.history_panel.clear()
-            with self.history_panel:
-                history_view(self.studio, self.task, records)
+            history_view(self.studio, self.task, records)
 
     async def _reload(self, _: TaskBase) -> None:
         ui.navigate.reload()
+
+
+TABS = [
+    Tab("Try", "play_circle", TaskPage._try),
+    Tab("Edit", "edit", TaskPage._edit),
+    Tab("History", "insights", TaskPage._history, lazy=True),
+]
+"""The tabs of the task page, in order; a workflow of its own (a retest, say) adds one here."""
