@@ -29,6 +29,7 @@ from core.api import (
     Correctness,
     FreeformTextAnswer,
     FreeformTextTask,
+    MultipleChoiceAnswer,
     MultipleChoiceTask,
     MultipleResponsesTask,
     SimulationTask,
@@ -69,9 +70,13 @@ class Diagnosis:
     shown: tuple[AspectDefinition, ...]
     misconceptions: tuple[AspectDefinition, ...]
     correct: bool
+    answered: bool = False
+    """The message reads as a definite answer (it names an option), so it is an attempt."""
+    note: str | None = None
+    """The engine's feedback on a definite answer that is not right (the author's word on that option)."""
 
 
-def aspects_of(task: TaskBase | None) -> list[AspectDefinition]:
+def _declared_aspects(task: TaskBase | None) -> list[AspectDefinition]:
     if isinstance(task, FreeformTextTask | SimulationTask):
         return list(task.aspects)
     if isinstance(task, MultipleChoiceTask | MultipleResponsesTask):
@@ -79,22 +84,53 @@ def aspects_of(task: TaskBase | None) -> list[AspectDefinition]:
     return []
 
 
+def aspects_of(task: TaskBase | None) -> list[AspectDefinition]:
+    """The aspects a hint may be about. A correct option's aspects name the answer, so they never are."""
+    if isinstance(task, MultipleChoiceTask | MultipleResponsesTask):
+        return [a for option in task.options if not option.correct for a in option.aspects]
+    return _declared_aspects(task)
+
+
+def _as_answer(turn: Turn) -> FreeformTextAnswer | MultipleChoiceAnswer | None:
+    """The learner's message as an answer to the task, where it reads as one.
+
+    A freeform message is an answer as it stands; a multiple-choice message is one when it names
+    exactly one option (all the option's words are in it).
+    """
+    task = turn.task
+    if isinstance(task, FreeformTextTask):
+        return FreeformTextAnswer(content=turn.message)
+    if isinstance(task, MultipleChoiceTask):
+        base = base_of(turn.language)
+        words = set(_content(turn.message, base))
+        named = [
+            i
+            for i, o in enumerate(task.options)
+            if (stems := set(_content(o.content, base))) <= words and stems
+        ]
+        return MultipleChoiceAnswer(selectedIndex=named[0]) if len(named) == 1 else None
+    return None
+
+
 def diagnose(turn: Turn) -> Diagnosis | None:
-    """The freeform engine's judgement of the learner's message, or None where it cannot judge."""
-    if not isinstance(turn.task, FreeformTextTask):
+    """The feedback engine's judgement of the learner's message, or None where it cannot judge."""
+    answer = _as_answer(turn)
+    if turn.task is None or answer is None:
         return None
     try:
-        result = compute_result(
-            turn.task, FreeformTextAnswer(content=turn.message), EngineContext(catalogue=turn.catalogue)
-        )
+        result = compute_result(turn.task, answer, EngineContext(catalogue=turn.catalogue))
     except EngineUnavailable:
         return None
-    by_name = {a.name: a for a in turn.task.aspects}
+    by_name = {a.name: a for a in _declared_aspects(turn.task)}
     found = [by_name[d.aspect.name] for d in result.allAspects if d.aspect.name in by_name]
+    answered = isinstance(answer, MultipleChoiceAnswer)
+    wrong = [i.message for i in result.feedback if i.correctness is not Correctness.CORRECT]
     return Diagnosis(
         shown=tuple(a for a in found if a.type is AspectType.CONCEPT),
         misconceptions=tuple(a for a in found if a.type is AspectType.MISCONCEPTION),
         correct=result.points.verdict is Correctness.CORRECT,
+        answered=answered,
+        note=wrong[0] if answered and wrong else None,
     )
 
 
@@ -128,7 +164,7 @@ def _vocabulary(task: TaskBase, base: str) -> set[str]:
 
 def is_attempt(turn: Turn, diagnosis: Diagnosis | None, demand: bool) -> bool:
     """An answer to the task, rather than a question, a greeting or a demand for the solution."""
-    if diagnosis is not None and (diagnosis.shown or diagnosis.misconceptions):
+    if diagnosis is not None and (diagnosis.answered or diagnosis.shown or diagnosis.misconceptions):
         return True
     if demand or turn.task is None or turn.message.rstrip().endswith("?"):
         return False
@@ -188,6 +224,8 @@ def opening(
         return wrong.message or turn.text("tutor.misconception", description=wrong.description or wrong.name)
     if attempt and diagnosis is not None and diagnosis.shown:
         return turn.text("tutor.progress", shown=", ".join(a.name for a in diagnosis.shown))
+    if attempt and diagnosis is not None and diagnosis.note:
+        return diagnosis.note
     if attempt:
         return turn.text("tutor.attempt_noted")
     if demand:

@@ -6,7 +6,14 @@ import re
 
 import pytest
 
-from core.api import ChatRequest, ChatTurn, FreeformTextTask, TutorConfiguration, TutorUpsert
+from core.api import (
+    ChatRequest,
+    ChatTurn,
+    FreeformTextTask,
+    MultipleChoiceTask,
+    TutorConfiguration,
+    TutorUpsert,
+)
 from core.assets import load_catalogue
 from core.tutor.base import Turn
 from core.tutor.grounded import GroundedTutor
@@ -192,3 +199,25 @@ def test_the_tutor_speaks_the_tasks_language(language, welcome, ask):
     replies, _, _ = GroundedTutor().plan(turn)
     assert replies[0].startswith(welcome) and replies[1].startswith(ask)
     assert all("ß" not in reply for reply in replies)
+
+
+def test_a_named_option_is_diagnosed_with_the_authors_feedback_and_a_correct_one_is_confirmed():
+    task = MultipleChoiceTask.model_validate(demo_task("mc-photosynthesis-en"))
+    nitrogen = next(o.feedback for o in task.options if o.content == "Nitrogen")
+    state: dict = {}
+    replies = []
+    for message in ("I think it is nitrogen.", "Carbon dioxide!"):
+        turn = Turn(
+            tutor=TutorConfiguration(id="t", name="t"),
+            task=task,
+            history=(),
+            message=message,
+            language=task.language,
+            catalogue=load_catalogue(),
+            state=state,
+        )
+        messages, state, _ = GroundedTutor().plan(turn)
+        replies.append(messages)
+    assert replies[0][0] == nitrogen
+    assert "carbon dioxide" not in " ".join(replies[0]).casefold()
+    assert replies[1] == ["That's right: your answer covers everything the task asks for. Well done!"]
