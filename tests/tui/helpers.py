@@ -13,10 +13,10 @@ from tui.screens.library import LibraryScreen
 SIZE = (120, 40)
 
 
-async def wait_until(pilot: Pilot, condition: Callable[[], object], timeout: float = 10.0) -> None:
+async def wait_until(pilot: Pilot, condition: Callable[[], object], within: float = 10.0) -> None:
     """Let the app run until ``condition()`` holds; workers report back asynchronously."""
     loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
+    deadline = loop.time() + within
     while not condition():
         if loop.time() > deadline:
             raise AssertionError(f"timed out waiting for {condition}")
@@ -50,5 +50,23 @@ async def open_task(pilot: Pilot, task_id: str):
     table.move_cursor(row=table.get_row_index(task_id))
     await pilot.press("enter")
     await wait_until(pilot, lambda: isinstance(app.screen, TaskScreen) and app.screen.definition is not None)
+    await pilot.pause()
+    return app.screen
+
+
+async def new_task_editor(pilot: Pilot, task_type):
+    """Press n in the library, pick the type, and return the editor that opens."""
+    from textual.widgets import OptionList
+
+    from core.api import TaskType
+    from tui.screens.editor import EditorScreen
+    from tui.screens.new_task import NewTaskScreen
+
+    app = pilot.app
+    await pilot.press("n")
+    await wait_until(pilot, lambda: isinstance(app.screen, NewTaskScreen))
+    app.screen.query_one(OptionList).highlighted = list(TaskType).index(task_type)
+    await pilot.press("enter")
+    await wait_until(pilot, lambda: isinstance(app.screen, EditorScreen))
     await pilot.pause()
     return app.screen

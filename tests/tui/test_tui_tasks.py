@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from textual.widgets import Button, Checkbox, DataTable, Input, OptionList
+from textual.widgets import Button, Checkbox, DataTable, Input
 
 from core.api import TaskType
-from tests.tui.helpers import notifications, text_of, wait_until
+from tests.tui.helpers import new_task_editor, notifications, text_of, wait_until
 from tui.screens.confirm import ConfirmScreen
 from tui.screens.editor import EditorScreen
 from tui.screens.library import LibraryScreen
-from tui.screens.new_task import NewTaskScreen
 from tui.screens.task import TaskScreen
 from tui.widgets.empty import EmptyState
 
@@ -69,19 +68,8 @@ async def test_duplicate_saves_a_copy_under_a_free_id(pilot, studio):
     assert copy.title == "Photosynthesis: the gas plants take in (copy)"
 
 
-async def open_editor_for_new(pilot, task_type: TaskType) -> EditorScreen:
-    app = pilot.app
-    await pilot.press("n")
-    await wait_until(pilot, lambda: isinstance(app.screen, NewTaskScreen))
-    app.screen.query_one(OptionList).highlighted = list(TaskType).index(task_type)
-    await pilot.press("enter")
-    await wait_until(pilot, lambda: isinstance(app.screen, EditorScreen))
-    await pilot.pause()
-    return app.screen
-
-
 async def test_editor_marks_problems_at_their_fields_and_blocks_saving(pilot):
-    editor = await open_editor_for_new(pilot, TaskType.MULTIPLE_CHOICE)
+    editor = await new_task_editor(pilot, TaskType.MULTIPLE_CHOICE)
     save = editor.query_one("#save", Button)
     assert not save.disabled
 
@@ -103,21 +91,25 @@ async def test_editor_marks_problems_at_their_fields_and_blocks_saving(pilot):
 
 
 async def test_editor_preview_shows_the_gaps_as_the_learner_sees_them(pilot):
-    editor = await open_editor_for_new(pilot, TaskType.IN_TEXT_CHOICES)
+    editor = await new_task_editor(pilot, TaskType.IN_TEXT_CHOICES)
     assert text_of(editor.query_one("#preview")) == "She  1: go / goes / going  to school every day."
-    editor.query_one("#list-choices .field-options Input", Input).value = "go | goes"
+    editor.query_one("#list-choices Input.field-options", Input).value = "go | goes"
     await pilot.pause()
     assert " 1: go / goes " in text_of(editor.query_one("#preview"))
 
 
 async def test_editor_adds_and_removes_items(pilot):
-    editor = await open_editor_for_new(pilot, TaskType.IN_TEXT_FILL_IN_BLANKS)
+    editor = await new_task_editor(pilot, TaskType.IN_TEXT_FILL_IN_BLANKS)
     await pilot.click("#list-blanks .add-item")
     await pilot.pause()
     assert len(editor.query(".item-row")) == 3
     new_row = editor.query(".item-row").last()
-    assert "at least 1 item" in text_of(new_row.query_one(".field-acceptedAnswers .field-error"))
-    new_row.query_one(".field-acceptedAnswers Input", Input).value = "5"
+    assert (
+        text_of(new_row.query_one(".row-error"))
+        == "Accepted answers: List should have at least 1 item after validation, not 0"
+    )
+    assert new_row.query_one("Input.field-acceptedAnswers").has_class("-invalid")
+    new_row.query_one("Input.field-acceptedAnswers", Input).value = "5"
     await pilot.pause()
     assert "found [1, 2]" in text_of(editor.query_one("#task-problems"))  # three blanks, two gaps
     await pilot.click(editor.query(".remove-item").last())
@@ -128,7 +120,7 @@ async def test_editor_adds_and_removes_items(pilot):
 
 async def test_leaving_a_changed_editor_asks_before_discarding(pilot):
     app = pilot.app
-    editor = await open_editor_for_new(pilot, TaskType.MULTIPLE_RESPONSES)
+    editor = await new_task_editor(pilot, TaskType.MULTIPLE_RESPONSES)
     editor.query_one(".field-title Input", Input).value = "Mammals"
     await pilot.press("escape")
     await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
@@ -150,7 +142,7 @@ async def test_a_service_error_is_shown_with_the_api_message(pilot, studio):
 
 async def test_saving_a_new_task_opens_it_to_try_answers(pilot, studio):
     app = pilot.app
-    editor = await open_editor_for_new(pilot, TaskType.MULTIPLE_CHOICE)
+    editor = await new_task_editor(pilot, TaskType.MULTIPLE_CHOICE)
     editor.query_one(".field-title Input", Input).value = "Planets"
     await pilot.press("ctrl+s")
     await wait_until(pilot, lambda: isinstance(app.screen, TaskScreen) and app.screen.definition is not None)

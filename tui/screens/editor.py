@@ -16,7 +16,7 @@ from core.api import InTextChoicesTask, InTextFillInBlanksTask, TaskBase
 from tui.calls import service_call
 from tui.labels import type_label
 from tui.validation import validate
-from tui.widgets.editor.fields import FieldSet, RowList
+from tui.widgets.editor.fields import FieldSet, RowList, show_message
 from tui.widgets.editor.forms import COMMON, type_parts
 from tui.widgets.statement import choice_gap, learner_view, numbered_gap
 
@@ -39,6 +39,7 @@ class EditorScreen(Screen[str | None]):
         self.original = task.to_wire()
         self.common = FieldSet(COMMON, self.original, id="common")
         self.parts = type_parts(task.task_type, self.original)
+        self._check_pending = False
 
     def compose(self) -> ComposeResult:
         heading = (
@@ -73,8 +74,15 @@ class EditorScreen(Screen[str | None]):
     @on(Select.Changed)
     @on(Checkbox.Changed)
     @on(RowList.Changed)
+    def _changed(self) -> None:
+        """Coalesce a burst of changes (the inputs' first values at mount, fast typing) into one check."""
+        if not self._check_pending:
+            self._check_pending = True
+            self.call_later(self.check)
+
     def check(self) -> TaskBase | None:
         """Validate the whole document and show each problem at its field; returns the valid task."""
+        self._check_pending = False
         document = self.document()
         task, problems = validate(document)
         shown = self.common.show_errors(problems)
@@ -87,9 +95,7 @@ class EditorScreen(Screen[str | None]):
         ]
         if self.is_new and document.get("id") in self.taken:
             rest.append(f"A task with id {document['id']!r} exists: saving replaces it.")
-        summary = self.query_one("#task-problems", Static)
-        summary.update("\n".join(f"⚠ {line}" for line in rest))
-        summary.display = bool(rest)
+        show_message(self.query_one("#task-problems", Static), "\n".join(f"⚠ {line}" for line in rest))
         self.query_one("#save", Button).disabled = task is None
         self._preview(document)
         return task

@@ -79,8 +79,18 @@ def _read(spec: Spec, widget: Widget) -> Any:
     return text
 
 
+def show_message(label: Static, message: str) -> None:
+    """Show ``message`` (hidden when empty), touching the widget only on a change: validation runs
+    on every keystroke, and restyling every field each time would make typing sluggish."""
+    if getattr(label, "shown_message", None) != message:
+        label.shown_message = message  # type: ignore[attr-defined]
+        label.update(message)
+        label.display = bool(message)
+
+
 class FieldSet(Vertical):
-    """Inputs for ``specs`` over ``document``; ``value()`` returns the document with the edits."""
+    """Inputs for ``specs`` over ``document``, each with its label above and its error below;
+    ``value()`` returns the document with the edits (fields the form does not show are kept)."""
 
     DEFAULT_CLASSES = "field-set"
 
@@ -91,18 +101,19 @@ class FieldSet(Vertical):
         self._widgets: dict[Spec, Widget] = {}
         self._errors: dict[Spec, Static] = {}
 
-    def compose_fields(self) -> ComposeResult:
+    def compose(self) -> ComposeResult:
         for spec in self.specs:
             with Vertical(classes=f"field field-{spec.kind} field-{spec.path[-1]}"):
                 if spec.kind != "check":
                     yield Label(spec.label, classes="field-label")
-                self._widgets[spec] = _widget(spec, _get(self.document, spec.path))
-                yield self._widgets[spec]
+                yield self._field_widget(spec)
                 self._errors[spec] = Static(classes="field-error")
                 yield self._errors[spec]
 
-    def compose(self) -> ComposeResult:
-        yield from self.compose_fields()
+    def _field_widget(self, spec: Spec) -> Widget:
+        widget = self._widgets[spec] = _widget(spec, _get(self.document, spec.path))
+        widget.add_class(f"field-{spec.path[-1]}")
+        return widget
 
     def value(self) -> dict:
         document = deepcopy(self.document)
@@ -110,32 +121,53 @@ class FieldSet(Vertical):
             _set(document, spec.path, _read(spec, widget))
         return document
 
-    def show_errors(self, errors: dict[Loc, str], base: Loc = ()) -> set[Loc]:
-        """Mark the fields with errors at or below their location; returns the locations shown."""
-        shown: set[Loc] = set()
+    def _mark(self, errors: dict[Loc, str], base: Loc) -> dict[Spec, list[str]]:
+        """Mark the widgets with errors at or below their location; the messages by field."""
+        found: dict[Spec, list[str]] = {}
         for spec, widget in self._widgets.items():
             where = base + spec.path
-            mine = {loc: msg for loc, msg in errors.items() if loc[: len(where)] == where}
-            shown |= mine.keys()
+            mine = [msg for loc, msg in errors.items() if loc[: len(where)] == where]
             widget.set_class(bool(mine), "-invalid")
-            self._errors[spec].update("; ".join(dict.fromkeys(mine.values())))
-            self._errors[spec].display = bool(mine)
-        return shown
+            if mine:
+                found[spec] = list(dict.fromkeys(mine))
+        return found
+
+    def show_errors(self, errors: dict[Loc, str], base: Loc = ()) -> set[Loc]:
+        """Show the errors that fall under these fields; returns the locations shown."""
+        found = self._mark(errors, base)
+        for spec, label in self._errors.items():
+            show_message(label, "; ".join(found.get(spec, [])))
+        return _covered(errors, base, self.specs)
+
+
+def _covered(errors: dict[Loc, str], base: Loc, specs: Sequence[Spec]) -> set[Loc]:
+    return {loc for loc in errors for spec in specs if loc[: len(base + spec.path)] == base + spec.path}
 
 
 class ItemRow(FieldSet):
-    """One item of a list (an option, a blank, an aspect) on one line, with a remove button."""
+    """One item of a list (an option, a blank, an aspect) on one line, with a remove button and
+    one error line; the column labels are the list's header, so each row is only its inputs."""
 
     DEFAULT_CLASSES = "item-row"
 
     def compose(self) -> ComposeResult:
         with Horizontal(classes="item-fields"):
-            yield from self.compose_fields()
+            for spec in self.specs:
+                yield self._field_widget(spec)
             yield Button("✕", classes="remove-item", tooltip="Remove this item", compact=True)
+        yield Static(classes="field-error row-error")
+
+    def show_errors(self, errors: dict[Loc, str], base: Loc = ()) -> set[Loc]:
+        found = self._mark(errors, base)
+        message = " · ".join(
+            f"{spec.label.split(' (')[0]}: {'; '.join(msgs)}" for spec, msgs in found.items()
+        )
+        show_message(self.query_one(".row-error", Static), message)
+        return _covered(errors, base, self.specs)
 
 
 class RowList(Vertical):
-    """The items of one list field of the document: a row each, plus an add button."""
+    """The items of one list field of the document: a header, a row each, and an add button."""
 
     DEFAULT_CLASSES = "row-list"
 
@@ -151,6 +183,12 @@ class RowList(Vertical):
 
     def compose(self) -> ComposeResult:
         yield Static(self.title, classes="section-title")
+        with Horizontal(classes="item-header"):
+            for spec in self.specs:
+                yield Label(
+                    "" if spec.kind == "check" else spec.label, classes=f"field-label field-{spec.path[-1]}"
+                )
+            yield Label("", classes="remove-item")
         for item in self._items:
             yield ItemRow(self.specs, item)
         yield Static(classes="field-error list-error")
@@ -167,9 +205,7 @@ class RowList(Vertical):
         shown = {loc for loc in errors if loc == (self.field,)}
         for index, row in enumerate(self.rows):
             shown |= row.show_errors(errors, (self.field, index))
-        own = self.query_one(".list-error", Static)
-        own.update("; ".join(errors[loc] for loc in shown if loc == (self.field,)))
-        own.display = (self.field,) in shown
+        show_message(self.query_one(".list-error", Static), errors.get((self.field,), ""))
         return shown
 
     async def on_button_pressed(self, event: Button.Pressed) -> None:

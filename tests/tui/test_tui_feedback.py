@@ -1,0 +1,176 @@
+"""The main journey for each of the six task types, on the embedded service: create the task in
+the editor, answer it as a learner would, read the feedback with its evidence highlighted in the
+answer, and rate the feedback."""
+
+from __future__ import annotations
+
+import pytest
+from rich.text import Text
+from textual.widgets import DataTable, Input, RadioButton, Select, SelectionList, TextArea
+
+from core.api import Correctness, RatingSubtype, RatingType, TaskType
+from tests.tui.helpers import new_task_editor, text_of, wait_until
+from tui.screens.interaction import InteractionScreen
+from tui.screens.task import TaskScreen
+from tui.widgets.chat.view import Bubble, ChatView
+from tui.widgets.feedback.evidence import ASPECT_STYLES, EVIDENCE_STYLES
+from tui.widgets.feedback.view import FeedbackView
+
+CORRECT, WRONG = EVIDENCE_STYLES[Correctness.CORRECT], EVIDENCE_STYLES[Correctness.WRONG]
+NO_REMARK = EVIDENCE_STYLES[Correctness.UNKNOWN]
+CONCEPT, MISCONCEPTION = ASPECT_STYLES["CONCEPT"], ASPECT_STYLES["MISCONCEPTION"]
+
+
+def highlighted(text: Text, style: str) -> list[str]:
+    """The pieces of ``text`` drawn with ``style`` (what the user sees coloured that way)."""
+    return [text.plain[s.start : s.end].strip() for s in text.spans if style in str(s.style)]
+
+
+async def create_and_open(pilot, task_type: TaskType, title: str) -> TaskScreen:
+    app = pilot.app
+    editor = await new_task_editor(pilot, task_type)
+    editor.query_one(".field-title Input", Input).value = title
+    await pilot.press("ctrl+s")
+    await wait_until(pilot, lambda: isinstance(app.screen, TaskScreen) and app.screen.definition is not None)
+    await pilot.pause()
+    return app.screen
+
+
+async def answer_freeform(screen, pilot):
+    screen.query_one(
+        "#answer-text", TextArea
+    ).text = "The axis has a tilt. In summer we are closer to the sun."
+
+
+async def answer_blanks(screen, pilot):
+    first, second = screen.query(".gap-value").results(Input)
+    first.value, second.value = "100", "5"
+
+
+async def answer_choices(screen, pilot):
+    screen.query_one(".gap-value", Select).value = "goes"
+
+
+async def answer_multiple_choice(screen, pilot):
+    venus = next(b for b in screen.query(RadioButton) if str(b.label) == "Venus")
+    await pilot.click(venus)
+
+
+async def answer_multiple_responses(screen, pilot):
+    screen.query_one(SelectionList).select(0)  # Whale
+
+
+JOURNEYS = {
+    TaskType.FREEFORM_TEXT: (
+        answer_freeform,
+        "✘ WRONG · 0 / 1 points",
+        {WRONG: ["closer to the sun"], CONCEPT: ["tilt"], MISCONCEPTION: ["closer to the sun"]},
+    ),
+    TaskType.IN_TEXT_FILL_IN_BLANKS: (
+        answer_blanks,
+        "◐ PARTIAL · 1 / 2 points",
+        {NO_REMARK: ["1: 100"], WRONG: ["2: 5"]},
+    ),
+    TaskType.IN_TEXT_CHOICES: (answer_choices, "✔ CORRECT · 1 / 1 points", {CORRECT: ["1: goes"]}),
+    TaskType.MULTIPLE_CHOICE: (answer_multiple_choice, "✘ WRONG · 0 / 1 points", {WRONG: ["Venus"]}),
+    TaskType.MULTIPLE_RESPONSES: (
+        answer_multiple_responses,
+        "✔ CORRECT · 2 / 2 points",
+        {CORRECT: ["Whale"]},
+    ),
+}
+
+
+async def rate(pilot, view: FeedbackView, kind: RatingType, subtype: RatingSubtype) -> None:
+    await pilot.click(view.query_one("#rate-good" if kind is RatingType.GOOD else "#rate-bad"))
+    view.query_one("#rate-subtype", Select).value = subtype
+    await pilot.click(view.query_one("#rate-send"))
+    await wait_until(pilot, lambda: text_of(view.query_one("#rate-status")).startswith("✔ Rated"))
+
+
+@pytest.mark.parametrize("task_type", list(JOURNEYS), ids=lambda t: t.value.lower())
+async def test_create_answer_read_feedback_and_rate(pilot, studio, task_type):
+    answer, banner, evidence = JOURNEYS[task_type]
+    screen = await create_and_open(pilot, task_type, f"My {task_type.value.lower()} task")
+    await answer(screen, pilot)
+    await pilot.press("ctrl+g")
+    await wait_until(pilot, lambda: screen.query(FeedbackView))
+    view = screen.query_one(FeedbackView)
+
+    assert text_of(view.query_one(".verdict-banner")) == banner
+    shown = view.query_one("#evidence").content
+    for style, pieces in evidence.items():
+        assert highlighted(shown, style) == pieces
+    assert text_of(view.query_one("#sample-solution"))
+
+    await rate(pilot, view, RatingType.GOOD, RatingSubtype.HELPFUL_HINT)
+    assert text_of(view.query_one("#rate-status")) == "✔ Rated GOOD · Helpful hint"
+    stored = await studio.get_interaction(view.feedback.metaData.interactionId)
+    assert (stored.rating.type, stored.rating.subtype) == (RatingType.GOOD, RatingSubtype.HELPFUL_HINT)
+
+
+async def test_freeform_feedback_lists_concepts_misconceptions_and_messages(pilot):
+    screen = await create_and_open(pilot, TaskType.FREEFORM_TEXT, "Seasons")
+    await answer_freeform(screen, pilot)
+    await pilot.press("ctrl+g")
+    await wait_until(pilot, lambda: screen.query(FeedbackView))
+    view = screen.query_one(FeedbackView)
+    assert text_of(view.query_one("#detected-aspects")).splitlines() == [
+        "✔ concept        Axial tilt",
+        "⚠ misconception  Distance to the sun",
+    ]
+    assert "The distance to the sun hardly changes the seasons." in text_of(view.query_one("#feedback-items"))
+
+
+async def test_an_incomplete_answer_is_not_sent(pilot):
+    app = pilot.app
+    screen = await create_and_open(pilot, TaskType.MULTIPLE_CHOICE, "Planets")
+    await pilot.press("ctrl+g")
+    await pilot.pause()
+    assert not screen.query(FeedbackView)
+    assert [n.message for n in app._notifications][-1] == "Choose an option first."
+
+
+async def test_simulation_role_play_then_feedback_on_the_conversation(pilot, studio):
+    screen = await create_and_open(pilot, TaskType.SIMULATION, "Late parcel")
+    await pilot.click("#sim-start")
+    chat = screen.query_one(ChatView)
+    await wait_until(pilot, lambda: chat.tutor_id is not None)
+    assert [b.source for b in chat.query(Bubble)] == [
+        "Hello? My parcel is a week late and nobody answers my emails!"
+    ]
+
+    chat.query_one("#chat-input", Input).value = "I am so sorry. Let me look up your parcel right away."
+    await pilot.press("enter")
+    await wait_until(pilot, lambda: len(chat.messages) >= 3 and not chat.query_one("#chat-input").disabled)
+    replies = [b for b in chat.query(Bubble) if b.role == "assistant"]
+    assert len(replies) >= 2 and all(b.source for b in replies)
+
+    await pilot.click("#sim-finish")
+    await wait_until(pilot, lambda: screen.query(FeedbackView))
+    view = screen.query_one(FeedbackView)
+    shown = view.query_one("#evidence").content
+    assert "You: I am so sorry. Let me look up your parcel right away." in shown.plain
+    assert "sorry" in highlighted(shown, CONCEPT)
+    assert "Apologises" in text_of(view.query_one("#detected-aspects"))
+    await rate(pilot, view, RatingType.BAD, RatingSubtype.TOO_GENERIC)
+    stored = await studio.get_interaction(view.feedback.metaData.interactionId)
+    assert stored.rating.type is RatingType.BAD
+
+
+async def test_history_lists_answers_and_opens_their_feedback(pilot):
+    app = pilot.app
+    screen = await create_and_open(pilot, TaskType.IN_TEXT_CHOICES, "Tenses")
+    await answer_choices(screen, pilot)
+    await pilot.press("ctrl+g")
+    await wait_until(pilot, lambda: screen.query(FeedbackView))
+
+    await pilot.click("#--content-tab-history-tab")
+    table = screen.query_one("#history-table", DataTable)
+    await wait_until(pilot, lambda: table.row_count == 1)
+    row = table.get_row_at(0)
+    assert (row[1], str(row[2]), row[4].plain) == ("studio-author", "✔ CORRECT", "goes")
+    table.focus()
+    await pilot.press("enter")
+    await wait_until(pilot, lambda: isinstance(app.screen, InteractionScreen))
+    assert text_of(app.screen.query_one(".verdict-banner")) == "✔ CORRECT · 1 / 1 points"
