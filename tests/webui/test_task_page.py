@@ -4,8 +4,9 @@ and create a new task in the editor (with the problems listed when it cannot be 
 
 from __future__ import annotations
 
+import pytest
 from nicegui import ui
-from nicegui.testing import User
+from nicegui.testing import User, UserInteraction
 
 
 async def test_a_wrong_choice_gets_its_feedback_and_the_sample_solution(user: User) -> None:
@@ -107,3 +108,53 @@ async def test_the_new_task_menu_offers_the_six_types(user: User) -> None:
 async def test_an_unknown_task_says_so(user: User) -> None:
     await user.open("/tasks/default/no-such-task")
     await user.should_see("Task no-such-task is not available")
+
+
+@pytest.mark.parametrize(
+    ("type_name", "section"),
+    [
+        ("FREEFORM_TEXT", "Sample solutions"),
+        ("MULTIPLE_CHOICE", "Options (exactly one correct)"),
+        ("MULTIPLE_RESPONSES", "Options"),
+        ("IN_TEXT_FILL_IN_BLANKS", "Blanks"),
+        ("IN_TEXT_CHOICES", "Choice points"),
+        ("SIMULATION", "Aspects: what the learner should do"),
+    ],
+)
+async def test_each_task_type_has_its_editor(user: User, type_name: str, section: str) -> None:
+    await user.open(f"/new/{type_name}")
+    await user.should_see(section)
+
+
+async def test_gaps_that_do_not_match_the_blanks_are_reported_before_saving(user: User) -> None:
+    await user.open("/new/IN_TEXT_FILL_IN_BLANKS")
+    user.find("Id").type("blanks-new")
+    user.find("Problem statement").type("Two gaps: {{1}} and {{2}}.")
+    with user:
+        user.find(ui.input_chips).elements.pop().value = ["one"]
+    user.find("Save task").click()
+    await user.should_see("the problem statement must mark {{1}} … {{1}} once each for its 1 blanks")
+
+
+async def test_the_feedback_can_be_rated(user: User) -> None:
+    await user.open("/tasks/default/mc-photosynthesis-en")
+    with user:
+        user.find(ui.radio).elements.pop().value = 0
+    user.find("Get feedback").click()
+    await user.should_see("WRONG")
+    user.find("Bad").click()
+    user.find("Remark (optional)").type("Too short")
+    user.find("Send rating").click()
+    await user.should_see("Thanks: the rating is saved")
+    user.find("History").click()
+    await user.should_see("Answers (1)")
+    click_item(user, "option 1")
+    with user.scope(marker="dialog"):
+        await user.should_see("Oxygen is what plants give off during photosynthesis")
+
+
+def click_item(user: User, text: str) -> None:
+    """Click the list item that shows ``text`` (the simulation clicks only the label itself)."""
+    label = user.find(text).elements.pop()
+    item = next(a for a in label.ancestors() if isinstance(a, ui.item))
+    UserInteraction(user, {item}, None).click()

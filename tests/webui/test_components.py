@@ -1,0 +1,193 @@
+"""The pure parts of the components: marks at span offsets, answers as marked text, task files,
+drafts, and the numbers behind the history charts."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from core.api import (
+    Correctness,
+    Feedback,
+    InteractionRecord,
+    InTextFillInBlanksTask,
+    MultipleResponsesTask,
+    parse_task_type,
+)
+from webui.components.answer_text import answer_html, fill_gaps, sample_solution_text
+from webui.components.editor_fields import cleaned
+from webui.components.highlight import Span, highlight_html
+from webui.components.history import aspect_counts, verdicts_over_time
+from webui.components.task_files import task_to_json, tasks_from_json
+
+WRONG, CORRECT = Correctness.WRONG, Correctness.CORRECT
+
+
+def test_a_span_is_marked_at_its_offset_and_everything_is_escaped() -> None:
+    text = 'a <b> & "c" done'
+    html = highlight_html(text, [Span(2, 3, WRONG, 'say "no" <here>')])
+    assert html == (
+        'a <mark class="fs-mark fs-wrong" title="say &quot;no&quot; &lt;here&gt;">&lt;b&gt;</mark>'
+        " &amp; &quot;c&quot; done"
+    )
+
+
+def test_overlapping_spans_are_cut_and_the_gravest_verdict_wins() -> None:
+    html = highlight_html("abcdef", [Span(0, 4, CORRECT, "shown"), Span(2, 4, WRONG, "wrong")])
+    assert html == (
+        '<mark class="fs-mark fs-correct" title="shown">ab</mark>'
+        '<mark class="fs-mark fs-wrong" title="shown · wrong">cd</mark>'
+        '<mark class="fs-mark fs-wrong" title="wrong">ef</mark>'
+    )
+
+
+@pytest.mark.parametrize("span", [Span(10, 3, WRONG), Span(-1, 2, WRONG), Span(1, 0, WRONG)])
+def test_spans_outside_the_text_are_ignored(span: Span) -> None:
+    assert highlight_html("abc", [span]) == "abc"
+
+
+def test_a_span_running_past_the_end_stops_at_the_end() -> None:
+    assert highlight_html("abc", [Span(1, 10, WRONG)]) == 'a<mark class="fs-mark fs-wrong">bc</mark>'
+
+
+def test_gaps_are_filled_and_their_places_known() -> None:
+    text, places = fill_gaps("A {{1}} and {{2}}.", ["cat", ""])
+    assert text == "A cat and …."
+    assert places == [(2, 3), (10, 1)]
+
+
+BLANKS = InTextFillInBlanksTask(
+    id="b",
+    problemStatement="Water {{1}} at {{2}} °C.",
+    blanks=[{"acceptedAnswers": ["boils"]}, {"acceptedAnswers": ["100"]}],
+)
+
+
+def blanks_feedback(first: str) -> Feedback:
+    return Feedback.model_validate(
+        {
+            "userId": "u",
+            "taskId": "b",
+            "taskType": "IN_TEXT_FILL_IN_BLANKS",
+            "metaData": {"taskAction": "UNCHANGED", "tenantId": "t", "taskLink": "x", "interactionId": "i"},
+            "result": {
+                "type": "InTextFillInBlanksFeedback",
+                "points": {"achievedPoints": 1, "achievablePoints": 2},
+                "answer": {"blanks": [{"content": first}, {"content": "100"}]},
+                "feedback": [
+                    {
+                        "message": "Think of a kettle",
+                        "correctness": "WRONG",
+                        "topic": {"name": "Water"},
+                        "context": [{"content": first, "index": 0}],
+                        "aspects": [{"name": "Boiling", "type": "CONCEPT"}],
+                    }
+                ],
+                "allAspects": [
+                    {
+                        "aspect": {"name": "Ice is hot", "type": "MISCONCEPTION"},
+                        "context": {"content": first, "index": 0},
+                    }
+                ],
+                "sampleSolution": {"blanks": [{"content": "boils"}, {"content": "100"}]},
+            },
+        }
+    )
+
+
+def test_a_gap_answer_is_marked_in_the_statement() -> None:
+    feedback = blanks_feedback("<freezes>")
+    html = answer_html(BLANKS, feedback.result)
+    assert html == (
+        'Water <mark class="fs-mark fs-wrong" title="Think of a kettle">&lt;freezes&gt;</mark> at '
+        '<mark class="fs-mark fs-correct">100</mark> °C.'
+    )
+    assert sample_solution_text(BLANKS, feedback.result) == "Water boils at 100 °C."
+
+
+def test_chosen_options_are_ticked_and_marked() -> None:
+    task = MultipleResponsesTask(
+        id="m",
+        problemStatement="?",
+        options=[{"content": "A", "correct": True}, {"content": "B"}, {"content": "C"}],
+    )
+    result = Feedback.model_validate(
+        {
+            "userId": "u",
+            "taskId": "m",
+            "taskType": "MULTIPLE_RESPONSES",
+            "metaData": {"taskAction": "UNCHANGED", "tenantId": "t", "taskLink": "x", "interactionId": "i"},
+            "result": {
+                "type": "MultipleResponsesFeedback",
+                "points": {"achievedPoints": 1, "achievablePoints": 3},
+                "answer": {"selected": [True, True, False]},
+                "feedback": [
+                    {
+                        "message": "B is not",
+                        "correctness": "WRONG",
+                        "topic": {"name": "t"},
+                        "context": [{"index": 1, "selected": True}],
+                    }
+                ],
+                "sampleSolution": {"selected": [True, False, False]},
+            },
+        }
+    ).result
+    assert answer_html(task, result).split("\n") == [
+        '<mark class="fs-mark fs-correct">☑ A</mark>',
+        '<mark class="fs-mark fs-wrong" title="B is not">☑ B</mark>',
+        "☐ C",
+    ]
+    assert sample_solution_text(task, result) == "• A"
+
+
+def record(feedback: Feedback, day: int, verdict: str) -> InteractionRecord:
+    return InteractionRecord(
+        interactionId=f"i{day}{verdict}",
+        tenantId="t",
+        taskId="b",
+        userId="u",
+        taskVersion=1,
+        createdAt=datetime(2026, 11, day, 12, tzinfo=UTC),
+        verdict=verdict,
+        answer={},
+        feedback=feedback,
+    )
+
+
+def test_the_history_counts_verdicts_per_day_and_the_frequent_aspects() -> None:
+    feedback = blanks_feedback("freezes")
+    records = [record(feedback, 20, "WRONG"), record(feedback, 20, "CORRECT"), record(feedback, 21, "WRONG")]
+    chart = verdicts_over_time(records)
+    assert chart["xAxis"]["data"] == ["2026-11-20", "2026-11-21"]
+    assert {s["name"]: s["data"] for s in chart["series"]} == {
+        "CORRECT": [1, 0],
+        "PARTIAL": [0, 0],
+        "WRONG": [1, 1],
+    }
+    misconceptions, missing = aspect_counts(records)
+    assert misconceptions == {"Ice is hot": 3}
+    assert missing == {"Boiling": 3}
+
+
+def test_task_files_round_trip_and_name_what_does_not_fit() -> None:
+    assert tasks_from_json("b.json", task_to_json(BLANKS).encode()) == [BLANKS]
+    with pytest.raises(ValueError, match=r"x\.json, task 1: .*problemStatement"):
+        tasks_from_json("x.json", b'{"id": "x", "type": "FreeformTextTask"}')
+    with pytest.raises(ValueError, match="not a JSON document"):
+        tasks_from_json("x.json", b"{")
+
+
+def test_a_draft_leaves_empty_optional_values_to_the_defaults() -> None:
+    draft = {"id": "x", "title": "", "context": None, "options": [{"content": "A", "feedback": ""}]}
+    assert cleaned(draft) == {"id": "x", "options": [{"content": "A"}]}
+
+
+def test_every_task_type_has_a_label_an_icon_and_an_editor() -> None:
+    from webui.components.task_editor import FORMS, new_draft
+    from webui.components.task_types import LABELS
+
+    for task_type in LABELS:
+        assert task_type in FORMS
+        assert parse_task_type(new_draft(task_type)["type"]) is task_type
