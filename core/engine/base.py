@@ -7,7 +7,7 @@ transcript of a simulation) and passes it in an :class:`EngineContext`.
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from core.api import Aspect as WireAspect
@@ -46,7 +46,6 @@ class EngineContext:
     similarity: SimilarityBackend | None = None
     transcript: tuple[ChatTurn, ...] | None = None
     """For simulation answers given by conversationId: the stored session's turns."""
-    extras: dict[str, Any] = field(default_factory=dict)
 
 
 class EngineUnavailable(Exception):

@@ -43,7 +43,6 @@ from core.api import (
     TutorUpsert,
     check_task,
 )
-from core.assets import demo_tutors
 from core.auth import Permission
 from core.store import conversations, tasks
 from core.store import models as m
@@ -97,42 +96,6 @@ def configuration(row: m.Tutor) -> TutorConfiguration:
     return TutorConfiguration.model_validate({**row.config, "id": row.id, "tenantId": row.tenant_id})
 
 
-async def seed_demo_tutors(runtime: Runtime, tenant_id: str) -> int:
-    """A seed hook: the demo tutors (assets/tutors) whose task the tenant has and whose id is free."""
-    added = 0
-    async with runtime.db.write() as session:
-        for document in demo_tutors():
-            body = TutorUpsert.model_validate(document)
-            if await conversations.get_tutor(session, document["id"]) is not None:
-                continue
-            if body.taskId and await tasks.get_task(session, tenant_id, body.taskId) is None:
-                continue
-            await conversations.put_tutor(session, tenant_id, document["id"], body.to_wire())
-            added += 1
-    return added
-
-
-async def ensure_demo_tutors(runtime: Runtime) -> None:
-    """Registers the seed hook once per runtime and seeds the demo tutors of a tutorless default tenant.
-
-    The runtime seeds its demo tasks while it opens, before any service exists to register a hook,
-    so the tutors of that first seed are added here, on the first tutor operation. A tenant that
-    has tutors is left alone, so a demo tutor an author deleted stays deleted.
-    """
-    if runtime.extras.get("demo_tutors_ready"):
-        return
-    runtime.extras["demo_tutors_ready"] = True
-    hooks = runtime.extras.setdefault("seed_hooks", [])
-    if seed_demo_tutors not in hooks:
-        hooks.append(seed_demo_tutors)
-    if not runtime.settings.seed_demo:
-        return
-    async with runtime.db.read() as session:
-        if await conversations.list_tutors(session, runtime.settings.default_tenant):
-            return
-    await seed_demo_tutors(runtime, runtime.settings.default_tenant)
-
-
 class TutorOperations:
     runtime: Runtime
     principal: Principal
@@ -140,7 +103,6 @@ class TutorOperations:
     # --- configurations -------------------------------------------------------------------------
 
     async def get_tutor(self, tutor_id: str) -> TutorConfiguration:
-        await ensure_demo_tutors(self.runtime)
         async with self.runtime.db.read() as session:
             row = await conversations.get_tutor(session, tutor_id)
         if row is None:
@@ -151,7 +113,6 @@ class TutorOperations:
     async def list_tutors(self, tenant_id: str) -> list[TutorConfiguration]:
         tenant = self.principal.tenant(tenant_id)
         self.principal.require(tenant, Permission.ACCESS)
-        await ensure_demo_tutors(self.runtime)
         async with self.runtime.db.read() as session:
             rows = await conversations.list_tutors(session, tenant)
         return [configuration(r) for r in rows]
@@ -217,7 +178,6 @@ class TutorOperations:
     async def _prepare_turn(self, request: ChatRequest) -> Prepared:
         if request.messages[-1].role != "user":
             raise InvalidParameter("the last message must be the learner's (role 'user')")
-        await ensure_demo_tutors(self.runtime)
         async with self.runtime.db.read() as session:
             row = await conversations.get_tutor(session, request.tutorId)
             if row is None:
@@ -423,7 +383,6 @@ class TutorOperations:
     async def start_simulation(self, request: StartSimulationRequest) -> SimulationSession:
         tenant = self.principal.tenant(request.tenantId)
         self.principal.require(tenant, Permission.ACCESS)
-        await ensure_demo_tutors(self.runtime)
         task = request.simulationTask
         check_task(task)
         language = task.language

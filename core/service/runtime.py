@@ -12,12 +12,12 @@ from collections import OrderedDict
 from collections.abc import Hashable
 from typing import Any
 
-from core.api import parse_task
-from core.assets import demo_tasks, load_catalogue
+from core.api import TutorUpsert, parse_task
+from core.assets import demo_tasks, demo_tutors, load_catalogue
 from core.config import Settings
 from core.engine.base import GradedExample
 from core.engine.messages import Catalogue
-from core.store import principals, tasks
+from core.store import conversations, principals, tasks
 from core.store.db import Database
 
 log = logging.getLogger(__name__)
@@ -51,8 +51,6 @@ class Runtime:
         self.graded_cache = LruCache()
         self.principal_cache = LruCache(1024)
         self._similarity: Any = None
-        self.extras: dict[str, Any] = {}
-        """Per-area state that other parts attach (tutor engines, rate limiter)."""
 
     @classmethod
     async def open(cls, settings: Settings) -> Runtime:
@@ -86,14 +84,17 @@ class Runtime:
         return await self.seed_demo(tenant_id)
 
     async def seed_demo(self, tenant_id: str) -> int:
+        """Add the demo tasks, and the demo tutors whose ids are free, to a tenant; returns the task count."""
         added = 0
         async with self.db.write() as session:
             await principals.ensure_tenant(session, tenant_id)
             for document in demo_tasks():
                 await tasks.upsert_task(session, tenant_id, parse_task(document))
                 added += 1
-        for hook in self.extras.get("seed_hooks", []):
-            await hook(self, tenant_id)
+            for document in demo_tutors():
+                if await conversations.get_tutor(session, document["id"]) is None:
+                    body = TutorUpsert.model_validate(document)
+                    await conversations.put_tutor(session, tenant_id, document["id"], body.to_wire())
         log.info("seeded %d demo tasks into tenant %s", added, tenant_id)
         return added
 
