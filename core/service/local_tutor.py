@@ -18,8 +18,6 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
-from pydantic import TypeAdapter
-
 from core.api import (
     ChatRequest,
     ChatResponse,
@@ -34,7 +32,6 @@ from core.api import (
     StartSimulationRequest,
     TaskAction,
     TaskBase,
-    TaskDefinition,
     TraceRating,
     TraceRatingResponse,
     TutorConfiguration,
@@ -42,6 +39,7 @@ from core.api import (
     TutorEventType,
     TutorUpsert,
     check_task,
+    parse_task,
 )
 from core.auth import Permission
 from core.store import conversations, tasks
@@ -55,7 +53,6 @@ if TYPE_CHECKING:
     from core.service.runtime import Runtime
 
 log = logging.getLogger(__name__)
-TASKS = TypeAdapter(TaskDefinition)
 SIMULATION = "simulation"
 FINISHED = "finished"
 HEALTH_TUTOR = "healthcheck"
@@ -256,7 +253,7 @@ class TutorOperations:
         row = await tasks.get_task(session, tenant, task_id)
         if row is None:
             raise NotFound(f"task {task_id!r} does not exist in tenant {tenant!r}")
-        return TASKS.validate_python(row.definition)
+        return parse_task(row.definition)
 
     async def _stream_turn(
         self, prepared: Prepared, request: dict[str, Any], debug_mode: bool
