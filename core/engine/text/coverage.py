@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rapidfuzz import process
-from rapidfuzz.distance import Levenshtein
+from rapidfuzz.distance import OSA
 
 from core.engine.text.matching import allowed_edits
 from core.engine.text.normalise import strip_accents
@@ -84,7 +84,7 @@ class AnswerWords:
         limit = allowed_edits(spelling)
         if limit == 0 or not self._spellings:
             return [], 0.0
-        found = process.extractOne(spelling, self._spellings, scorer=Levenshtein.distance, score_cutoff=limit)
+        found = process.extractOne(spelling, self._spellings, scorer=OSA.distance, score_cutoff=limit)
         if found is None or allowed_edits(found[0]) == 0:
             return [], 0.0
         return self.by_spelling[found[0]], TYPO_CREDIT

@@ -1,4 +1,5 @@
-"""Typo-tolerant word matching: equal stems, or normalised words a few edits apart (rapidfuzz).
+"""Typo-tolerant word matching: equal stems, or normalised words a few edits apart (rapidfuzz
+OSA distance, so a swap of two neighbouring letters, the commonest typo, is one edit).
 
 The allowed number of edits grows with the word: none for short words (where one edit makes
 another word: 'heat'/'hear'), one up to eight letters, two beyond.
@@ -8,7 +9,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from rapidfuzz.distance import Levenshtein
+from rapidfuzz.distance import OSA
 
 from core.engine.text.normalise import strip_accents
 from core.engine.text.tokens import Token
@@ -27,7 +28,7 @@ def words_match(a: str, b: str) -> bool:
         return True
     a, b = strip_accents(a), strip_accents(b)
     limit = min(allowed_edits(a), allowed_edits(b))
-    return limit > 0 and Levenshtein.distance(a, b, score_cutoff=limit) <= limit
+    return limit > 0 and OSA.distance(a, b, score_cutoff=limit) <= limit
 
 
 def tokens_match(a: Token, b: Token) -> bool:

@@ -66,6 +66,7 @@ def test_stems_and_stop_words_per_language() -> None:
 
 def test_typos_match_long_words_but_not_short_ones() -> None:
     assert words_match("evaporation", "evaporatoin")
+    assert words_match("filament", "filamnet")  # a swap is one edit
     assert words_match("connecté", "connecte")
     assert not words_match("heat", "hear")
 
