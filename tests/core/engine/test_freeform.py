@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from core.api import (
     AspectDefinition,
@@ -198,3 +200,41 @@ def test_empty_answer_and_task_without_references() -> None:
     assert judge(task, "   ").points.verdict is Correctness.WRONG
     unknown = judge(task, "Plants need light.")
     assert unknown.feedback[0].correctness is Correctness.UNKNOWN
+
+
+FUZZ_TASK = FreeformTextTask(
+    id="fuzz",
+    problemStatement="Why does the bulb light up?",
+    sampleSolutions=[{"content": "The circuit is closed, so current flows through the filament."}],
+    aspects=[
+        AspectDefinition(name="closed circuit", cues=["circuit closed"]),
+        AspectDefinition(name="used up", type=AspectType.MISCONCEPTION, cues=["current used up"]),
+    ],
+)
+WORDS = [
+    "circuit",
+    "closed",
+    "not",
+    "current",
+    "ﬁlament",
+    "used",
+    "up",
+    "Straße",
+    "n't",
+    "l'eau",
+    "ß",
+    "é",
+    "😀",
+]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.one_of(st.sampled_from(WORDS), st.text(max_size=6)),
+        max_size=25,
+    ).map(" ".join)
+)
+def test_spans_always_sit_on_the_answer(content: str) -> None:
+    judge(FUZZ_TASK, content)
+    judge(FUZZ_TASK.model_copy(update={"aspects": []}), content)
