@@ -19,7 +19,7 @@ from webui.components.answer_text import answer_html, fill_gaps, sample_solution
 from webui.components.editor_fields import cleaned
 from webui.components.highlight import Span, highlight_html
 from webui.components.history import aspect_counts, verdicts_over_time
-from webui.components.task_files import task_to_json, tasks_from_json
+from webui.components.task_files import task_file, task_from_upload
 
 WRONG, CORRECT = Correctness.WRONG, Correctness.CORRECT
 
@@ -171,12 +171,15 @@ def test_the_history_counts_verdicts_per_day_and_the_frequent_aspects() -> None:
     assert missing == {"Boiling": 3}
 
 
-def test_task_files_round_trip_and_name_what_does_not_fit() -> None:
-    assert tasks_from_json("b.json", task_to_json(BLANKS).encode()) == [BLANKS]
-    with pytest.raises(ValueError, match=r"x\.json, task 1: .*problemStatement"):
-        tasks_from_json("x.json", b'{"id": "x", "type": "FreeformTextTask"}')
-    with pytest.raises(ValueError, match="not a JSON document"):
-        tasks_from_json("x.json", b"{")
+@pytest.mark.parametrize("fmt", ["json", "yaml"])
+def test_task_files_round_trip_and_name_the_file_that_does_not_fit(fmt) -> None:
+    name, content = task_file(BLANKS, fmt)
+    assert name == f"b.{fmt}"
+    assert task_from_upload(name, content) == BLANKS
+    with pytest.raises(ValueError, match=r"^x\.json: not a task definition"):
+        task_from_upload("x.json", b'{"id": "x", "type": "FreeformTextTask"}')
+    with pytest.raises(ValueError, match=r"^x\.json: not valid JSON"):
+        task_from_upload("x.json", b"{")
 
 
 def test_a_draft_leaves_empty_optional_values_to_the_defaults() -> None:

@@ -5,9 +5,14 @@ from __future__ import annotations
 import asyncio
 import json
 
+import pytest
+import yaml
+from nicegui import ui
+from nicegui.elements.upload_files import SmallFileUpload
 from nicegui.testing import User
 
 from core.assets import demo_tasks
+from tests.webui.helpers import click_item
 
 DEMO = len(demo_tasks())
 CHOICE = sum(t["type"] == "MultipleChoiceTask" for t in demo_tasks())
@@ -63,12 +68,26 @@ async def test_deleting_a_task_asks_first_and_then_removes_it(user: User) -> Non
     await user.should_not_see("The water cycle")
 
 
-async def test_export_downloads_the_task_as_json(user: User) -> None:
+@pytest.mark.parametrize(("label", "load"), [("JSON file", json.loads), ("YAML file", yaml.safe_load)])
+async def test_export_downloads_the_task_file(user: User, label: str, load) -> None:
     await user.open("/")
     with user.scope(marker="card-mc-photosynthesis-en"):
         user.find(marker="export").click()
+        click_item(user, label)
     for _ in range(20):
         if user.download.http_responses:
             break
         await asyncio.sleep(0.05)
-    assert json.loads(user.download.http_responses[-1].content)["id"] == "mc-photosynthesis-en"
+    assert load(user.download.http_responses[-1].content)["id"] == "mc-photosynthesis-en"
+
+
+async def test_importing_task_files_adds_them_and_names_a_bad_one(user: User) -> None:
+    await user.open("/")
+    user.find("Import").click()
+    upload = user.find(ui.upload).elements.pop()
+    good = b"id: imported-task\ntype: MULTIPLE_CHOICE\nproblemStatement: Which?\noptions:\n- content: A\n  correct: true\n- content: B\n"
+    await upload.handle_uploads([SmallFileUpload("imported.yaml", "application/yaml", good)])
+    await user.should_see("imported.yaml: task imported-task created")
+    await user.should_see(f"{DEMO + 1} of {DEMO + 1} tasks")
+    await upload.handle_uploads([SmallFileUpload("broken.json", "application/json", b'{"id": "x"}')])
+    await user.should_see("broken.json: not a task definition")

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import pytest
 from nicegui import ui
-from nicegui.testing import User, UserInteraction
+from nicegui.testing import User
+
+from tests.webui.helpers import click_item
 
 
 async def test_a_wrong_choice_gets_its_feedback_and_the_sample_solution(user: User) -> None:
@@ -151,10 +153,3 @@ async def test_the_feedback_can_be_rated(user: User) -> None:
     click_item(user, "option 1")
     with user.scope(marker="dialog"):
         await user.should_see("Oxygen is what plants give off during photosynthesis")
-
-
-def click_item(user: User, text: str) -> None:
-    """Click the list item that shows ``text`` (the simulation clicks only the label itself)."""
-    label = user.find(text).elements.pop()
-    item = next(a for a in label.ancestors() if isinstance(a, ui.item))
-    UserInteraction(user, {item}, None).click()

@@ -14,8 +14,8 @@ from nicegui import ui
 from pydantic import ValidationError
 
 from core.api import Language, Matching, ServiceError, TaskBase, TaskType, check_task, parse_task_type
+from core.workspace.files import TASKS
 from webui.components.editor_fields import Item, aspects_editor, chips, cleaned, list_editor, number, text
-from webui.components.task_files import TASK, describe
 from webui.context import Studio, reporting
 from webui.theme import section_title
 
@@ -52,14 +52,24 @@ def task_editor(studio: Studio, tenant: str, draft: Item, *, is_new: bool, on_sa
             await on_saved(task)
 
 
+def describe(exc: ValidationError, limit: int = 20) -> list[str]:
+    """A pydantic error as lines an author can act on (field path: problem)."""
+    lines = [
+        f"{'.'.join(str(p) for p in err['loc'] if not str(p).endswith('Task')) or 'task'}: {err['msg']}"
+        for err in exc.errors()[:limit]
+    ]
+    more = exc.error_count() - limit
+    return lines + ([f"… and {more} more"] if more > 0 else [])
+
+
 def _checked(document: Item, problems: ui.column) -> TaskBase | None:
     """The task the draft describes, or None with every problem listed in ``problems``."""
     try:
-        task = TASK.validate_python(document)
+        task = TASKS.validate_python(document)
         check_task(task)
         return task
     except ValidationError as exc:
-        messages = describe(exc, limit=20).split("; ")
+        messages = describe(exc)
     except ServiceError as exc:
         messages = [exc.message]
     with problems:

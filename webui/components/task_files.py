@@ -1,45 +1,33 @@
-"""Task definitions as files: one task a JSON document, the shape the API's upsert takes.
+"""Task files in the browser: downloads and uploads in the workspace's formats (JSON or YAML).
 
-Imports accept one task or a list of them per file and validate each against the wire contract,
-so a file that the API would refuse is refused here with the same reasons.
+core.workspace reads and writes task files on disk for the command line; an upload is written to
+a scratch file and read by the same code, so the web app accepts and refuses exactly what
+`feedback-studio tasks import` does, with the same messages (naming the uploaded file).
 """
 
 from __future__ import annotations
 
-import json
+import tempfile
+from pathlib import Path
 
-from pydantic import TypeAdapter, ValidationError
+from core.api import TaskBase
+from core.workspace.documents import Format, dump
+from core.workspace.files import read_task, task_document, task_file_path
 
-from core.api import TaskBase, TaskDefinition
-
-TASK = TypeAdapter(TaskDefinition)
-
-
-def task_to_json(task: TaskBase) -> str:
-    return json.dumps(task.to_wire(), indent=2, ensure_ascii=False) + "\n"
+ACCEPTED = ".json,.yaml,.yml"
 
 
-def tasks_from_json(name: str, data: bytes) -> list[TaskBase]:
-    """The tasks of one uploaded file; ValueError says which file and what does not fit."""
-    try:
-        document = json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ValueError(f"{name}: not a JSON document ({exc})") from None
-    documents = document if isinstance(document, list) else [document]
-    tasks = []
-    for i, item in enumerate(documents):
+def task_file(task: TaskBase, fmt: Format) -> tuple[str, bytes]:
+    """The file name and content of a task's file, as an export to a folder would write it."""
+    return task_file_path(Path(), task.id, fmt).name, dump(task_document(task), fmt).encode()
+
+
+def task_from_upload(name: str, data: bytes) -> TaskBase:
+    """The task of an uploaded file; ValueError says what does not fit, naming the file."""
+    with tempfile.TemporaryDirectory() as scratch:
+        path = Path(scratch) / Path(name).name
+        path.write_bytes(data)
         try:
-            tasks.append(TASK.validate_python(item))
-        except ValidationError as exc:
-            raise ValueError(f"{name}, task {i + 1}: {describe(exc)}") from None
-    return tasks
-
-
-def describe(exc: ValidationError, limit: int = 5) -> str:
-    """A pydantic error as a few lines an author can act on (field path: problem)."""
-    lines = [
-        f"{'.'.join(str(p) for p in err['loc'] if not str(p).endswith('Task')) or 'task'}: {err['msg']}"
-        for err in exc.errors()[:limit]
-    ]
-    more = exc.error_count() - limit
-    return "; ".join(lines) + (f"; and {more} more" if more > 0 else "")
+            return read_task(path)
+        except ValueError as exc:
+            raise ValueError(str(exc).replace(str(path), name)) from None

@@ -6,10 +6,13 @@ second round trip after the websocket connects); filtering works on that list in
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from nicegui import events, ui
 
 from core.api import ServiceError, TaskSummary
-from webui.components.task_files import task_to_json, tasks_from_json
+from core.workspace.documents import Format
+from webui.components.task_files import ACCEPTED, task_file, task_from_upload
 from webui.components.task_types import LABELS, type_icon, type_label
 from webui.context import Studio, reporting
 from webui.theme import CHART_COLORS, dialog, empty_state, frame
@@ -114,18 +117,25 @@ class Library:
                 ui.icon(type_icon(summary.type), color="primary")
                 ui.label(type_label(summary.type)).classes("text-xs uppercase tracking-wide text-grey-7")
                 ui.badge(summary.language.value, color="secondary").props("outline").classes("mr-auto")
-                for icon, tip, action in (
-                    ("content_copy", "Duplicate", self._duplicate_dialog),
-                    ("download", "Export JSON", self._export),
-                    ("delete", "Delete", self._delete_dialog),
-                ):
-                    ui.button(icon=icon, on_click=lambda s=summary, a=action: a(s)).props(
-                        f'flat round dense size=sm color=grey-8 aria-label="{tip}" title="{tip}"'
-                    ).mark(tip.split()[0].lower())
+                self._action("content_copy", "Duplicate", lambda s=summary: self._duplicate_dialog(s))
+                with self._action("download", "Export", None), ui.menu():
+                    for fmt in ("json", "yaml"):
+                        ui.menu_item(
+                            f"{fmt.upper()} file", on_click=lambda s=summary, f=fmt: self._export(s, f)
+                        )
+                self._action("delete", "Delete", lambda s=summary: self._delete_dialog(s))
             ui.link(summary.title or summary.taskId, link).classes("text-base font-medium no-underline")
             with ui.row().classes("w-full items-center gap-1 no-wrap"):
                 ui.label(summary.taskId).classes("text-xs text-grey-7 truncate mr-auto")
                 ui.html(_activity(summary), sanitize=False).classes("text-xs text-grey-7 whitespace-nowrap")
+
+    @staticmethod
+    def _action(icon: str, tip: str, action: Callable | None) -> ui.button:
+        return (
+            ui.button(icon=icon, on_click=action)
+            .props(f'flat round dense size=sm color=grey-8 aria-label="{tip}" title="{tip}"')
+            .mark(tip.lower())
+        )
 
     async def _reload(self) -> None:
         with reporting("Loading the library"):
@@ -169,35 +179,34 @@ class Library:
                 ui.button("Cancel", on_click=box.close).props("flat")
                 ui.button("Delete", on_click=delete, color="negative").props("unelevated")
 
-    async def _export(self, summary: TaskSummary) -> None:
+    async def _export(self, summary: TaskSummary, fmt: Format) -> None:
         with reporting("Exporting"):
             stored = await (await self.studio.service()).get_task(self.tenant, summary.taskId)
-            ui.download.content(
-                task_to_json(stored.definition).encode(), f"{summary.taskId}.json", "application/json"
-            )
+            name, content = task_file(stored.definition, fmt)
+            ui.download.content(content, name, f"application/{fmt}")
 
     def _import_dialog(self) -> None:
         async def receive(event: events.UploadEventArguments) -> None:
             try:
-                tasks = tasks_from_json(event.file.name, await event.file.read())
+                task = task_from_upload(event.file.name, await event.file.read())
             except ValueError as exc:
                 ui.notify(str(exc), type="negative", multi_line=True, close_button=True)
                 return
             with reporting(f"Importing {event.file.name}"):
-                service = await self.studio.service()
-                for task in tasks:
-                    await service.upsert_task(self.tenant, task)
-                ui.notify(f"Imported {len(tasks)} task(s) from {event.file.name}", type="positive")
+                response = await (await self.studio.service()).upsert_task(self.tenant, task)
+                ui.notify(
+                    f"{event.file.name}: task {task.id} {response.action.value.lower()}", type="positive"
+                )
             await self._reload()
 
         with dialog() as box:
             ui.label("Import task files").classes("text-lg")
             ui.label(
-                "JSON files with one task (or a list of tasks) each, as the upsert call takes them."
+                "JSON or YAML files with one task each, as `feedback-studio tasks export` writes them."
             ).classes("text-sm text-grey-7")
-            ui.upload(on_upload=receive, multiple=True, auto_upload=True).props('accept=".json"').classes(
-                "w-full"
-            )
+            ui.upload(on_upload=receive, multiple=True, auto_upload=True).props(
+                f'accept="{ACCEPTED}"'
+            ).classes("w-full")
             ui.button("Done", on_click=box.close).props("flat").classes("self-end")
 
 
