@@ -84,12 +84,6 @@ def _combine(stems: SparseVector, grams: SparseVector) -> SparseVector:
     return combined
 
 
-def dot(a: SparseVector, b: SparseVector) -> float:
-    if len(a) > len(b):
-        a, b = b, a
-    return sum(w * b[f] for f, w in a.items() if f in b)
-
-
 class LexicalIndex:
     def __init__(self, texts: Sequence[str], base: str) -> None:
         self._base = base
@@ -121,20 +115,20 @@ class LexicalIndex:
         return self._vector(*_raw_features(analyse(text, self._base)))
 
     def similarities(self, text: str) -> list[float]:
-        """Through an inverted index: only features shared with some indexed text cost anything."""
+        return self._through_postings(self.vector(text))
+
+    def _through_postings(self, query: SparseVector) -> list[float]:
+        """Dot products with every indexed text through the inverted index: only features shared
+        with some indexed text cost anything."""
         totals = [0.0] * len(self.vectors)
-        for feature, weight in self.vector(text).items():
-            for position, other in self._postings.get(feature, ()):
+        postings = self._postings
+        for feature, weight in query.items():
+            for position, other in postings.get(feature, ()):
                 totals[position] += weight * other
         return totals
 
     def pairwise(self) -> list[list[float]]:
-        n = len(self.vectors)
-        rows = [[1.0] * n for _ in range(n)]
-        for i in range(n):
-            for j in range(i + 1, n):
-                rows[i][j] = rows[j][i] = dot(self.vectors[i], self.vectors[j])
-        return rows
+        return [self._through_postings(vector) for vector in self.vectors]
 
 
 class LexicalBackend:
