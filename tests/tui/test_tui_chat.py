@@ -1,0 +1,136 @@
+"""Tutor chat on the embedded service: the reply streams into bubbles until DONE, it can be rated,
+and debug events show in the panel; a scripted stream pins how BOUNDARY and ERROR are shown."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from textual.widgets import Checkbox, Input, RichLog, Select
+
+from core.api import ChatRequest, TutorEvent, TutorEventType
+from tests.tui.helpers import SIZE, library_loaded, notifications, open_task, text_of, wait_until
+from tui.app import FeedbackStudioApp
+from tui.screens.chat import ChatScreen
+from tui.widgets.chat.view import Bubble, ChatView
+
+
+def replies(chat: ChatView) -> list[str]:
+    return [b.source for b in chat.query(Bubble) if b.role == "assistant"]
+
+
+async def send(pilot, chat: ChatView, text: str) -> None:
+    before = len(chat.messages)
+    await pilot.click(chat.query_one("#chat-input", Input))
+    chat.query_one("#chat-input", Input).value = text
+    await pilot.press("enter")
+    await wait_until(
+        pilot, lambda: len(chat.messages) > before + 1 and not chat.query_one("#chat-input").disabled
+    )
+
+
+async def open_chat(pilot) -> ChatView:
+    app = pilot.app
+    await pilot.press("f3")
+    await wait_until(pilot, lambda: isinstance(app.screen, ChatScreen))
+    chat = app.screen.query_one(ChatView)
+    await wait_until(pilot, lambda: chat.tutor_id is not None)
+    return chat
+
+
+async def test_chat_streams_the_reply_until_done_and_rates_it(pilot):
+    chat = await open_chat(pilot)
+    screen = pilot.app.screen
+    assert screen.query_one("#tutor-select", Select).value == chat.tutor_id
+    greeting = replies(chat)
+    assert greeting  # the tutor's initial messages open the conversation
+
+    await pilot.click("#debug-switch")
+    await send(pilot, chat, "Why does the bulb not light up with one wire?")
+    assert [b.source for b in chat.query(Bubble) if b.role == "user"] == [
+        "Why does the bulb not light up with one wire?"
+    ]
+    assert len(replies(chat)) > len(greeting) and all(replies(chat))
+    assert chat.trace_id and chat.query_one("#trace-actions").display
+    assert screen.query_one("#debug-log", RichLog).display and screen.query_one("#debug-log", RichLog).lines
+
+    await pilot.click("#trace-good")
+    await wait_until(pilot, lambda: text_of(chat.query_one("#trace-status")))
+    assert text_of(chat.query_one("#trace-status")) == "✔ thanks: rated helpful"
+
+    await send(pilot, chat, "I connected both ends of the battery to the bulb.")
+    assert [m.role for m in chat.messages].count("user") == 2
+
+
+async def test_chat_from_a_task_picks_the_tutor_grounded_in_it(pilot):
+    await open_task(pilot, "ff-bulb-circuit-en")
+    await pilot.press("ctrl+t")
+    await wait_until(pilot, lambda: isinstance(pilot.app.screen, ChatScreen))
+    chat = pilot.app.screen.query_one(ChatView)
+    await wait_until(pilot, lambda: chat.tutor_id is not None)
+    assert chat.tutor_id == "tutor-bulb-circuit-en" and chat.task_id == "ff-bulb-circuit-en"
+
+
+class ScriptedStream:
+    """The embedded service with a chat stream that replays fixed events (everything else is real)."""
+
+    def __init__(self, service, events: list[TutorEvent]) -> None:
+        self._service, self._events = service, events
+        self.requests: list[ChatRequest] = []
+
+    def __getattr__(self, name):
+        return getattr(self._service, name)
+
+    async def chat_stream(self, request: ChatRequest) -> AsyncIterator[TutorEvent]:
+        self.requests.append(request)
+        for event in self._events:
+            yield event
+
+
+@asynccontextmanager
+async def scripted_chat(studio, events: list[TutorEvent]) -> AsyncIterator[tuple[ChatView, ScriptedStream]]:
+    """The chat screen after sending "Hello" to a service that answers with ``events``."""
+    scripted = ScriptedStream(studio, events)
+    app = FeedbackStudioApp(service=scripted)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: library_loaded(app))
+        chat = await open_chat(pilot)
+        await send(pilot, chat, "Hello")
+        yield chat, scripted
+
+
+async def test_each_boundary_starts_a_new_bubble(studio):
+    events = [
+        TutorEvent.message("First "),
+        TutorEvent.message("part."),
+        TutorEvent.boundary(),
+        TutorEvent.message("Second **bubble**."),
+        TutorEvent(event=TutorEventType.TRACE, text="trace-1"),
+        TutorEvent.done(),
+    ]
+    async with scripted_chat(studio, events) as (chat, scripted):
+        assert replies(chat)[-2:] == ["First part.", "Second **bubble**."]
+        assert chat.trace_id == "trace-1" and chat.query_one("#trace-actions").display
+        assert [m.content for m in chat.messages[-2:]] == ["First part.", "Second **bubble**."]
+        assert scripted.requests[0].messages[-1].content == "Hello"
+
+
+async def test_an_error_event_is_shown_as_a_notification(studio):
+    events = [
+        TutorEvent.message("Let me"),
+        TutorEvent(event=TutorEventType.ERROR, text="the tutor engine timed out"),
+    ]
+    async with scripted_chat(studio, events) as (chat, _):
+        assert replies(chat)[-1] == "Let me"
+        assert ("The tutor failed", "the tutor engine timed out") in notifications(chat.app)
+        assert not chat.query_one("#trace-actions").display  # nothing to rate without a trace
+        assert not chat.query_one("#chat-input").disabled
+
+
+async def test_debug_checkbox_toggles_the_panel(pilot):
+    await open_chat(pilot)
+    log = pilot.app.screen.query_one("#debug-log")
+    assert not log.display
+    pilot.app.screen.query_one("#debug-switch", Checkbox).value = True
+    await pilot.pause()
+    assert log.display
