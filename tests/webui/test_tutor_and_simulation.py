@@ -94,3 +94,21 @@ def _typing(user: User) -> bool:
     except AssertionError:
         return False
     return True
+
+
+async def test_switching_to_a_remote_service_shows_its_tasks(user: User, live_server) -> None:
+    token = await live_server.token()
+    await user.open("/settings")
+    user.find("Remote service of the API").click()
+    user.find("Base URL").type(live_server.base_url)
+    user.find("Bearer token").type(token)
+    user.find("Save and check").click()
+    await user.should_see(f"Service: OK ({live_server.base_url})", retries=50)
+    await user.should_see("as test on tenant default")  # the remote's principal, named by its token
+    await user.open("/")  # the library now comes from the remote (which shares the test's database)
+    await user.should_see("The water cycle")
+    await user.open("/settings")
+    user.find("Embedded service (this machine's database)").click()
+    user.find("Save and check").click()
+    await user.should_see("Service: OK (embedded service)", retries=50)
+    await user.should_see("as local user on tenant default")
