@@ -27,6 +27,8 @@ STOP_WEIGHT = 1.0
 carry science answers) and IDF already damps true function words. Chosen on held-out train
 answers (docs/freeform-engine.md), against 0.1, 0.25 and 0.5."""
 NGRAM_SIZE = 4
+GRAM = "~"
+"""Marks n-gram features, which must never collide with a stem of the same letters ('nail')."""
 NGRAM_SHARE = 0.3
 """Relative mass of the character n-grams next to the stems (chosen like STOP_WEIGHT, against
 0, 0.15, 0.5 and 0.7)."""
@@ -61,7 +63,7 @@ def _raw_features(analysis: Analysis) -> tuple[Counter[str], Counter[str]]:
             padded = f"#{token.norm}#"
             prefix = "¬" if token.negated else ""
             for i in range(max(len(padded) - NGRAM_SIZE + 1, 1)):
-                grams[prefix + padded[i : i + NGRAM_SIZE]] += 1.0
+                grams[GRAM + prefix + padded[i : i + NGRAM_SIZE]] += 1.0
     return stems, grams
 
 
