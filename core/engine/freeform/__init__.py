@@ -44,8 +44,8 @@ def _points(assessment: Assessment, max_points: float) -> float:
         return max_points
     if assessment.verdict is not Correctness.PARTIAL:
         return 0.0
-    share = min(max(assessment.score, 0.1), 0.9)
-    return round(max_points * share, 2) if 0 < round(max_points * share, 2) < max_points else max_points / 2
+    points = round(max_points * min(max(assessment.score, 0.1), 0.9), 2)
+    return points if 0 < points < max_points else max_points / 2  # rounding must not leave PARTIAL
 
 
 __all__ = ["compute"]

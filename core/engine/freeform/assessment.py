@@ -67,15 +67,13 @@ def text_spans(text: str, spans: list[Span] | tuple[Span, ...]) -> list[TextSpan
 
 
 def assess(task: FreeformTextTask, model: TaskModel, answer: Analysis) -> Assessment:
-    if not answer.content:
+    if not answer.tokens:
         return Assessment(Basis.EMPTY, Correctness.WRONG, 0.0)
     words = AnswerWords(answer)
     result = _coverage_assessment(model, answer, words)
     if model.aspects:
         result = _aspect_assessment(model, answer, words, result)
     _apply_graded(model, answer, words, result)
-    if result.basis is Basis.NOTHING:
-        result.verdict = Correctness.UNKNOWN
     return result
 
 

@@ -51,10 +51,6 @@ class Analysis:
     tokens: tuple[Token, ...]
     sentences: tuple[Span, ...]
 
-    @property
-    def content(self) -> tuple[Token, ...]:
-        return tuple(t for t in self.tokens if not t.stop and not t.negation)
-
 
 @dataclass(frozen=True, slots=True)
 class _Word:

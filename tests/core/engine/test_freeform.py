@@ -198,7 +198,7 @@ def test_without_aspects_coverage_of_the_sample_solution_decides() -> None:
 def test_empty_answer_and_task_without_references() -> None:
     task = FreeformTextTask(id="bare", problemStatement="Explain.")
     assert judge(task, "   ").points.verdict is Correctness.WRONG
-    unknown = judge(task, "Plants need light.")
+    unknown = judge(task, "Because.")
     assert unknown.feedback[0].correctness is Correctness.UNKNOWN
 
 
