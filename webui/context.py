@@ -8,6 +8,8 @@ composition root (webui.main) supplies: the UI itself never knows whether it is 
 
 from __future__ import annotations
 
+import logging
+import uuid
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
@@ -17,6 +19,8 @@ from nicegui import app, ui
 from core.api import ServiceError
 from core.config import Settings
 from core.service import Service
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -67,12 +71,24 @@ class Studio:
 
 @contextmanager
 def reporting(action: str) -> Iterator[None]:
-    """Turn a ServiceError into a notification that carries the service's own message.
+    """Turn a failing call into a notification: a ServiceError in the service's own words.
 
     Handlers wrap their service calls in it, so a refused or failing call leaves the page as it
     was and tells the user why, in the words of the API (the same text a remote client would see).
+    Anything else is a fault of ours and is reported as the API reports one: logged with an id.
     """
     try:
         yield
-    except ServiceError as exc:
-        ui.notify(f"{action} failed: {exc.message}", type="negative", multi_line=True, close_button=True)
+    except Exception as exc:
+        ui.notify(
+            f"{action} failed: {failure_text(exc)}", type="negative", multi_line=True, close_button=True
+        )
+
+
+def failure_text(exc: Exception) -> str:
+    """What to tell the user about a failure: the API's message, or an id to find it in the log."""
+    if isinstance(exc, ServiceError):
+        return exc.message
+    error_id = uuid.uuid4().hex[:12]
+    log.error("the web app failed (error id %s)", error_id, exc_info=exc)
+    return f"an internal error; it was logged with the id {error_id}"

@@ -43,6 +43,7 @@ NAVIGATION = [
 ]
 
 CSS = """
+.body--dark { --q-primary: #818cf8; }
 mark.fs-mark { border-radius: 3px; padding: 0 2px; color: inherit; }
 mark.fs-correct { background: rgba(22, 163, 74, .28); border-bottom: 2px solid #16a34a; }
 mark.fs-partial { background: rgba(245, 158, 11, .30); border-bottom: 2px solid #f59e0b; }
@@ -73,7 +74,7 @@ def frame(title: str) -> Iterator[ui.column]:
     ui.colors(primary="#4f46e5", secondary="#0ea5e9", accent="#a855f7", positive="#16a34a")
     ui.add_css(CSS)
     ui.page_title(f"{title} · {APP_TITLE}")
-    dark = ui.dark_mode().bind_value(app.storage.user, "dark")
+    dark = ui.dark_mode(None).bind_value(app.storage.user, "dark")  # None: follow the system until chosen
     with ui.header(elevated=True).classes("items-center gap-2 px-3 py-2 bg-primary"):
         ui.button(icon="menu", on_click=lambda: drawer.toggle()).props(
             'flat round color=white dense aria-label="Menu"'

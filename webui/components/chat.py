@@ -13,8 +13,8 @@ from typing import Any
 
 from nicegui import ui
 
-from core.api import ChatMessage, ChatRequest, ServiceError, TraceRating, TutorEventType
-from webui.context import Studio, reporting
+from core.api import ChatMessage, ChatRequest, TraceRating, TutorEventType
+from webui.context import Studio, failure_text, reporting
 
 RequestFor = Callable[[list[ChatMessage]], ChatRequest]
 DebugListener = Callable[[str, list[dict[str, Any]]], None]
@@ -76,8 +76,8 @@ class ChatView:
                     self._error(event.text)
                 elif event.event is TutorEventType.DONE:
                     break
-        except ServiceError as exc:
-            self._error(exc.message)
+        except Exception as exc:
+            self._error(failure_text(exc))
         if bubble is not None:
             self.messages.append(ChatMessage(role="assistant", content=reply))
             replied = True

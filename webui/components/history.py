@@ -19,6 +19,8 @@ from webui.context import Studio
 from webui.theme import CHART_COLORS, dialog, empty_state, section_title, verdict_badge
 
 VERDICTS = [Correctness.CORRECT, Correctness.PARTIAL, Correctness.WRONG]
+SPLIT_LINE = {"lineStyle": {"color": "rgba(128, 128, 128, 0.25)"}}
+"""Grid lines that read on a light and on a dark page alike."""
 
 
 def verdicts_over_time(records: Sequence[InteractionRecord]) -> dict[str, Any]:
@@ -30,12 +32,13 @@ def verdicts_over_time(records: Sequence[InteractionRecord]) -> dict[str, Any]:
         "legend": {"top": 0},
         "grid": {"left": 40, "right": 16, "bottom": 30, "top": 36},
         "xAxis": {"type": "category", "data": days},
-        "yAxis": {"type": "value", "minInterval": 1},
+        "yAxis": {"type": "value", "minInterval": 1, "splitLine": SPLIT_LINE},
         "series": [
             {
                 "name": v.value,
                 "type": "bar",
                 "stack": "verdicts",
+                "barMaxWidth": 40,
                 "itemStyle": {"color": CHART_COLORS[v.value]},
                 "data": [counts[(day, v)] for day in days],
             }
@@ -71,9 +74,11 @@ def top_bars(counts: Counter[str], color: str, limit: int = 6) -> dict[str, Any]
     return {
         "tooltip": {"trigger": "item"},
         "grid": {"left": 8, "right": 24, "bottom": 8, "top": 8, "containLabel": True},
-        "xAxis": {"type": "value", "minInterval": 1},
+        "xAxis": {"type": "value", "minInterval": 1, "splitLine": SPLIT_LINE},
         "yAxis": {"type": "category", "data": [_short(name) for name, _ in top]},
-        "series": [{"type": "bar", "data": [n for _, n in top], "itemStyle": {"color": color}}],
+        "series": [
+            {"type": "bar", "data": [n for _, n in top], "itemStyle": {"color": color}, "barMaxWidth": 28}
+        ],
     }
 
 
@@ -122,7 +127,7 @@ def _answer_row(studio: Studio, task: TaskBase, record: InteractionRecord) -> No
     points = record.feedback.result.points
     with ui.item(on_click=show).props("clickable"):
         with ui.item_section().props("side"):
-            verdict_badge(record.verdict.value)
+            verdict_badge(record.verdict.value).classes("w-16 justify-center")
         with ui.item_section():
             ui.item_label(_excerpt(record.answer)).classes("truncate")
             ui.item_label(

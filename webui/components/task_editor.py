@@ -39,17 +39,22 @@ def task_editor(studio: Studio, tenant: str, draft: Item, *, is_new: bool, on_sa
         text(draft, "context", "Context for the feedback (subject, level)", area=True)
         FORMS[task_type](draft)
         problems = ui.column().classes("w-full gap-1")
-        ui.button("Save task", icon="save", on_click=lambda: save()).props("unelevated").classes("self-end")
+        save_button = ui.button("Save task", icon="save", on_click=lambda: save()).props("unelevated")
+        save_button.classes("self-end")
 
     async def save() -> None:
         problems.clear()
         task = _checked(cleaned(draft), problems)
         if task is None:
             return
-        with reporting("Saving"):
-            response = await (await studio.service()).upsert_task(tenant, task)
-            ui.notify(f"Task {response.action.value.lower()}", type="positive")
-            await on_saved(task)
+        save_button.props("loading")
+        try:
+            with reporting("Saving"):
+                response = await (await studio.service()).upsert_task(tenant, task)
+                ui.notify(f"Task {response.action.value.lower()}", type="positive")
+                await on_saved(task)
+        finally:
+            save_button.props(remove="loading")
 
 
 def describe(exc: ValidationError, limit: int = 20) -> list[str]:

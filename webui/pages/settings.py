@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from nicegui import app, ui
 
-from core.api import ServiceError
-from webui.context import Connection, Studio
+from webui.context import Connection, Studio, failure_text
 from webui.theme import frame, section_title
 
 
@@ -77,10 +76,8 @@ class SettingsPage:
         for name, check in checks:
             try:
                 ok, detail = True, await check()
-            except ServiceError as exc:
-                ok, detail = False, exc.message
-            except Exception as exc:  # a health check reports whatever fails, not only the API's errors
-                ok, detail = False, f"{type(exc).__name__}: {exc}"
+            except Exception as exc:  # a health check reports whatever fails
+                ok, detail = False, failure_text(exc)
             with self.health, ui.row().classes("items-center gap-2"):
                 ui.icon("check_circle" if ok else "error", color="positive" if ok else "negative")
                 ui.label(f"{name}: {detail}")
