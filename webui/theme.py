@@ -104,7 +104,7 @@ def empty_state(icon: str, message: str, hint: str) -> ui.column:
     with ui.column().classes("w-full items-center text-center py-10 gap-2") as box:
         ui.icon(icon, size="3rem").classes("text-grey-5")
         ui.label(message).classes("text-lg")
-        ui.label(hint).classes("text-sm text-grey-7 max-w-md")
+        ui.label(hint).classes("text-sm opacity-70 max-w-md")
     return box
 
 

@@ -24,11 +24,11 @@ def list_editor(
     @ui.refreshable
     def rows() -> None:
         if not items:
-            ui.label(f"No {noun}s yet.").classes("text-sm text-grey-7")
+            ui.label(f"No {noun}s yet.").classes("text-sm opacity-70")
         for index, item in enumerate(items):
             with ui.card().classes("w-full gap-2 p-3").props("flat bordered"):
                 with ui.row().classes("w-full items-center"):
-                    ui.label(f"{noun.capitalize()} {index + 1}").classes("text-sm font-medium text-grey-8")
+                    ui.label(f"{noun.capitalize()} {index + 1}").classes("text-sm font-medium opacity-80")
                     ui.space()
                     ui.button(icon="delete", on_click=lambda i=index: remove(i)).props(
                         "flat round dense"

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from nicegui import ui
 
-from core.api import AspectType, ChatTurn, Correctness, Feedback, TaskBase
+from core.api import AspectType, ChatTurn, Correctness, Feedback, FeedbackItem, TaskBase
 from webui.components.answer_text import answer_html, sample_solution_text
 from webui.components.rating import rating_bar
 from webui.context import Studio
@@ -20,15 +20,14 @@ def feedback_view(
 ) -> None:
     result = feedback.result
     verdict = result.points.verdict
-    with ui.card().classes("w-full gap-3").props("flat bordered") as card:
-        card.props('data-testid="feedback"')
+    with ui.card().classes("w-full gap-3").props("flat bordered"):
         with ui.row().classes("w-full items-center gap-3"):
             ui.icon(VERDICT_ICONS[verdict], color=verdict_color(verdict), size="2rem")
             ui.label(verdict.value).classes(f"text-xl font-bold text-{verdict_color(verdict)}")
             points = result.points
             ui.label(f"{points.achievedPoints:g} / {points.achievablePoints:g} points").classes("text-lg")
             ui.space()
-            ui.label(f"interaction {feedback.metaData.interactionId[:8]}").classes("text-xs text-grey-7")
+            ui.label(f"interaction {feedback.metaData.interactionId[:8]}").classes("text-xs opacity-70")
 
         section_title("Answer")
         ui.html(answer_html(task, result, transcript), sanitize=False).classes("fs-answer w-full").mark(
@@ -43,15 +42,13 @@ def feedback_view(
         if result.allAspects:
             section_title("Detected aspects")
             with ui.row().classes("gap-2"):
-                for detected in result.allAspects:
-                    misconception = detected.aspect.type is AspectType.MISCONCEPTION
+                for aspect in {d.aspect.name: d.aspect for d in result.allAspects}.values():
+                    misconception = aspect.type is AspectType.MISCONCEPTION
                     ui.chip(
-                        detected.aspect.name,
+                        aspect.name,
                         icon="report" if misconception else "lightbulb",
                         color="negative" if misconception else "positive",
-                    ).props("outline dense").tooltip(
-                        detected.aspect.description or detected.aspect.type.value
-                    )
+                    ).props("outline dense").tooltip(aspect.description or aspect.type.value)
 
         solution = sample_solution_text(task, result)
         if solution:
@@ -61,7 +58,7 @@ def feedback_view(
         rating_bar(studio, feedback.metaData.interactionId)
 
 
-def _item(item) -> None:
+def _item(item: FeedbackItem) -> None:
     color = verdict_color(item.correctness)
     with (
         ui.row()
@@ -72,7 +69,7 @@ def _item(item) -> None:
         with ui.column().classes("gap-1"):
             ui.label(item.message)
             with ui.row().classes("gap-1 items-center"):
-                ui.label(item.topic.name).classes("text-xs text-grey-7")
+                ui.label(item.topic.name).classes("text-xs opacity-70")
                 for aspect in item.aspects:
                     ui.badge(
                         aspect.name,

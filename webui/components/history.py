@@ -115,7 +115,7 @@ def _chart_card(title: str, options: dict[str, Any], has_data: bool = True) -> N
         if has_data:
             ui.echart(options).classes("w-full h-56")
         else:
-            ui.label("None so far.").classes("text-sm text-grey-7 h-56")
+            ui.label("None so far.").classes("text-sm opacity-70 h-56")
 
 
 def _answer_row(studio: Studio, task: TaskBase, record: InteractionRecord) -> None:

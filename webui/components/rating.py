@@ -49,8 +49,8 @@ def rating_bar(studio: Studio, interaction_id: str) -> None:
     def offer_reasons() -> None:
         reason.set_options({s.value: _reason_label(s) for s in REASONS[RatingType(thumb.value)]}, value=None)
 
-    with ui.row().classes("w-full items-center gap-2").props('data-testid="rating"'):
-        ui.label("Rate this feedback").classes("text-sm text-grey-7")
+    with ui.row().classes("w-full items-center gap-2"):
+        ui.label("Rate this feedback").classes("text-sm opacity-70")
         thumb = ui.toggle(
             {RatingType.GOOD.value: "Good", RatingType.BAD.value: "Bad"},
             value=RatingType.GOOD.value,

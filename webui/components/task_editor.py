@@ -24,7 +24,7 @@ Saved = Callable[[TaskBase], Awaitable[None]]
 
 def task_editor(studio: Studio, tenant: str, draft: Item, *, is_new: bool, on_saved: Saved) -> None:
     task_type = parse_task_type(draft["type"])
-    with ui.column().classes("w-full gap-3").props('data-testid="editor"'):
+    with ui.column().classes("w-full gap-3"):
         section_title("Task")
         with ui.row().classes("w-full gap-2 no-wrap max-sm:flex-wrap"):
             text(draft, "id", "Id").props("" if is_new else "readonly").tooltip(

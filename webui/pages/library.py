@@ -96,7 +96,7 @@ class Library:
         if not visible:
             empty_state("filter_alt_off", "No task matches the filter", "Clear the filter to see all tasks.")
             return
-        ui.label(f"{len(visible)} of {len(self.tasks)} tasks").classes("text-sm text-grey-7")
+        ui.label(f"{len(visible)} of {len(self.tasks)} tasks").classes("text-sm opacity-70")
         with (
             ui.element("div")
             .classes("w-full grid grid-cols-1 md:grid-cols-2 xl:grid-cols-3 gap-3")
@@ -115,7 +115,7 @@ class Library:
         ):
             with ui.row().classes("w-full items-center gap-2 no-wrap"):
                 ui.icon(type_icon(summary.type), color="primary")
-                ui.label(type_label(summary.type)).classes("text-xs uppercase tracking-wide text-grey-7")
+                ui.label(type_label(summary.type)).classes("text-xs uppercase tracking-wide opacity-70")
                 ui.badge(summary.language.value, color="secondary").props("outline").classes("mr-auto")
                 self._action("content_copy", "Duplicate", lambda s=summary: self._duplicate_dialog(s))
                 with self._action("download", "Export", None), ui.menu():
@@ -126,8 +126,8 @@ class Library:
                 self._action("delete", "Delete", lambda s=summary: self._delete_dialog(s))
             ui.link(summary.title or summary.taskId, link).classes("text-base font-medium no-underline")
             with ui.row().classes("w-full items-center gap-1 no-wrap"):
-                ui.label(summary.taskId).classes("text-xs text-grey-7 truncate mr-auto")
-                ui.html(_activity(summary), sanitize=False).classes("text-xs text-grey-7 whitespace-nowrap")
+                ui.label(summary.taskId).classes("text-xs opacity-70 truncate mr-auto")
+                ui.html(_activity(summary), sanitize=False).classes("text-xs opacity-70 whitespace-nowrap")
 
     @staticmethod
     def _action(icon: str, tip: str, action: Callable | None) -> ui.button:
@@ -173,7 +173,7 @@ class Library:
         with dialog() as box:
             ui.label(f"Remove “{summary.title or summary.taskId}” from the library?").classes("text-lg")
             ui.label("Its answers, feedback and ratings are deleted with it. This cannot be undone.").classes(
-                "text-sm text-grey-7"
+                "text-sm opacity-70"
             )
             with ui.row().classes("w-full justify-end"):
                 ui.button("Cancel", on_click=box.close).props("flat")
@@ -203,7 +203,7 @@ class Library:
             ui.label("Import task files").classes("text-lg")
             ui.label(
                 "JSON or YAML files with one task each, as `feedback-studio tasks export` writes them."
-            ).classes("text-sm text-grey-7")
+            ).classes("text-sm opacity-70")
             ui.upload(on_upload=receive, multiple=True, auto_upload=True).props(
                 f'accept="{ACCEPTED}"'
             ).classes("w-full")

@@ -47,7 +47,7 @@ class SettingsPage:
             with ui.row().classes("gap-2"):
                 ui.button("Save and check", icon="save", on_click=self._save).props("unelevated")
                 ui.button("Check health", icon="monitor_heart", on_click=self._check).props("outline")
-            self.health = ui.column().classes("w-full gap-1").props('data-testid="health"')
+            self.health = ui.column().classes("w-full gap-1")
         with ui.card().classes("w-full max-w-2xl gap-2").props("flat bordered"):
             section_title("Appearance")
             ui.switch("Dark mode").bind_value(app.storage.user, "dark")

@@ -88,7 +88,7 @@ class SimulationPage:
                 ui.label(task.display_title).classes("text-lg font-semibold")
                 ui.label(task.problemStatement).classes("whitespace-pre-wrap")
                 if task.scenarioDescription:
-                    ui.label(task.scenarioDescription).classes("text-sm text-grey-8 whitespace-pre-wrap")
+                    ui.label(task.scenarioDescription).classes("text-sm opacity-80 whitespace-pre-wrap")
                 if task.persona:
                     with ui.row().classes("items-center gap-2"):
                         ui.icon("person", color="accent")
@@ -98,7 +98,7 @@ class SimulationPage:
                     _minutes(task.timeLimitInMinutes),
                 ]
                 if any(limits):
-                    ui.label("Limits: " + ", ".join(x for x in limits if x)).classes("text-xs text-grey-7")
+                    ui.label("Limits: " + ", ".join(x for x in limits if x)).classes("text-xs opacity-70")
                 self.start_button = ui.button("Start session", icon="play_arrow", on_click=self._start).props(
                     "unelevated"
                 )
@@ -122,7 +122,7 @@ class SimulationPage:
         persona = self.task.persona.name if self.task.persona else "Persona"
         with self.stage:
             expires = f" · ends {self.session.expiresAt:%H:%M}" if self.session.expiresAt else ""
-            ui.label(f"Session {self.session.id[:8]}{expires}").classes("text-xs text-grey-7")
+            ui.label(f"Session {self.session.id[:8]}{expires}").classes("text-xs opacity-70")
             self.chat = ChatView(self.studio, partner=persona, height="h-[45vh]")
             for line in self.session.initialMessages:
                 self.chat.show("assistant", line)

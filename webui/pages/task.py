@@ -115,7 +115,7 @@ class TaskPage:
             ui.label(task.display_title).classes("text-xl font-semibold")
             ui.badge(task.language.value, color="secondary").props("outline")
             ui.space()
-            ui.label(f"{task.id} · version {self.stored.version}").classes("text-xs text-grey-7")
+            ui.label(f"{task.id} · version {self.stored.version}").classes("text-xs opacity-70")
         ui.label(GAP.sub("____", task.problemStatement)).classes("whitespace-pre-wrap")
 
     def _try(self) -> None:

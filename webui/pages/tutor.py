@@ -126,7 +126,7 @@ class TutorPage:
             self.debug_log = ui.column().classes("w-full gap-2")
             with self.debug_log:
                 ui.label("Switch on debug mode and send a message: what the tutor did shows here.").classes(
-                    "text-sm text-grey-7"
+                    "text-sm opacity-70"
                 )
         with ui.page_sticky(position="bottom-right", x_offset=16, y_offset=16):
             ui.button(icon="bug_report", on_click=self.drawer.toggle).props("fab-mini color=accent").tooltip(
