@@ -57,7 +57,7 @@ class TutorPage:
                     on_change=self._restart,
                 )
                 .props("outlined dense")
-                .classes("min-w-56")
+                .classes("min-w-56 max-sm:w-full")
             )
             self.grounding = (
                 ui.select(
@@ -66,12 +66,13 @@ class TutorPage:
                     value=None,
                 )
                 .props("outlined dense")
-                .classes("min-w-56")
+                .classes("min-w-56 max-sm:w-full")
             )
             self.debug = ui.switch("Debug mode")
             ui.space()
             ui.button("New tutor", icon="add", on_click=lambda: self._tutor_dialog(tasks)).props("outline")
             ui.button("New conversation", icon="restart_alt", on_click=self._restart).props("flat")
+            ui.button("Debug", icon="bug_report", on_click=self.drawer.toggle).props("flat color=accent")
         if not tutors:
             empty_state(
                 "forum",
@@ -128,10 +129,6 @@ class TutorPage:
                 ui.label("Switch on debug mode and send a message: what the tutor did shows here.").classes(
                     "text-sm opacity-70"
                 )
-        with ui.page_sticky(position="bottom-right", x_offset=16, y_offset=16):
-            ui.button(icon="bug_report", on_click=self.drawer.toggle).props("fab-mini color=accent").tooltip(
-                "Debug drawer"
-            )
 
     def _show_debug(self, text: str, items: list[dict[str, Any]]) -> None:
         with (
