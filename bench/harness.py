@@ -13,6 +13,7 @@ import socket
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
@@ -32,27 +33,30 @@ def free_port() -> int:
 
 @contextmanager
 def server_process(args: list[str], port: int, env: dict[str, str] | None = None) -> Iterator[str]:
-    """Start a server command in its own process and wait until it answers on 127.0.0.1:port."""
-    process = subprocess.Popen(
-        args, cwd=ROOT, env={**os.environ, **(env or {})}, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
-    )
-    base_url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                httpx.get(f"{base_url}/docs", timeout=1)
-                break
-            except httpx.TransportError:
-                if process.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(
-                        f"server did not start: {process.stderr.read().decode()[-2000:]}"
-                    ) from None
-                time.sleep(0.1)
-        yield base_url
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
+    """Start a server command in its own process and wait until it answers on 127.0.0.1:port.
+
+    Its stderr goes to a file, not a pipe: a server that logs more than a pipe holds would block.
+    """
+    with tempfile.TemporaryFile() as log:
+        process = subprocess.Popen(
+            args, cwd=ROOT, env={**os.environ, **(env or {})}, stdout=subprocess.DEVNULL, stderr=log
+        )
+        base_url = f"http://127.0.0.1:{port}"
+        try:
+            deadline = time.monotonic() + 30
+            while True:
+                try:
+                    httpx.get(f"{base_url}/docs", timeout=1)
+                    break
+                except httpx.TransportError:
+                    if process.poll() is not None or time.monotonic() > deadline:
+                        log.seek(0)
+                        raise RuntimeError(f"server did not start: {log.read().decode()[-2000:]}") from None
+                    time.sleep(0.1)
+            yield base_url
+        finally:
+            process.terminate()
+            process.wait(timeout=10)
 
 
 @dataclass
