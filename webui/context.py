@@ -44,6 +44,8 @@ ServiceOpener = Callable[[Connection], Awaitable[Service]]
 
 @dataclass(frozen=True)
 class Studio:
+    """What the pages share: the settings and how to open the Service of this browser's choice."""
+
     settings: Settings
     open_service: ServiceOpener
 

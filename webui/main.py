@@ -18,12 +18,13 @@ from nicegui import app as nicegui_app
 from nicegui import ui
 from platformdirs import user_data_path
 
-from core.api import ServiceUnavailable
+from core.auth import local_principal
 from core.config import APP_NAME, Settings
 from core.server.app import create_app
 from core.service import Service, connect
+from core.service.local import LocalService
 from webui import pages
-from webui.context import Connection, Studio
+from webui.context import Connection, ServiceOpener, Studio
 from webui.theme import APP_TITLE, FAVICON
 
 
@@ -42,25 +43,16 @@ def create_web_app(settings: Settings) -> FastAPI:
     return api
 
 
-def _service_opener(api: FastAPI, settings: Settings):
+def _service_opener(api: FastAPI, settings: Settings) -> ServiceOpener:
     """How a page gets its Service: a LocalService on the API's Runtime, or a (cached) remote."""
-    from core.auth import local_principal
-    from core.service.local import LocalService
-
     remotes: dict[Connection, Service] = {}
 
     async def open_service(connection: Connection) -> Service:
         if not connection.is_remote:
             return LocalService(api.state.runtime, local_principal(settings.default_tenant))
         if connection not in remotes:
-            try:
-                remotes[connection] = await connect(
-                    settings.model_copy(
-                        update={"remote_url": connection.remote_url, "token": connection.token}
-                    )
-                )
-            except ModuleNotFoundError:
-                raise ServiceUnavailable("this build cannot connect to a remote service") from None
+            chosen = {"remote_url": connection.remote_url, "token": connection.token}
+            remotes[connection] = await connect(settings.model_copy(update=chosen))
         return remotes[connection]
 
     @nicegui_app.on_shutdown
