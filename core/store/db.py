@@ -14,10 +14,11 @@ from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import event
+from sqlalchemy import event, text
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+MIGRATION_LOCK = 0x46535F4D49475241  # "FS_MIGRA": the advisory lock key of schema migrations
 
 
 def _sqlite_setup(engine: AsyncEngine) -> None:
@@ -59,8 +60,16 @@ class Database:
             Path(path).parent.mkdir(parents=True, exist_ok=True)
 
     async def migrate(self) -> None:
-        """Bring the schema to the newest Alembic revision."""
-        async with self.engine.begin() as connection:
+        """Bring the schema to the newest Alembic revision, one process at a time.
+
+        Every server process migrates as it starts, and `serve --workers N` starts them together:
+        the migration holds a lock (PostgreSQL: an advisory lock for its transaction; SQLite:
+        BEGIN IMMEDIATE), so one process creates the schema and the others then find it current.
+        """
+        engine = self.engine.execution_options(sqlite_immediate=True) if self.is_sqlite else self.engine
+        async with engine.begin() as connection:
+            if not self.is_sqlite:
+                await connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
             await connection.run_sync(_upgrade)
 
     @asynccontextmanager

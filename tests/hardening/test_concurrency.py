@@ -14,6 +14,7 @@ import pytest
 
 from core.store import conversations
 from core.store.db import Database
+from tests.conftest import create_token
 from tests.core.tutor.helpers import chat_body, install_tutor
 from tests.server.helpers import compute_body, mc_task
 
@@ -102,3 +103,15 @@ async def test_concurrent_chats_in_one_conversation_keep_every_message_in_order(
         assert transcript[: len(opening)] == opening
         expected += len(opening)
     assert len(transcript) == expected
+
+
+async def test_processes_starting_at_once_on_an_empty_database_migrate_it_once(database_url):
+    """`serve --workers N` on a new database: every worker migrates on start, all at the same time."""
+    databases = [Database(database_url) for _ in range(4)]
+    try:
+        await asyncio.gather(*(db.migrate() for db in databases))
+    finally:
+        for db in databases:
+            await db.aclose()
+    token = await create_token(database_url, "default")
+    assert token
