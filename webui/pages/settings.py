@@ -7,6 +7,8 @@ service keeps serving everyone else. The health check makes real calls, the chat
 
 from __future__ import annotations
 
+import textwrap
+
 from nicegui import app, ui
 
 from webui.context import Connection, Studio, failure_text
@@ -93,4 +95,4 @@ class SettingsPage:
 
     async def _chat_health(self) -> str:
         reply = await (await self.studio.service()).healthcheck_chat()
-        return f"answered “{reply.message[:60]}”"
+        return f"answered “{textwrap.shorten(reply.message, 80, placeholder='…')}”"
