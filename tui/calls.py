@@ -6,6 +6,7 @@ then posts a message with what it got (the Posting style), so handlers only touc
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -14,6 +15,8 @@ from textual.widget import Widget
 
 from core.api import ServiceError
 
+log = logging.getLogger(__name__)
+
 
 @asynccontextmanager
 async def service_call(node: DOMNode, doing: str, *, busy: Widget | None = None) -> AsyncIterator[None]:
@@ -21,6 +24,8 @@ async def service_call(node: DOMNode, doing: str, *, busy: Widget | None = None)
 
     The notification carries the API's message verbatim (authors act on it), titled with what
     failed and the error type; the block is abandoned, so nothing after the failing call runs.
+    Any other exception is a fault of the (embedded) service: it is logged and notified too,
+    rather than ending the app with the author's unsaved edits.
     """
     if busy is not None:
         busy.loading = True
@@ -33,6 +38,12 @@ async def service_call(node: DOMNode, doing: str, *, busy: Widget | None = None)
             severity="error",
             timeout=10,
             markup=False,
+        )
+    except Exception as exc:  # a fault inside the embedded service: keep the app and the author's work
+        log.exception("%s failed unexpectedly", doing)
+        message = f"{type(exc).__name__}: {exc}"
+        node.app.notify(
+            message, title=f"{doing} failed unexpectedly", severity="error", timeout=10, markup=False
         )
     finally:
         if busy is not None:

@@ -74,7 +74,7 @@ async def test_chat_from_a_task_picks_the_tutor_grounded_in_it(pilot):
 class ScriptedStream:
     """The embedded service with a chat stream that replays fixed events (everything else is real)."""
 
-    def __init__(self, service, events: list[TutorEvent]) -> None:
+    def __init__(self, service, events: list[TutorEvent | Exception]) -> None:
         self._service, self._events = service, events
         self.requests: list[ChatRequest] = []
 
@@ -84,11 +84,15 @@ class ScriptedStream:
     async def chat_stream(self, request: ChatRequest) -> AsyncIterator[TutorEvent]:
         self.requests.append(request)
         for event in self._events:
+            if isinstance(event, Exception):
+                raise event
             yield event
 
 
 @asynccontextmanager
-async def scripted_chat(studio, events: list[TutorEvent]) -> AsyncIterator[tuple[ChatView, ScriptedStream]]:
+async def scripted_chat(
+    studio, events: list[TutorEvent | Exception]
+) -> AsyncIterator[tuple[ChatView, ScriptedStream]]:
     """The chat screen after sending "Hello" to a service that answers with ``events``."""
     scripted = ScriptedStream(studio, events)
     app = FeedbackStudioApp(service=scripted)
@@ -124,6 +128,14 @@ async def test_an_error_event_is_shown_as_a_notification(studio):
         assert replies(chat)[-1] == "Let me"
         assert ("The tutor failed", "the tutor engine timed out") in notifications(chat.app)
         assert not chat.query_one("#trace-actions").display  # nothing to rate without a trace
+        assert not chat.query_one("#chat-input").disabled
+
+
+async def test_a_fault_in_the_service_is_notified_and_the_chat_goes_on(studio):
+    events = [TutorEvent.message("Half a"), RuntimeError("engine crashed")]
+    async with scripted_chat(studio, events) as (chat, _):
+        assert ("Chat failed unexpectedly", "RuntimeError: engine crashed") in notifications(chat.app)
+        assert replies(chat)[-1] == "Half a"
         assert not chat.query_one("#chat-input").disabled
 
 

@@ -32,6 +32,7 @@ async def create_and_open(pilot, task_type: TaskType, title: str) -> TaskScreen:
     editor.query_one(".field-title Input", Input).value = title
     await pilot.press("ctrl+s")
     await wait_until(pilot, lambda: isinstance(app.screen, TaskScreen) and app.screen.definition is not None)
+    assert app.screen.definition.title == title  # every part of the form reaches the saved task
     await pilot.pause()
     return app.screen
 

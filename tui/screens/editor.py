@@ -3,6 +3,7 @@ gaps and choice points, and inline validation on every change; ctrl+s saves (ups
 
 from __future__ import annotations
 
+from copy import deepcopy
 from typing import TYPE_CHECKING, ClassVar
 
 from textual import on, work
@@ -64,9 +65,10 @@ class EditorScreen(Screen[str | None]):
         self.common.query_one(Input).focus()
 
     def document(self) -> dict:
-        document = self.common.value()
-        for part in self.parts:
-            document.update(part.value())
+        """The task as the form stands: the original with every part's edits applied."""
+        document = deepcopy(self.original)
+        for part in (self.common, *self.parts):
+            part.apply(document)
         return document
 
     @on(Input.Changed)

@@ -90,7 +90,7 @@ def show_message(label: Static, message: str) -> None:
 
 class FieldSet(Vertical):
     """Inputs for ``specs`` over ``document``, each with its label above and its error below;
-    ``value()`` returns the document with the edits (fields the form does not show are kept)."""
+    ``apply()`` writes the edits into a document, leaving the fields it does not show alone."""
 
     DEFAULT_CLASSES = "field-set"
 
@@ -115,10 +115,14 @@ class FieldSet(Vertical):
         widget.add_class(f"field-{spec.path[-1]}")
         return widget
 
-    def value(self) -> dict:
-        document = deepcopy(self.document)
+    def apply(self, document: dict) -> None:
         for spec, widget in self._widgets.items():
             _set(document, spec.path, _read(spec, widget))
+
+    def value(self) -> dict:
+        """The document given at construction with the edits (an item keeps its unshown fields)."""
+        document = deepcopy(self.document)
+        self.apply(document)
         return document
 
     def _mark(self, errors: dict[Loc, str], base: Loc) -> dict[Spec, list[str]]:
@@ -198,8 +202,8 @@ class RowList(Vertical):
     def rows(self) -> list[ItemRow]:
         return list(self.query_children(ItemRow))
 
-    def value(self) -> dict:
-        return {self.field: [row.value() for row in self.rows]}
+    def apply(self, document: dict) -> None:
+        document[self.field] = [row.value() for row in self.rows]
 
     def show_errors(self, errors: dict[Loc, str]) -> set[Loc]:
         shown = {loc for loc in errors if loc == (self.field,)}

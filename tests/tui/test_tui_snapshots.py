@@ -1,0 +1,144 @@
+"""SVG snapshots of the main screens (pytest-textual-snapshot). Deterministic by construction: a
+fixed terminal size, the seeded demo data, a database path relative to the test's directory, and
+nothing on screen that shows a clock, a duration or a generated id."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+from textual.widgets import Input, RadioButton, TextArea
+
+from core.api import TaskType
+from core.config import Settings
+from tests.tui.helpers import SIZE, library_loaded, new_task_editor, open_task, wait_until
+from tui.app import FeedbackStudioApp
+from tui.screens.chat import ChatScreen
+from tui.screens.connection import ConnectionScreen
+from tui.widgets.chat.view import ChatView
+from tui.widgets.feedback.view import FeedbackView
+
+
+@pytest.fixture
+def app(tmp_path, seeded_database, monkeypatch) -> FeedbackStudioApp:
+    shutil.copy(seeded_database, tmp_path / "studio.sqlite3")
+    monkeypatch.chdir(tmp_path)
+    settings = Settings(
+        database_url="sqlite+aiosqlite:///studio.sqlite3",
+        seed_demo=True,
+        public_base_url="http://studio.test",
+    )
+    return FeedbackStudioApp(settings)
+
+
+def compare(snap_compare, app, steps=None) -> bool:
+    async def run_before(pilot) -> None:
+        await wait_until(pilot, lambda: library_loaded(pilot.app))
+        if steps:
+            await steps(pilot)
+        await pilot.pause(0.1)
+
+    return snap_compare(app, terminal_size=SIZE, run_before=run_before)
+
+
+async def answer_and_wait(pilot) -> None:
+    await pilot.press("ctrl+g")
+    await wait_until(pilot, lambda: pilot.app.screen.query(FeedbackView))
+
+
+def test_library(snap_compare, app):
+    assert compare(snap_compare, app)
+
+
+def test_editor_with_learner_preview(snap_compare, app):
+    async def steps(pilot):
+        editor = await new_task_editor(pilot, TaskType.IN_TEXT_FILL_IN_BLANKS)
+        editor.query_one(".field-title Input", Input).value = "Water"
+
+    assert compare(snap_compare, app, steps)
+
+
+def test_editor_with_inline_errors(snap_compare, app):
+    async def steps(pilot):
+        editor = await new_task_editor(pilot, TaskType.FREEFORM_TEXT)
+        editor.query_one(".field-id Input", Input).value = "bad/id"
+        editor.query(".item-row Input.field-name").last().value = ""
+        await pilot.pause()
+
+    assert compare(snap_compare, app, steps)
+
+
+def test_multiple_choice_feedback(snap_compare, app):
+    async def steps(pilot):
+        screen = await open_task(pilot, "mc-photosynthesis-en")
+        await pilot.click(next(b for b in screen.query(RadioButton) if str(b.label) == "Oxygen"))
+        await answer_and_wait(pilot)
+
+    assert compare(snap_compare, app, steps)
+
+
+def test_freeform_feedback_with_highlighted_evidence(snap_compare, app):
+    async def steps(pilot):
+        screen = await open_task(pilot, "ff-bulb-circuit-en")
+        screen.query_one("#answer-text", TextArea).text = (
+            "The bulb needs a closed circuit: one wire from the plus pole to the bulb and "
+            "another back to the minus pole. The battery uses up the current."
+        )
+        await answer_and_wait(pilot)
+
+    assert compare(snap_compare, app, steps)
+
+
+def test_fill_in_blanks_feedback(snap_compare, app):
+    async def steps(pilot):
+        screen = await open_task(pilot, "blanks-water-cycle-en")
+        for gap, text in zip(
+            screen.query(".gap-value").results(Input), ["evaporate", "steam", "rain", "90"], strict=True
+        ):
+            gap.value = text
+        await answer_and_wait(pilot)
+
+    assert compare(snap_compare, app, steps)
+
+
+def test_tutor_chat_after_a_reply(snap_compare, app):
+    async def steps(pilot):
+        await pilot.press("f3")
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, ChatScreen))
+        chat = pilot.app.screen.query_one(ChatView)
+        await wait_until(pilot, lambda: chat.tutor_id is not None)
+        await pilot.click(chat.query_one("#chat-input", Input))
+        chat.query_one("#chat-input", Input).value = "Why does the bulb stay dark with one wire?"
+        await pilot.press("enter")
+        await wait_until(
+            pilot, lambda: chat.trace_id is not None and not chat.query_one("#chat-input").disabled
+        )
+
+    assert compare(snap_compare, app, steps)
+
+
+def test_simulation_session_started(snap_compare, app):
+    async def steps(pilot):
+        screen = await open_task(pilot, "sim-customer-objections-en")
+        await pilot.click("#sim-start")
+        chat = screen.query_one(ChatView)
+        await wait_until(pilot, lambda: chat.tutor_id is not None)
+
+    assert compare(snap_compare, app, steps)
+
+
+def test_connection_and_health(snap_compare, app):
+    async def steps(pilot):
+        await pilot.press("f2")
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, ConnectionScreen))
+        info = pilot.app.screen.query_one("#connection-info")
+        await wait_until(pilot, lambda: not info.loading and info.content)
+
+    assert compare(snap_compare, app, steps)
+
+
+def test_delete_confirmation(snap_compare, app):
+    async def steps(pilot):
+        await pilot.press("x")
+
+    assert compare(snap_compare, app, steps)
