@@ -2,7 +2,8 @@
 
 Fifty upserts of one task id leave one task, one CREATED; concurrent ratings of one interaction
 leave one rating, created once; concurrent chat turns in one conversation keep every message,
-each learner message directly followed by its reply.
+each learner message directly followed by its reply; server processes that start together on an
+empty database create its schema once.
 """
 
 from __future__ import annotations
@@ -113,5 +114,4 @@ async def test_processes_starting_at_once_on_an_empty_database_migrate_it_once(d
     finally:
         for db in databases:
             await db.aclose()
-    token = await create_token(database_url, "default")
-    assert token
+    assert await create_token(database_url, "default")
