@@ -8,6 +8,7 @@ from core.api import TaskType
 from tests.tui.helpers import new_task_editor, notifications, text_of, wait_until
 from tui.screens.confirm import ConfirmScreen
 from tui.screens.editor import EditorScreen
+from tui.screens.files import FilesScreen
 from tui.screens.library import LibraryScreen
 from tui.screens.task import TaskScreen
 from tui.widgets.empty import EmptyState
@@ -148,3 +149,29 @@ async def test_saving_a_new_task_opens_it_to_try_answers(pilot, studio):
     await wait_until(pilot, lambda: isinstance(app.screen, TaskScreen) and app.screen.definition is not None)
     assert app.screen.definition.title == "Planets"
     assert (await studio.get_task("default", "multiple-choice-1")).definition.title == "Planets"
+
+
+async def test_export_then_import_task_files(pilot, studio, tmp_path):
+    app = pilot.app
+    await pilot.press("o")
+    await wait_until(pilot, lambda: isinstance(app.screen, FilesScreen))
+    app.screen.query_one("#files-path", Input).value = str(tmp_path / "out")
+    await pilot.click("#go")
+    await wait_until(pilot, lambda: any(title == "Exported" for title, _ in notifications(app)))
+    exported = tmp_path / "out" / "mc-photosynthesis-en.json"
+    assert exported.exists()
+
+    exported.write_text(
+        exported.read_text().replace("Photosynthesis: the gas plants take in", "Plants and gases")
+    )
+    await pilot.press("i")
+    await wait_until(pilot, lambda: isinstance(app.screen, FilesScreen))
+    app.screen.query_one("#files-path", Input).value = str(exported)
+    await pilot.press("enter")
+    await wait_until(pilot, lambda: any(title.startswith("Imported") for title, _ in notifications(app)))
+    assert notifications(app)[-1][1] == "1 updated"
+    assert (await studio.get_task("default", "mc-photosynthesis-en")).definition.title == "Plants and gases"
+    await wait_until(
+        pilot,
+        lambda: "Plants and gases" in str(app.screen.query_one(DataTable).get_row("mc-photosynthesis-en")[2]),
+    )

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import Counter
+from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
@@ -41,6 +43,8 @@ class LibraryScreen(Screen):
         Binding("delete,x", "delete", "Delete"),
         Binding("slash", "filter", "Filter"),
         Binding("escape", "clear_filter", "Clear filter", show=False),
+        Binding("i", "import", "Import"),
+        Binding("o", "export", "Export"),
         Binding("r", "reload", "Reload"),
     ]
 
@@ -204,6 +208,52 @@ class LibraryScreen(Screen):
         )
         question = f"Delete “{task.title or task.taskId}”{tried}?\nThis cannot be undone."
         self.app.push_screen(ConfirmScreen(question, "Delete"), lambda yes: yes and self.delete(task.taskId))
+
+    # --- task files (core.workspace) ------------------------------------------------------------
+
+    def action_import(self) -> None:
+        from tui.screens.files import FilesScreen
+
+        self.app.push_screen(
+            FilesScreen(export=False, default_path="tasks"), lambda c: c and self.import_from(c[0])
+        )
+
+    def action_export(self) -> None:
+        if not self.app.extensions:
+            self.notify(
+                "This remote cannot list its tasks, so there is nothing to export.", severity="warning"
+            )
+            return
+        from tui.screens.files import FilesScreen
+
+        self.app.push_screen(
+            FilesScreen(export=True, default_path="tasks"), lambda c: c and self.export_to(*c)
+        )
+
+    @work(group="library-files")
+    async def import_from(self, path: Path) -> None:
+        from core.workspace.files import import_files
+
+        async with service_call(self, "Importing", busy=self.query_one(DataTable)):
+            try:
+                done = await import_files(await self.app.ready(), self.app.tenant_id, [path])
+            except ValueError as exc:  # a file that is not a task: the author fixes the file
+                self.notify(str(exc), title="Nothing imported", severity="error", markup=False)
+                return
+            actions = Counter(item.action.lower() for item in done)
+            self.notify(
+                ", ".join(f"{n} {action}" for action, n in actions.items()) or "no task files found",
+                title=f"Imported from {path}",
+            )
+            self.load_tasks(select=done[0].taskId if done else None)
+
+    @work(group="library-files")
+    async def export_to(self, path: Path, fmt: str) -> None:
+        from core.workspace.files import export_files
+
+        async with service_call(self, "Exporting", busy=self.query_one(DataTable)):
+            written = await export_files(await self.app.ready(), self.app.tenant_id, path, fmt)  # type: ignore[arg-type]
+            self.notify(f"{len(written)} files written to {path}", title="Exported")
 
     @work(group="library-edit")
     async def delete(self, task_id: str) -> None:
