@@ -49,7 +49,7 @@ class TaskScreen(Screen):
 
     BINDINGS: ClassVar = [
         Binding("ctrl+g", "feedback", "Get feedback"),
-        Binding("ctrl+e", "edit", "Edit task"),
+        Binding("ctrl+o", "edit", "Edit task"),
         Binding("ctrl+t", "chat", "Chat about it"),
         Binding("escape", "app.pop_screen", "Library"),
     ]
@@ -133,6 +133,10 @@ class TaskScreen(Screen):
 
     @on(Button.Pressed, "#get-feedback")
     def action_feedback(self) -> None:
+        """Send the answer; in a simulation, finish the session (the conversation is the answer)."""
+        if simulations := self.query(SimulationPanel):
+            simulations.first().finish()
+            return
         forms = self.query(AnswerForm)
         if self.definition is None or not forms:
             return

@@ -77,8 +77,14 @@ class SimulationPanel(Vertical):
     @on(Button.Pressed, "#sim-finish")
     def _finish(self, event: Button.Pressed) -> None:
         event.stop()
-        if self.session:
+        self.finish()
+
+    def finish(self) -> None:
+        """Ask for feedback once the learner has said something; before that there is nothing to judge."""
+        if self.session and not self.query_one("#sim-finish", Button).disabled:
             self.post_message(self.FeedbackWanted(self.session.conversationId))
+        else:
+            self.notify("Start the session and answer the persona first.", severity="warning")
 
     @property
     def transcript(self):

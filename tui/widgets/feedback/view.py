@@ -47,8 +47,8 @@ def aspects_text(feedback: Feedback) -> Text:
     lines = []
     for found in feedback.result.allAspects:
         concept = found.aspect.type is AspectType.CONCEPT
-        mark = ("✔ concept        " if concept else "⚠ misconception  ", ASPECT_STYLES[found.aspect.type])
-        lines.append(Text.assemble(mark, found.aspect.name))
+        mark = ("✔ concept" if concept else "⚠ misconception", ASPECT_STYLES[found.aspect.type])
+        lines.append(Text.assemble(mark, "        " if concept else "  ", found.aspect.name))
     return Text("\n").join(lines) if lines else Text("No concept or misconception detected.", style="dim")
 
 
