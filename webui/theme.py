@@ -91,7 +91,7 @@ def frame(title: str) -> Iterator[ui.column]:
         ui.list().classes("w-full"),
     ):
         for label, icon, target in NAVIGATION:
-            with ui.item(on_click=lambda t=target: ui.navigate.to(t)).props("clickable"):
+            with ui.item().props(f'clickable href="{target}"'):  # a real link: opens in a new tab too
                 with ui.item_section().props("avatar"):
                     ui.icon(icon, color="primary")
                 ui.item_section(label)
