@@ -48,7 +48,7 @@ def test_create_a_task_answer_it_and_see_the_evidence_highlighted(page) -> None:
 
 def test_chat_with_the_tutor_and_watch_the_reply_stream_in_to_the_end(page) -> None:
     page.goto("/")
-    page.get_by_role("link", name="Tutor chat").click()
+    page.locator(".q-drawer a", has_text="Tutor chat").click()
     page.wait_for_url("**/tutor")
     page.get_by_role("button", name="New tutor").click()
     page.get_by_label("Id", exact=True).fill("circuit-llm")
