@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-from textual.widgets import Checkbox, Input, RichLog, Select
+from textual.widgets import Input, RichLog, Select
 
 from core.api import ChatRequest, TutorEvent, TutorEventType
 from tests.tui.helpers import SIZE, library_loaded, notifications, open_task, text_of, wait_until
@@ -137,12 +137,3 @@ async def test_a_fault_in_the_service_is_notified_and_the_chat_goes_on(studio):
         assert ("Chat failed unexpectedly", "RuntimeError: engine crashed") in notifications(chat.app)
         assert replies(chat)[-1] == "Half a"
         assert not chat.query_one("#chat-input").disabled
-
-
-async def test_debug_checkbox_toggles_the_panel(pilot):
-    await open_chat(pilot)
-    log = pilot.app.screen.query_one("#debug-log")
-    assert not log.display
-    pilot.app.screen.query_one("#debug-switch", Checkbox).value = True
-    await pilot.pause()
-    assert log.display

@@ -10,7 +10,6 @@ from tui.screens.confirm import ConfirmScreen
 from tui.screens.editor import EditorScreen
 from tui.screens.files import FilesScreen
 from tui.screens.library import LibraryScreen
-from tui.screens.task import TaskScreen
 from tui.widgets.empty import EmptyState
 
 
@@ -139,16 +138,6 @@ async def test_a_service_error_is_shown_with_the_api_message(pilot, studio):
     title, message = notifications(app)[-1]
     assert title == "Duplicating failed · INVALID_PARAMETER"
     assert message == "task 'mc-photosynthesis-en' does not exist in tenant 'default'"
-
-
-async def test_saving_a_new_task_opens_it_to_try_answers(pilot, studio):
-    app = pilot.app
-    editor = await new_task_editor(pilot, TaskType.MULTIPLE_CHOICE)
-    editor.query_one(".field-title Input", Input).value = "Planets"
-    await pilot.press("ctrl+s")
-    await wait_until(pilot, lambda: isinstance(app.screen, TaskScreen) and app.screen.definition is not None)
-    assert app.screen.definition.title == "Planets"
-    assert (await studio.get_task("default", "multiple-choice-1")).definition.title == "Planets"
 
 
 async def test_export_then_import_task_files(pilot, studio, tmp_path):
