@@ -4,16 +4,19 @@ remote (no authoring extensions) hides."""
 from __future__ import annotations
 
 from textual.command import CommandList, CommandPalette
-from textual.widgets import DataTable, Input
+from textual.widgets import DataTable, Input, RadioButton, RadioSet
 
-from core.api import ServiceInfo
-from tests.tui.helpers import SIZE, library_loaded, text_of, wait_until
+from core.api import ServiceInfo, TaskType
+from core.config import Settings
+from core.service import connect
+from tests.tui.helpers import SIZE, library_loaded, new_task_editor, text_of, wait_until
 from tui.app import FeedbackStudioApp
 from tui.screens.chat import ChatScreen
 from tui.screens.connection import ConnectionScreen
-from tui.screens.library import NO_LIST
+from tui.screens.library import NO_LIST, NO_TASKS
 from tui.screens.task import TaskScreen
 from tui.widgets.empty import EmptyState
+from tui.widgets.feedback.view import FeedbackView
 
 
 async def test_connection_screen_shows_the_embedded_service_and_runs_both_health_checks(pilot):
@@ -88,3 +91,25 @@ async def test_a_remote_without_extensions_hides_the_library_but_keeps_new_tasks
         await wait_until(
             pilot, lambda: app.screen.query_one("#tutor-chat").tutor_id == "tutor-photosynthesis-en"
         )
+
+
+async def test_the_app_works_against_a_remote_server(live_server):
+    """The same journey over HTTP: RemoteService against a real server of this API, with a token."""
+    token = await live_server.token("default")
+    service = await connect(Settings(remote_url=live_server.base_url, token=token))
+    try:
+        app = FeedbackStudioApp(service=service)
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_until(pilot, lambda: library_loaded(app))
+            assert app.info.mode == "remote" and app.extensions
+            assert text_of(app.screen.query_one(EmptyState)) == NO_TASKS  # nothing seeded on that server
+            editor = await new_task_editor(pilot, TaskType.MULTIPLE_CHOICE)
+            editor.query_one(".field-title Input", Input).value = "Planets"
+            await pilot.press("ctrl+s")
+            await wait_until(pilot, lambda: isinstance(app.screen, TaskScreen) and app.screen.definition)
+            app.screen.query_one(RadioSet).query(RadioButton).first().value = True
+            await pilot.press("ctrl+g")
+            await wait_until(pilot, lambda: app.screen.query(FeedbackView))
+            assert text_of(app.screen.query_one(".verdict-banner")) == "✔ CORRECT · 1 / 1 points"
+    finally:
+        await service.aclose()

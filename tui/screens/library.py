@@ -111,6 +111,8 @@ class LibraryScreen(Screen):
         table.display = table.row_count > 0
         if selected:
             self._select(selected)
+        if not self.tasks:  # the keys the empty state names must reach the screen, not the filter
+            self.set_focus(None)
         if self.tasks and needle:
             empty.update(f"No task matches “{needle}”. Press [b]escape[/] to clear the filter.")
         else:

@@ -9,25 +9,10 @@ from textual.message import Message
 from textual.widgets import DataTable
 
 from core.api import InteractionRecord
+from core.workspace.table import answer_summary
 from tui.labels import verdict_text
 from tui.widgets.empty import EmptyState
 from tui.widgets.feedback.rating import rating_summary
-
-
-def answer_summary(answer: dict) -> str:
-    """One line for an answer of any type: its text, its blanks, or the options picked."""
-    if "content" in answer:
-        return answer["content"]
-    if "blanks" in answer or "choices" in answer:
-        return " · ".join(p.get("content", "") for p in answer.get("blanks") or answer.get("choices") or [])
-    if "selectedIndex" in answer:
-        return f"option {answer['selectedIndex'] + 1}"
-    if "selected" in answer:
-        picked = [str(i + 1) for i, on in enumerate(answer["selected"]) if on]
-        return f"options {', '.join(picked)}" if picked else "no option"
-    if "conversationId" in answer or "messages" in answer:
-        return "a conversation"
-    return str(answer)
 
 
 class HistoryPanel(Vertical):

@@ -6,7 +6,6 @@ from collections.abc import Callable
 
 from rich.text import Text
 
-from core.api import gap_numbers
 from core.api.validation import GAP
 
 GAP_STYLE = "bold reverse #5b8def"
@@ -33,6 +32,3 @@ def choice_gap(options: dict[int, list[str]]) -> Callable[[int], Text]:
         return Text(f" {n}: {' / '.join(options.get(n, ['?']))} ", style=GAP_STYLE)
 
     return render
-
-
-__all__ = ["choice_gap", "gap_numbers", "learner_view", "numbered_gap"]
