@@ -46,5 +46,5 @@ async def service_call(node: DOMNode, doing: str, *, busy: Widget | None = None)
             message, title=f"{doing} failed unexpectedly", severity="error", timeout=10, markup=False
         )
     finally:
-        if busy is not None:
+        if busy is not None and busy.is_attached:  # the screen may be gone (the app quit meanwhile)
             busy.loading = False

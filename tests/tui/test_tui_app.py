@@ -9,7 +9,8 @@ from textual.widgets import DataTable, Input, RadioButton, RadioSet
 from core.api import ServiceInfo, TaskType
 from core.config import Settings
 from core.service import connect
-from tests.tui.helpers import SIZE, library_loaded, new_task_editor, text_of, wait_until
+from tests.conftest import free_port
+from tests.tui.helpers import SIZE, library_loaded, new_task_editor, notifications, text_of, wait_until
 from tui.app import FeedbackStudioApp
 from tui.screens.chat import ChatScreen
 from tui.screens.connection import ConnectionScreen
@@ -113,3 +114,15 @@ async def test_the_app_works_against_a_remote_server(live_server):
             assert text_of(app.screen.query_one(".verdict-banner")) == "✔ CORRECT · 1 / 1 points"
     finally:
         await service.aclose()
+
+
+async def test_an_unreachable_remote_is_reported_and_the_connection_screen_opens():
+    app = FeedbackStudioApp(
+        Settings(remote_url=f"http://127.0.0.1:{free_port()}", token="t", remote_timeout_seconds=2)
+    )
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, ConnectionScreen) and app.screen.is_mounted)
+        title, message = notifications(app)[-1]
+        assert title == "Could not connect" and message
+        await pilot.pause()
+        assert app.screen.query_one("#remote-url", Input).value.startswith("http://127.0.0.1:")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from textual.widgets import Button, Checkbox, DataTable, Input
 
 from core.api import TaskType
-from tests.tui.helpers import new_task_editor, notifications, text_of, wait_until
+from tests.tui.helpers import new_task_editor, notifications, open_task, text_of, wait_until
 from tui.screens.confirm import ConfirmScreen
 from tui.screens.editor import EditorScreen
 from tui.screens.files import FilesScreen
@@ -164,3 +164,16 @@ async def test_export_then_import_task_files(pilot, studio, tmp_path):
         pilot,
         lambda: "Plants and gases" in str(app.screen.query_one(DataTable).get_row("mc-photosynthesis-en")[2]),
     )
+
+
+async def test_editing_a_task_from_its_screen_saves_and_shows_the_change(pilot, studio):
+    app = pilot.app
+    screen = await open_task(pilot, "ff-bulb-circuit-en")
+    await pilot.press("ctrl+o")
+    await wait_until(pilot, lambda: isinstance(app.screen, EditorScreen))
+    app.screen.query_one(".field-title Input", Input).value = "Bulbs and wires"
+    await pilot.press("ctrl+s")
+    await wait_until(pilot, lambda: app.screen is screen and screen.definition.title == "Bulbs and wires")
+    assert text_of(screen.query_one("#task-heading")).startswith("Bulbs and wires")
+    stored = (await studio.get_task("default", "ff-bulb-circuit-en")).definition
+    assert stored.title == "Bulbs and wires" and stored.aspects  # the rest of the task is kept

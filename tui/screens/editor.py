@@ -10,6 +10,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
+from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Button, Checkbox, Footer, Header, Input, Select, Static, TextArea
 
@@ -31,6 +32,11 @@ class EditorScreen(Screen[str | None]):
     app: FeedbackStudioApp
 
     BINDINGS: ClassVar = [Binding("ctrl+s", "save", "Save"), Binding("escape", "leave", "Back")]
+
+    class Saved(Message):
+        def __init__(self, task_id: str) -> None:
+            super().__init__()
+            self.task_id = task_id
 
     def __init__(self, task: TaskBase, *, is_new: bool, taken: frozenset[str] = frozenset()) -> None:
         super().__init__()
@@ -133,7 +139,11 @@ class EditorScreen(Screen[str | None]):
         async with service_call(self, "Saving", busy=self.query_one("#editor")):
             response = await self.app.save_task(task)
             self.notify(f"{task.id}: {response.action.value.lower()}", title="Task saved")
-            self.dismiss(task.id)
+            self.post_message(self.Saved(task.id))
+
+    def on_editor_screen_saved(self, message: Saved) -> None:
+        """Leave once the save's worker is done with this screen's widgets."""
+        self.dismiss(message.task_id)
 
     def action_leave(self) -> None:
         task, _ = validate(self.document())
