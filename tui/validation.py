@@ -15,6 +15,10 @@ from core.api import InvalidParameter, TaskBase, TaskDefinition, check_task
 TASKS: TypeAdapter[Any] = TypeAdapter(TaskDefinition)
 Loc = tuple[Any, ...]
 
+FRIENDLIER = {"string_pattern_mismatch": "no “/”, and no space at the start"}
+"""Pydantic messages that would show a regular expression, said so that an author can act on them
+(the only patterns of a task are those of its identifiers)."""
+
 
 def validate(document: dict) -> tuple[TaskBase | None, dict[Loc, str]]:
     """The task and no problems, or None and the problems by location (``()`` for the whole task)."""
@@ -26,7 +30,7 @@ def validate(document: dict) -> tuple[TaskBase | None, dict[Loc, str]]:
             loc = (
                 error["loc"][1:] if error["loc"] and error["loc"][0] == document.get("type") else error["loc"]
             )
-            problems.setdefault(tuple(loc), error["msg"])
+            problems.setdefault(tuple(loc), FRIENDLIER.get(error["type"], error["msg"]))
         return None, problems
     try:
         check_task(task)
