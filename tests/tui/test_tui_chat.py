@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
+from textual.pilot import Pilot
 from textual.widgets import Input, RichLog, Select
 
 from core.api import ChatRequest, TutorEvent, TutorEventType
@@ -91,28 +92,35 @@ class ScriptedStream:
 
 @asynccontextmanager
 async def scripted_chat(
-    studio, events: list[TutorEvent | Exception]
-) -> AsyncIterator[tuple[ChatView, ScriptedStream]]:
+    studio, events: list[TutorEvent | Exception], *, debug: bool = False
+) -> AsyncIterator[tuple[Pilot, ChatView, ScriptedStream]]:
     """The chat screen after sending "Hello" to a service that answers with ``events``."""
     scripted = ScriptedStream(studio, events)
     app = FeedbackStudioApp(service=scripted)
     async with app.run_test(size=SIZE) as pilot:
         await wait_until(pilot, lambda: library_loaded(app))
         chat = await open_chat(pilot)
+        if debug:
+            await pilot.click("#debug-switch")
         await send(pilot, chat, "Hello")
-        yield chat, scripted
+        yield pilot, chat, scripted
 
 
-async def test_each_boundary_starts_a_new_bubble(studio):
+async def test_each_boundary_starts_a_new_bubble_and_debug_events_reach_the_panel(studio):
     events = [
         TutorEvent.message("First "),
         TutorEvent.message("part."),
         TutorEvent.boundary(),
         TutorEvent.message("Second **bubble**."),
         TutorEvent(event=TutorEventType.TRACE, text="trace-1"),
+        TutorEvent(event=TutorEventType.DEBUG, text="debug", items=[{"rung": "ask_tried"}]),
         TutorEvent.done(),
     ]
-    async with scripted_chat(studio, events) as (chat, scripted):
+    async with scripted_chat(studio, events, debug=True) as (pilot, chat, scripted):
+        assert scripted.requests[0].debugMode
+        log = chat.screen.query_one("#debug-log", RichLog)
+        await wait_until(pilot, lambda: log.lines)
+        assert any("ask_tried" in line.text for line in log.lines)
         assert replies(chat)[-2:] == ["First part.", "Second **bubble**."]
         assert chat.trace_id == "trace-1" and chat.query_one("#trace-actions").display
         assert [m.content for m in chat.messages[-2:]] == ["First part.", "Second **bubble**."]
@@ -124,7 +132,7 @@ async def test_an_error_event_is_shown_as_a_notification(studio):
         TutorEvent.message("Let me"),
         TutorEvent(event=TutorEventType.ERROR, text="the tutor engine timed out"),
     ]
-    async with scripted_chat(studio, events) as (chat, _):
+    async with scripted_chat(studio, events) as (_, chat, _):
         assert replies(chat)[-1] == "Let me"
         assert ("The tutor failed", "the tutor engine timed out") in notifications(chat.app)
         assert not chat.query_one("#trace-actions").display  # nothing to rate without a trace
@@ -133,7 +141,7 @@ async def test_an_error_event_is_shown_as_a_notification(studio):
 
 async def test_a_fault_in_the_service_is_notified_and_the_chat_goes_on(studio):
     events = [TutorEvent.message("Half a"), RuntimeError("engine crashed")]
-    async with scripted_chat(studio, events) as (chat, _):
+    async with scripted_chat(studio, events) as (_, chat, _):
         assert ("Chat failed unexpectedly", "RuntimeError: engine crashed") in notifications(chat.app)
         assert replies(chat)[-1] == "Half a"
         assert not chat.query_one("#chat-input").disabled
