@@ -91,3 +91,19 @@ async def test_importing_task_files_adds_them_and_names_a_bad_one(user: User) ->
     await user.should_see(f"{DEMO + 1} of {DEMO + 1} tasks")
     await upload.handle_uploads([SmallFileUpload("broken.json", "application/json", b'{"id": "x"}')])
     await user.should_see("broken.json: not a task definition")
+
+
+async def test_a_big_library_shows_its_cards_a_page_at_a_time(user: User) -> None:
+    total = DEMO + 40
+    await user.open("/")
+    user.find("Import").click()
+    upload = user.find(ui.upload).elements.pop()
+    for i in range(40):
+        task = f"id: bulk-{i:02}\ntype: MULTIPLE_CHOICE\nproblemStatement: Which?\noptions:\n- content: A\n  correct: true\n- content: B\n"
+        await upload.handle_uploads([SmallFileUpload(f"bulk-{i:02}.yaml", "application/yaml", task.encode())])
+    await user.should_see(f"{total} of {total} tasks", retries=30)
+    assert len(user.find(marker="duplicate").elements) == 30
+    more = f"Show {min(total - 30, 30)} more"
+    user.find(more).click()
+    await user.should_not_see(more)  # the refresh runs in the background
+    assert len(user.find(marker="duplicate").elements) == min(60, total)

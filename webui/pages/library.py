@@ -25,6 +25,10 @@ def register(studio: Studio) -> None:
             await Library(studio).build()
 
 
+PAGE = 30
+"""Cards shown at first and added per "Show more": a big library still renders at once."""
+
+
 class Library:
     def __init__(self, studio: Studio) -> None:
         self.studio = studio
@@ -32,6 +36,7 @@ class Library:
         self.tasks: list[TaskSummary] = []
         self.search = ""
         self.kind: str | None = None
+        self.shown = PAGE
 
     async def build(self) -> None:
         with ui.row().classes("w-full items-center gap-2"):
@@ -69,10 +74,12 @@ class Library:
 
     def _search(self, text: str | None) -> None:
         self.search = (text or "").strip().lower()
+        self.shown = PAGE
         self.cards.refresh()
 
     def _kind(self, kind: str | None) -> None:
         self.kind = kind
+        self.shown = PAGE
         self.cards.refresh()
 
     def _visible(self) -> list[TaskSummary]:
@@ -102,8 +109,18 @@ class Library:
             .classes("w-full grid grid-cols-1 md:grid-cols-2 xl:grid-cols-3 gap-3")
             .props('data-testid="library"')
         ):
-            for summary in visible:
+            for summary in visible[: self.shown]:
                 self._card(summary)
+        hidden = len(visible) - self.shown
+        if hidden > 0:
+            more = min(hidden, PAGE)
+            ui.button(f"Show {more} more", icon="expand_more", on_click=self._show_more).props(
+                "flat"
+            ).classes("self-center")
+
+    def _show_more(self) -> None:
+        self.shown += PAGE
+        self.cards.refresh()
 
     def _card(self, summary: TaskSummary) -> None:
         link = f"/tasks/{summary.tenantId}/{summary.taskId}"
