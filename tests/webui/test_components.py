@@ -8,11 +8,13 @@ from datetime import UTC, datetime
 import pytest
 
 from core.api import (
+    ChatTurn,
     Correctness,
     Feedback,
     InteractionRecord,
     InTextFillInBlanksTask,
     MultipleResponsesTask,
+    SimulationTask,
     parse_task_type,
 )
 from webui.components.answer_text import answer_html, fill_gaps, sample_solution_text
@@ -194,3 +196,36 @@ def test_every_task_type_has_a_label_an_icon_and_an_editor() -> None:
     for task_type in LABELS:
         assert task_type in FORMS
         assert parse_task_type(new_draft(task_type)["type"]) is task_type
+
+
+def test_a_conversation_is_shown_turn_by_turn_with_the_spans_in_the_learners_turns() -> None:
+    task = SimulationTask(id="s", problemStatement="Sell.", persona={"name": "Maria"})
+    result = Feedback.model_validate(
+        {
+            "userId": "u",
+            "taskId": "s",
+            "taskType": "SIMULATION",
+            "metaData": {"taskAction": "UNCHANGED", "tenantId": "t", "taskLink": "x", "interactionId": "i"},
+            "result": {
+                "type": "SimulationFeedback",
+                "points": {"achievedPoints": 1, "achievablePoints": 2},
+                "answer": {"conversationId": "c"},
+                "feedback": [
+                    {
+                        "message": "Ask first",
+                        "correctness": "PARTIAL",
+                        "topic": {"name": "t"},
+                        "context": [{"messageIndex": 1, "content": "Buy", "offset": 0, "length": 3}],
+                    }
+                ],
+            },
+        }
+    ).result
+    transcript = [
+        ChatTurn(role="assistant", content="Hello <there>"),
+        ChatTurn(role="user", content="Buy it"),
+    ]
+    assert answer_html(task, result, transcript).split("\n") == [
+        "<b>Maria:</b> Hello &lt;there&gt;",
+        '<b>Learner:</b> <mark class="fs-mark fs-partial" title="Ask first">Buy</mark> it',
+    ]
