@@ -71,7 +71,9 @@ class TutorPage:
             self.debug = ui.switch("Debug mode")
             ui.space()
             ui.button("New tutor", icon="add", on_click=lambda: self._tutor_dialog(tasks)).props("outline")
-            ui.button("New conversation", icon="restart_alt", on_click=self._restart).props("flat")
+            ui.button("Restart", icon="restart_alt", on_click=self._restart).props("flat").tooltip(
+                "A new conversation"
+            )
             ui.button("Debug", icon="bug_report", on_click=self.drawer.toggle).props("flat color=accent")
         if not tutors:
             empty_state(
@@ -164,19 +166,28 @@ class TutorPage:
 
         with dialog("w-full max-w-lg") as box:
             ui.label("New tutor").classes("text-lg")
-            tutor_id_input = ui.input("Id").classes("w-full")
-            name = ui.input("Name").classes("w-full")
-            description = ui.input("Description").classes("w-full")
-            task = ui.select(
-                {None: "No task", **{t.taskId: t.title or t.taskId for t in tasks}}, label="Task", value=None
+            with ui.row().classes("w-full gap-2 no-wrap"):
+                tutor_id_input = ui.input("Id").props("outlined dense").classes("w-1/3")
+                name = ui.input("Name").props("outlined dense").classes("grow")
+            description = ui.input("Description").props("outlined dense").classes("w-full")
+            task = (
+                ui.select(
+                    {None: "No task", **{t.taskId: t.title or t.taskId for t in tasks}},
+                    label="Task",
+                    value=None,
+                )
+                .props("outlined dense")
+                .classes("w-full")
             )
-            task.classes("w-full")
-            language = ui.select([lang.value for lang in Language], label="Language", value="EN_US").classes(
-                "w-full"
-            )
-            engine = ui.select(ENGINES, label="Engine", value=None).classes("w-full")
-            opening = ui.textarea("Opening messages (one a line)").classes("w-full")
-            instructions = ui.textarea("Instructions").classes("w-full")
+            with ui.row().classes("w-full gap-2 no-wrap"):
+                language = ui.select([lang.value for lang in Language], label="Language", value="EN_US")
+                language.props("outlined dense").classes("w-1/3")
+                engine = (
+                    ui.select(ENGINES, label="Engine", value=None).props("outlined dense").classes("grow")
+                )
+            opening = ui.textarea("Opening messages (one a line)").props("outlined dense autogrow")
+            opening.classes("w-full")
+            instructions = ui.textarea("Instructions").props("outlined dense autogrow").classes("w-full")
             with ui.row().classes("w-full justify-end"):
                 ui.button("Cancel", on_click=box.close).props("flat")
                 ui.button("Create", on_click=create).props("unelevated")
