@@ -51,6 +51,11 @@ class Analysis:
     tokens: tuple[Token, ...]
     sentences: tuple[Span, ...]
 
+    @property
+    def content(self) -> tuple[Token, ...]:
+        """The words that carry meaning: no stop words, no negation words (their effect is in `feature`)."""
+        return tuple(t for t in self.tokens if not t.stop and not t.negation)
+
 
 @dataclass(frozen=True, slots=True)
 class _Word:
