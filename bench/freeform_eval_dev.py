@@ -2,8 +2,8 @@
 
     python bench/freeform_eval_dev.py [DATA_DIR]       (default: ../shared/bench/data)
 
-1. Similarity constants (stop-word weight, n-gram share): every third TRAIN answer of the
-   unseen-answers files is held out, the rest are graded answers; macro-F1 on the held-out ones.
+1. Similarity constants (stop-word weight, n-gram share): three folds over the TRAIN answers of
+   each unseen-answers question (one third held out, the rest graded); mean held-out macro-F1.
 2. Coverage thresholds for tasks without graded answers: fitted on the TRAIN answers of the
    unseen-answers files (coverage of the sample solution alone), mean macro-F1 of both files.
 3. Engine-only cost per test answer (CPU time of the thread, p50 and p99) and macro-F1 per file.
@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import sys
 import time
+from concurrent.futures import ProcessPoolExecutor
 from itertools import product
 from pathlib import Path
 
@@ -38,6 +39,7 @@ from core.evaluation import (
 )
 
 CATALOGUE = load_catalogue()
+FOLDS = 3
 UNSEEN_ANSWERS = ("scientsbank-2way-unseen-answers.jsonl", "saf-en-unseen-answers.jsonl")
 
 
@@ -53,27 +55,40 @@ def examples(task, items) -> tuple[GradedExample, ...]:
     )
 
 
-def held_out_f1(path: Path, tag: object) -> float:
+def held_out_f1(path: Path, constants: tuple[float, float], fold: int) -> float:
+    similarity.STOP_WEIGHT, similarity.NGRAM_SHARE = constants
     questions = read_questions(path)
     labels = labels_of(questions, "train")
     gold, predicted = [], []
     for q in questions:
         task = task_of(q)
-        graded = examples(task, [i for n, i in enumerate(q["train"]) if n % 3])
-        ctx = EngineContext(catalogue=CATALOGUE, graded=graded, cache_key=(tag, task.id))
-        for item in (i for n, i in enumerate(q["train"]) if not n % 3):
+        graded = examples(task, [i for n, i in enumerate(q["train"]) if n % FOLDS != fold])
+        ctx = EngineContext(catalogue=CATALOGUE, graded=graded, cache_key=(constants, fold, task.id))
+        for item in (i for n, i in enumerate(q["train"]) if n % FOLDS == fold):
             result = compute_result(task, FreeformTextAnswer(content=item["answer"]), ctx)
             gold.append(item["label"])
             predicted.append(read_verdict(result.points.verdict, labels))
     return macro_f1(gold, predicted, labels)
 
 
+def _cross_validated(job: tuple[Path, tuple[float, float]]) -> float:
+    path, constants = job
+    return sum(held_out_f1(path, constants, fold) for fold in range(FOLDS)) / FOLDS
+
+
 def choose_similarity_constants(data: Path) -> None:
-    print("stop weight, n-gram share: held-out train macro-F1 per unseen-answers file")
-    for stop_weight, ngram_share in product((0.1, 0.25, 0.5, 1.0), (0.15, 0.3, 0.5)):
-        similarity.STOP_WEIGHT, similarity.NGRAM_SHARE = stop_weight, ngram_share
-        scores = [held_out_f1(data / name, (stop_weight, ngram_share)) for name in UNSEEN_ANSWERS]
-        print(f"  {stop_weight:<5} {ngram_share:<5} " + "  ".join(f"{s:.3f}" for s in scores))
+    grid = list(product((0.1, 0.25, 0.5, 1.0), (0.15, 0.3)))
+    jobs = [(data / name, constants) for constants in grid for name in UNSEEN_ANSWERS]
+    with ProcessPoolExecutor() as pool:
+        scores = list(pool.map(_cross_validated, jobs))
+    print("stop weight, n-gram share: mean held-out macro-F1 of the train answers, per file")
+    for i, (stop_weight, ngram_share) in enumerate(grid):
+        pair = scores[2 * i : 2 * i + 2]
+        print(
+            f"  {stop_weight:<5} {ngram_share:<5} "
+            + "  ".join(f"{s:.3f}" for s in pair)
+            + f"  mean {sum(pair) / 2:.3f}"
+        )
 
 
 def coverage_of_train(path: Path) -> list[tuple[float, str]]:
@@ -136,8 +151,6 @@ if __name__ == "__main__":
     data = (
         Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).resolve().parents[2] / "shared/bench/data"
     )
-    defaults = similarity.STOP_WEIGHT, similarity.NGRAM_SHARE
     choose_similarity_constants(data)
-    similarity.STOP_WEIGHT, similarity.NGRAM_SHARE = defaults
     choose_coverage_thresholds(data)
     engine_cost(data)

@@ -22,14 +22,14 @@ from core.engine.text.tokens import Analysis, analyse
 
 SparseVector = dict[str, float]
 
-STOP_WEIGHT = 1.0
+STOP_WEIGHT = 0.25
 """Listed stop words count like any word here: the lists are broad ('more', 'same', 'higher'
 carry science answers) and IDF already damps true function words. Chosen on held-out train
 answers (docs/freeform-engine.md), against 0.1, 0.25 and 0.5."""
 NGRAM_SIZE = 4
 GRAM = "~"
 """Marks n-gram features, which must never collide with a stem of the same letters ('nail')."""
-NGRAM_SHARE = 0.3
+NGRAM_SHARE = 0.15
 """Relative mass of the character n-grams next to the stems (chosen like STOP_WEIGHT, against
 0, 0.15, 0.5 and 0.7)."""
 

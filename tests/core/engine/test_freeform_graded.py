@@ -78,9 +78,9 @@ def test_ridge_fit_recovers_a_line() -> None:
 
 def test_thresholds_separate_three_labels() -> None:
     gold = [Correctness.WRONG] * 3 + [Correctness.PARTIAL] * 3 + [Correctness.CORRECT] * 3
-    f1, thresholds = choose_thresholds([0.0, 0.1, 0.2, 0.4, 0.5, 0.6, 0.8, 0.9, 1.0], gold)
-    assert f1 == 1.0
-    assert thresholds.verdict(0.45) is Correctness.PARTIAL
+    predictions = [0.0, 0.1, 0.2, 0.4, 0.5, 0.6, 0.8, 0.9, 1.0]
+    thresholds = choose_thresholds(predictions, gold)
+    assert [thresholds.verdict(p) for p in predictions] == gold
     assert Thresholds(0.5, 0.5).verdict(0.49) is Correctness.WRONG
 
 
