@@ -59,7 +59,7 @@ class Target:
     headers: dict[str, str]
 
 
-def check_response(response: requests.Response) -> None:
+def check_response(response: schemathesis.Response | requests.Response) -> None:
     """The property every answer must have."""
     assert response.status_code < 500, f"{response.status_code}: {response.text[:500]}"
     if response.status_code >= 400:
