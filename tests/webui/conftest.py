@@ -6,6 +6,8 @@ chosen through the environment, as `feedback-studio web` would read it.
 
 from __future__ import annotations
 
+import asyncio
+import shutil
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,9 +27,24 @@ from tests.webui.paced_llm import paced_llm
 USER_APP = Path(__file__).with_name("user_app.py")
 
 
+@pytest.fixture(scope="session")
+def seeded_database(tmp_path_factory) -> Path:
+    """A migrated database with the demo tasks, made once per run; each test works on a copy."""
+    path = tmp_path_factory.mktemp("seeded") / "studio.sqlite3"
+
+    async def make() -> None:
+        await (
+            await Runtime.open(Settings(database_url=f"sqlite+aiosqlite:///{path}", seed_demo=True))
+        ).aclose()
+
+    asyncio.run(make())
+    return path
+
+
 @pytest.fixture
-def web_env(tmp_path, monkeypatch) -> Settings:
+def web_env(tmp_path, monkeypatch, seeded_database: Path) -> Settings:
     """Settings of the web app under test, exported as the command line would export them."""
+    shutil.copy(seeded_database, tmp_path / "studio.sqlite3")
     monkeypatch.setenv("FEEDBACK_STUDIO_DATABASE_URL", sqlite_url(tmp_path))
     monkeypatch.setenv("FEEDBACK_STUDIO_SEED_DEMO", "true")
     monkeypatch.setenv("FEEDBACK_STUDIO_PUBLIC_BASE_URL", "http://studio.test")
