@@ -21,7 +21,9 @@ from core.engine.text.tokens import Analysis, Token
 
 FUNCTION_WORD_WEIGHT = 0.2
 ECHOED_WORD_WEIGHT = 0.2
-"""Weight of a key term that the question itself contains."""
+"""Factor for a key term that the question itself contains. Both weights were chosen with the
+coverage thresholds on train answers (bench/freeform_eval_dev.py): echoed words at full weight
+lost 0.02 macro-F1."""
 TYPO_CREDIT = 0.9
 CONTRADICTION_CREDIT = -0.5
 
