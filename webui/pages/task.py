@@ -27,7 +27,7 @@ from webui.components.history import history_view
 from webui.components.task_editor import new_draft, task_editor
 from webui.components.task_types import type_icon, type_label
 from webui.context import Studio, reporting
-from webui.theme import empty_state, frame
+from webui.theme import APP_TITLE, empty_state, frame
 
 AUTHOR_ID = "studio-author"
 """The userId of answers tried in the studio, so their history tells them from learners' answers."""
@@ -43,6 +43,7 @@ def register(studio: Studio) -> None:
                 empty_state("search_off", f"Task {task_id} is not available", exc.message)
                 ui.button("Back to the library", icon="arrow_back", on_click=lambda: ui.navigate.to("/"))
                 return
+            ui.page_title(f"{stored.definition.display_title} · {APP_TITLE}")
             TaskPage(studio, stored).build()
 
     @ui.page("/new/{type_name}")
