@@ -238,3 +238,52 @@ WORDS = [
 def test_spans_always_sit_on_the_answer(content: str) -> None:
     judge(FUZZ_TASK, content)
     judge(FUZZ_TASK.model_copy(update={"aspects": []}), content)
+
+
+SALT = [
+    (
+        Language.DE_CH,
+        "Wie hast du das Salz vom Wasser getrennt?",
+        "Das Wasser ist verdunstet, das Salz ist zurückgeblieben.",
+        "Wir liessen das Wasser verdunsten, das Salz blieb zurück.",
+        "Das Wasser ist nicht verdunstet.",
+        "nicht verdunstet",
+    ),
+    (
+        Language.FR_FR,
+        "Comment as-tu séparé le sel de l'eau ?",
+        "L'eau s'est évaporée et le sel est resté.",
+        "On a laissé l'eau s'évaporer, le sel est resté au fond.",
+        "L'eau ne s'est pas évaporée.",
+        "ne s'est pas évaporée",
+    ),
+    (
+        Language.IT_IT,
+        "Come hai separato il sale dall'acqua?",
+        "L'acqua è evaporata e il sale è rimasto.",
+        "Abbiamo lasciato evaporare l'acqua e il sale è rimasto.",
+        "L'acqua non è evaporata.",
+        "non è evaporata",
+    ),
+    (
+        Language.ES_ES,
+        "¿Cómo separaste la sal del agua?",
+        "El agua se evaporó y la sal se quedó.",
+        "Dejamos que el agua se evaporara y la sal se quedó.",
+        "El agua no se evaporó.",
+        "no se evaporó",
+    ),
+]
+
+
+@pytest.mark.parametrize(("language", "question", "solution", "right", "negated", "contradiction"), SALT)
+def test_coverage_without_aspects_in_each_language(
+    language: Language, question: str, solution: str, right: str, negated: str, contradiction: str
+) -> None:
+    task = FreeformTextTask(
+        id="salt", problemStatement=question, language=language, sampleSolutions=[{"content": solution}]
+    )
+    assert judge(task, right).points.verdict is Correctness.CORRECT
+    wrong = judge(task, negated)
+    assert wrong.points.verdict is Correctness.WRONG
+    assert [c.content for item in wrong.feedback for c in item.context] == [contradiction]
