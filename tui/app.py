@@ -69,6 +69,8 @@ class FeedbackStudioApp(App[int | None]):
         """The library's last listing, offered by the command palette."""
         self.session_tasks: dict[str, TaskBase] = {}
         """Tasks saved in this session: the library of a remote that lacks the list extension."""
+        self.tasks_version = 0
+        """Counts changes to the tasks or their verdicts, so the library reloads only when stale."""
 
     # --- connection ---------------------------------------------------------------------------
 
@@ -110,6 +112,7 @@ class FeedbackStudioApp(App[int | None]):
             self._owns_service = True
         self.service, self.info = message.service, message.info
         self.session_tasks.clear()
+        self.tasks_changed()
         self.sub_title = f"{message.info.mode} · tenant {message.info.defaultTenantId}"
         self._connected.set()
         if previous is not None and previous is not message.service:
@@ -152,11 +155,17 @@ class FeedbackStudioApp(App[int | None]):
     async def save_task(self, task: TaskBase) -> UpsertTaskResponse:
         response = await (await self.ready()).upsert_task(self.tenant_id, task)
         self.session_tasks[task.id] = task
+        self.tasks_changed()
         return response
 
     async def delete_task(self, task_id: str) -> None:
         await (await self.ready()).delete_task(self.tenant_id, task_id)
         self.session_tasks.pop(task_id, None)
+        self.tasks_changed()
+
+    def tasks_changed(self) -> None:
+        """A task, or the verdicts of its answers, changed: the library is stale."""
+        self.tasks_version += 1
 
     async def on_unmount(self) -> None:
         if self._owns_service and self.service is not None:

@@ -36,6 +36,8 @@ def compare(snap_compare, app, steps=None) -> bool:
         await wait_until(pilot, lambda: library_loaded(pilot.app))
         if steps:
             await steps(pilot)
+        for field in pilot.app.screen.query("Input, TextArea"):  # a blinking cursor is a clock on screen
+            field.cursor_blink = False
         await pilot.pause(0.1)
 
     return snap_compare(app, terminal_size=SIZE, run_before=run_before)

@@ -57,6 +57,7 @@ class LibraryScreen(Screen):
         super().__init__()
         self.tasks: list[TaskSummary] = []
         self._loaded = False
+        self._version = -1
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -72,12 +73,13 @@ class LibraryScreen(Screen):
         self.load_tasks()
 
     def on_screen_resume(self) -> None:
-        if self._loaded:
+        if self._loaded and self._version != self.app.tasks_version:
             self.load_tasks()
 
     @work(exclusive=True, group="library")
     async def load_tasks(self, select: str | None = None) -> None:
         async with service_call(self, "Loading the tasks", busy=self.query_one(DataTable)):
+            self._version = self.app.tasks_version
             self.post_message(self.TasksLoaded(await self.app.list_tasks()))
             if select:
                 self.call_after_refresh(self._select, select)

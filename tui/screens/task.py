@@ -165,6 +165,7 @@ class TaskScreen(Screen):
         async with service_call(self, "Feedback", busy=self.query_one("#feedback-area")):
             service = await self.app.ready()
             feedback = await service.compute_feedback_for_task(self.task_id, request)
+            self.app.tasks_changed()  # a new verdict for the library's trail
             self.post_message(self.FeedbackReceived(feedback, transcript))
 
     async def on_task_screen_feedback_received(self, message: FeedbackReceived) -> None:
