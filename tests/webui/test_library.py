@@ -16,7 +16,6 @@ from core.assets import demo_tasks
 from core.auth import local_principal
 from core.service.local import LocalService
 from tests.webui import harness
-from tests.webui.helpers import click_item
 
 DEMO = len(demo_tasks())
 OPTIONS = [ChoiceOption(content="A", correct=True), ChoiceOption(content="B")]
@@ -78,7 +77,8 @@ async def test_export_downloads_the_task_file(user: User, label: str, load) -> N
     await user.open("/")
     with user.scope(marker="card-mc-photosynthesis-en"):
         user.find(marker="export").click()
-        click_item(user, label)
+    with user.scope(marker="dialog"):
+        user.find(label).click()
     for _ in range(20):
         if user.download.http_responses:
             break

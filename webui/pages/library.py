@@ -135,11 +135,7 @@ class Library:
                 ui.label(type_label(summary.type)).classes("text-xs uppercase tracking-wide opacity-70")
                 ui.badge(summary.language.value, color="secondary").props("outline").classes("mr-auto")
                 self._action("content_copy", "Duplicate", lambda s=summary: self._duplicate_dialog(s))
-                with self._action("download", "Export", None), ui.menu():
-                    for fmt in ("json", "yaml"):
-                        ui.menu_item(
-                            f"{fmt.upper()} file", on_click=lambda s=summary, f=fmt: self._export(s, f)
-                        )
+                self._action("download", "Export", lambda s=summary: self._export_dialog(s))
                 self._action("delete", "Delete", lambda s=summary: self._delete_dialog(s))
             ui.link(summary.title or summary.taskId, link).classes("text-base font-medium no-underline")
             with ui.row().classes("w-full items-center gap-1 no-wrap"):
@@ -147,7 +143,7 @@ class Library:
                 ui.html(_activity(summary), sanitize=False).classes("text-xs opacity-70 whitespace-nowrap")
 
     @staticmethod
-    def _action(icon: str, tip: str, action: Callable | None) -> ui.button:
+    def _action(icon: str, tip: str, action: Callable) -> ui.button:
         return (
             ui.button(icon=icon, on_click=action)
             .props(f'flat round dense size=sm color=grey-8 aria-label="{tip}" title="{tip}"')
@@ -196,11 +192,23 @@ class Library:
                 ui.button("Cancel", on_click=box.close).props("flat")
                 ui.button("Delete", on_click=delete, color="negative").props("unelevated")
 
-    async def _export(self, summary: TaskSummary, fmt: Format) -> None:
-        with reporting("Exporting"):
-            stored = await (await self.studio.service()).get_task(self.tenant, summary.taskId)
-            name, content = task_file(stored.definition, fmt)
-            ui.download.content(content, name, f"application/{fmt}")
+    def _export_dialog(self, summary: TaskSummary) -> None:
+        """Built when asked for: a menu on every card would slow the library's first render."""
+
+        async def export(fmt: Format) -> None:
+            with reporting("Exporting"):
+                stored = await (await self.studio.service()).get_task(self.tenant, summary.taskId)
+                name, content = task_file(stored.definition, fmt)
+                ui.download.content(content, name, f"application/{fmt}")
+                box.close()
+
+        with dialog() as box:
+            ui.label(f"Export “{summary.title or summary.taskId}”").classes("text-lg")
+            ui.label("A task file as `feedback-studio tasks import` reads it.").classes("text-sm opacity-70")
+            with ui.row().classes("w-full justify-end"):
+                ui.button("Cancel", on_click=box.close).props("flat")
+                for fmt in ("json", "yaml"):
+                    ui.button(f"{fmt.upper()} file", on_click=lambda f=fmt: export(f)).props("unelevated")
 
     def _import_dialog(self) -> None:
         async def receive(event: events.UploadEventArguments) -> None:
