@@ -19,6 +19,7 @@ from core.api import (
     AspectsComputeRequest,
     ComputeFeedbackRequest,
     ComputeTaskFeedbackRequest,
+    Correctness,
     DeleteTaskResponse,
     EndUserRating,
     EndUserRatingRecord,
@@ -81,11 +82,12 @@ class LocalService(TutorOperations, WorkspaceOperations):
         digest = tasks.content_hash(tasks.canonical_json(task))
         async with self.runtime.db.read() as session:
             stored = await tasks.get_task(session, tenant, task.id)
-        tasks.check_type_unchanged(stored, task)
-        unchanged = stored is not None and stored.content_hash == digest
-        if not unchanged:
-            self.principal.require(tenant, Permission.WRITE)
-        result = await self._compute(tenant, task, request.answer, digest)
+            tasks.check_type_unchanged(stored, task)
+            unchanged = stored is not None and stored.content_hash == digest
+            if not unchanged:
+                self.principal.require(tenant, Permission.WRITE)
+            graded = await self._graded_examples(session, tenant, task)
+        result = await self._compute(tenant, task, request.answer, digest, graded)
         async with self.runtime.db.write() as session:
             if unchanged:
                 action, version = TaskAction.UNCHANGED, stored.version
@@ -96,13 +98,17 @@ class LocalService(TutorOperations, WorkspaceOperations):
 
     async def compute_feedback_for_task(self, task_id: str, request: ComputeTaskFeedbackRequest) -> Feedback:
         tenant = self._tenant(request.tenantId, Permission.ACCESS)
-        stored = await self._stored_row(tenant, task_id)
-        if stored.type is not request.taskType:
-            raise InvalidParameter(
-                f"taskType {request.taskType.value} does not match task {task_id!r}, a {stored.type.value} task"
-            )
-        task = stored.task
-        result = await self._compute(tenant, task, request.answer, stored.content_hash)
+        async with self.runtime.db.read() as session:
+            stored = await tasks.get_task(session, tenant, task_id)
+            if stored is None:
+                raise NotFound(f"task {task_id!r} does not exist in tenant {tenant!r}")
+            if stored.type is not request.taskType:
+                raise InvalidParameter(
+                    f"taskType {request.taskType.value} does not match task {task_id!r}, a {stored.type.value} task"
+                )
+            task = stored.task
+            graded = await self._graded_examples(session, tenant, task)
+        result = await self._compute(tenant, task, request.answer, stored.content_hash, graded)
         async with self.runtime.db.write() as session:
             if await tasks.get_task(session, tenant, task_id) is None:
                 raise NotFound(f"task {task_id!r} was deleted meanwhile")
@@ -110,10 +116,12 @@ class LocalService(TutorOperations, WorkspaceOperations):
                 session, tenant, stored.version, TaskAction.UNCHANGED, request, task, result
             )
 
-    async def _compute(self, tenant: str, task: TaskBase, answer: Answer, digest: str) -> Any:
+    async def _compute(
+        self, tenant: str, task: TaskBase, answer: Answer, digest: str, graded: tuple[GradedExample, ...] = ()
+    ) -> Any:
         ctx = EngineContext(
             catalogue=self.runtime.catalogue,
-            graded=await self._graded_examples(tenant, task),
+            graded=graded,
             cache_key=(tenant, task.id, digest),
             similarity=self.runtime.similarity if task.task_type is TaskType.FREEFORM_TEXT else None,
             transcript=await self._transcript(tenant, answer)
@@ -125,20 +133,21 @@ class LocalService(TutorOperations, WorkspaceOperations):
         except EngineUnavailable as exc:
             raise InvalidParameter(str(exc)) from None
 
-    async def _graded_examples(self, tenant: str, task: TaskBase) -> tuple[GradedExample, ...]:
+    async def _graded_examples(self, session: Any, tenant: str, task: TaskBase) -> tuple[GradedExample, ...]:
         """The task's graded answers, read once per revision and cached (valid across processes)."""
         if task.task_type is not TaskType.FREEFORM_TEXT:
             return ()
-        async with self.runtime.db.read() as session:
-            revision = await interactions.graded_revision(session, tenant, task.id)
-            if revision[0] == 0:
-                return ()
-            key = (tenant, task.id, revision)
-            cached = self.runtime.graded_examples(key)
-            if cached is None:
-                rows = await interactions.list_graded(session, tenant, task.id)
-                cached = tuple(GradedExample(r.answer, r.correctness, r.points, r.feedback) for r in rows)
-                self.runtime.graded_cache.put(key, cached)
+        revision = await interactions.graded_revision(session, tenant, task.id)
+        if revision[0] == 0:
+            return ()
+        key = (tenant, task.id, revision)
+        cached = self.runtime.graded_examples(key)
+        if cached is None:
+            rows = await interactions.list_graded(session, tenant, task.id)
+            cached = tuple(
+                GradedExample(r.answer, Correctness(r.correctness), r.points, r.feedback) for r in rows
+            )
+            self.runtime.graded_cache.put(key, cached)
         return cached
 
     async def _transcript(self, tenant: str, answer: SimulationAnswer) -> Any:

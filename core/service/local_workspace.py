@@ -27,11 +27,11 @@ from core.api import (
     parse_answer,
 )
 from core.auth import Permission
+from core.engine.base import GradedExample
 from core.store import models as m
 from core.store import tasks, test_answers
 from core.store.tasks import TaskRow
 from core.workspace.expectations import aspect_names
-from core.workspace.files import TASKS
 from core.workspace.retest import Compute, retest_answers
 
 if TYPE_CHECKING:
@@ -47,7 +47,18 @@ class WorkspaceOperations:
 
         def _tenant(self, tenant_id: str | None, permission: Permission) -> str: ...
 
-        async def _compute(self, tenant: str, task: TaskBase, answer: Answer, digest: str) -> Any: ...
+        async def _compute(
+            self,
+            tenant: str,
+            task: TaskBase,
+            answer: Answer,
+            digest: str,
+            graded: tuple[GradedExample, ...] = (),
+        ) -> Any: ...
+
+        async def _graded_examples(
+            self, session: Any, tenant: str, task: TaskBase
+        ) -> tuple[GradedExample, ...]: ...
 
         async def list_interactions(self, tenant_id: str, task_id: str) -> list[InteractionRecord]: ...
 
@@ -92,7 +103,7 @@ class WorkspaceOperations:
             row = await tasks.get_task(session, tenant, task_id)
             if row is None:
                 raise NotFound(f"task {task_id!r} does not exist in tenant {tenant!r}")
-            documents = _test_answer_documents(TASKS.validate_python(row.definition), answers)
+            documents = _test_answer_documents(row.task, answers)
             await test_answers.put_test_answers(session, tenant, task_id, documents, replace_all=replace_all)
             rows = await test_answers.list_test_answers(session, tenant, task_id)
         return _answer_set(task_id, rows)
@@ -109,11 +120,13 @@ class WorkspaceOperations:
             }
         report = RetestReport(tenantId=tenant)
         for row in rows:
-            task = TASKS.validate_python(row.definition)
+            task = row.task
+            async with self.runtime.db.read() as session:
+                graded = await self._graded_examples(session, tenant, task)
             answers = await retest_answers(
                 _answer_set(task.id, tests[task.id]).answers,
                 await self.list_interactions(tenant, task.id),
-                self._compute_unrecorded(tenant, task, tasks.content_hash(row.definition)),
+                self._compute_unrecorded(tenant, task, row.content_hash, graded),
                 aspect_names(task),
             )
             report.tasks.append(
@@ -127,9 +140,13 @@ class WorkspaceOperations:
             )
         return report
 
-    def _compute_unrecorded(self, tenant: str, task: TaskBase, digest: str) -> Compute:
+    def _compute_unrecorded(
+        self, tenant: str, task: TaskBase, digest: str, graded: tuple[GradedExample, ...]
+    ) -> Compute:
+        """Feedback as compute_feedback would give it (graded answers included), without recording it."""
+
         async def compute(answer: dict[str, Any]) -> FeedbackResult:
-            return await self._compute(tenant, task, parse_answer(task.task_type, answer), digest)
+            return await self._compute(tenant, task, parse_answer(task.task_type, answer), digest, graded)
 
         return compute
 
