@@ -47,19 +47,37 @@ def find_phrase(answer: Analysis, terms: tuple[KeyTerm, ...]) -> PhraseMatch:
     for index in range(len(answer.sentences)):
         sentence = [t for t in answer.tokens if t.sentence == index]
         words = AnswerWords(Analysis(answer.text, answer.base, tuple(sentence), ()))
-        agreeing: list[Token] = []
-        opposed: list[Token] = []
+        agrees: list[bool] = []
+        occurrences: list[list[Token]] = []
         for term in terms:
             tokens, _ = words.find(term)
             if not tokens:
                 break
             same = [t for t in tokens if t.negated == term.negated]
-            (agreeing if same else opposed).append((same or tokens)[0])
+            agrees.append(bool(same))
+            occurrences.append(same or tokens)
         else:
-            if not opposed:
-                return PhraseMatch(Found.PRESENT, tuple(agreeing))
-            contradicted = contradicted or tuple(agreeing + opposed)
+            chosen = _tightest(occurrences)
+            if all(agrees):
+                return PhraseMatch(Found.PRESENT, chosen)
+            contradicted = contradicted or chosen
     return PhraseMatch(Found.CONTRADICTED, contradicted) if contradicted else PhraseMatch(Found.ABSENT)
+
+
+def _tightest(occurrences: list[list[Token]]) -> tuple[Token, ...]:
+    """One occurrence per word, chosen so the evidence is as short as it can be.
+
+    "the circuit is a closed circuit" shows "closed circuit", not "circuit is a closed": each
+    occurrence of the first word anchors a choice of the nearest occurrence of every other word.
+    """
+
+    def around(anchor: Token) -> tuple[Token, ...]:
+        return (anchor, *(min(o, key=lambda t: abs(t.start - anchor.start)) for o in occurrences[1:]))
+
+    def width(tokens: tuple[Token, ...]) -> int:
+        return max(t.end for t in tokens) - min(t.start for t in tokens)
+
+    return min((around(anchor) for anchor in occurrences[0]), key=width)
 
 
 def evidence_spans(answer: Analysis, tokens: tuple[Token, ...] | list[Token]) -> list[Span]:

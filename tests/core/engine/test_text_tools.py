@@ -90,3 +90,11 @@ def test_phrase_found_contradicted_or_absent_with_spans_on_the_text() -> None:
     [span] = evidence_spans(analysis, negative.tokens)
     assert text[span.start : span.end] == "nicht verbunden"
     assert find_phrase(analysis, phrase_terms(analyse("Batterie", "de"))).found is Found.ABSENT
+
+
+def test_evidence_is_the_tightest_occurrence_of_the_phrase() -> None:
+    text = "The <circuit> is a closed circuit."
+    analysis = analyse(text, "en")
+    match = find_phrase(analysis, phrase_terms(analyse("closed circuit", "en")))
+    [span] = evidence_spans(analysis, match.tokens)
+    assert text[span.start : span.end] == "closed circuit"
