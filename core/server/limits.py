@@ -22,23 +22,26 @@ class BodySizeLimit:
         if declared is not None and declared.isdigit() and int(declared) > self.max_bytes:
             await self._refuse(send)
             return
+        # A body without a declared length is read here first (the app would read it whole anyway),
+        # so that an oversized one is refused as 413 before the app parses any of it.
+        messages: list[Message] = []
         received = 0
-        too_large = False
-
-        async def limited_receive() -> Message:
-            nonlocal received, too_large
+        while True:
             message = await receive()
-            if message["type"] == "http.request":
-                received += len(message.get("body", b""))
-                if received > self.max_bytes:
-                    too_large = True
-                    raise _TooLarge
-            return message
+            messages.append(message)
+            if message["type"] != "http.request":
+                break
+            received += len(message.get("body", b""))
+            if received > self.max_bytes:
+                await self._refuse(send)
+                return
+            if not message.get("more_body", False):
+                break
 
-        try:
-            await self.app(scope, limited_receive, send)
-        except _TooLarge:
-            await self._refuse(send)
+        async def replay() -> Message:
+            return messages.pop(0) if messages else await receive()
+
+        await self.app(scope, replay, send)
 
     async def _refuse(self, send: Send) -> None:
         error = PayloadTooLarge(f"the request body is larger than the limit of {self.max_bytes} bytes")
@@ -54,7 +57,3 @@ class BodySizeLimit:
             }
         )
         await send({"type": "http.response.body", "body": body})
-
-
-class _TooLarge(Exception):
-    pass

@@ -362,7 +362,7 @@ class TutorOperations:
             if stored is None:
                 raise NotFound(f"conversation {prepared.conversation_id!r} was deleted meanwhile")
             return stored
-        conversation = await conversations.create_conversation(
+        conversation, created = await conversations.create_conversation(
             session,
             conversation_id=prepared.conversation_id,
             tenant_id=prepared.tenant,
@@ -370,9 +370,10 @@ class TutorOperations:
             user_id=prepared.user_id,
             task_id=prepared.task.id if prepared.task else None,
         )
-        await conversations.append_messages(
-            session, conversation.id, [(t.role, t.content) for t in prepared.history]
-        )
+        if created:  # a concurrent first turn that lost the race finds its history already stored
+            await conversations.append_messages(
+                session, conversation.id, [(t.role, t.content) for t in prepared.history]
+            )
         return conversation
 
     # --- simulation -----------------------------------------------------------------------------

@@ -34,15 +34,16 @@ async def create_conversation(
     kind: str = "chat",
     state: dict[str, Any] | None = None,
     expires_at: datetime | None = None,
-) -> m.Conversation:
-    """A new conversation, or the one a concurrent request just created under the same id.
+) -> tuple[m.Conversation, bool]:
+    """A new conversation, or the one a concurrent request just created under the same id; and
+    whether this call created it (only the creator stores the history the first turn brought).
 
     Clients choose conversation ids, so two first turns may arrive at once: INSERT … ON CONFLICT
     DO NOTHING lets exactly one create it, and every caller gets the row locked for its turn. A
     caller of another tenant or tutor is refused, never let into that conversation.
     """
     now = m.utcnow()
-    await session.execute(
+    inserted = await session.execute(
         insert_for(session, m.Conversation)
         .values(
             id=conversation_id,
@@ -63,7 +64,7 @@ async def create_conversation(
     row = await get_conversation(session, conversation_id, lock=True)
     if (row.tenant_id, row.tutor_id) != (tenant_id, tutor_id):
         raise InvalidParameter(f"conversation id {conversation_id!r} is taken; choose another")
-    return row
+    return row, inserted.rowcount == 1
 
 
 async def append_messages(

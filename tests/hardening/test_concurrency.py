@@ -115,3 +115,28 @@ async def test_processes_starting_at_once_on_an_empty_database_migrate_it_once(d
         for db in databases:
             await db.aclose()
     assert await create_token(database_url, "default")
+
+
+async def test_concurrent_first_turns_store_the_history_they_bring_once(client, server):
+    """A client that resumes a conversation under a new id sends its history with the first turn."""
+    await install_tutor(client, TUTOR)
+    history = [{"role": "assistant", "content": "Hello! What have you tried?"}]
+    questions = [f"first turn {i}" for i in range(6)]
+
+    responses = await asyncio.gather(
+        *(
+            client.post(
+                "/tutor/chat",
+                json={
+                    **chat_body(TUTOR, q, "resumed"),
+                    "messages": [*history, {"role": "user", "content": q}],
+                },
+            )
+            for q in questions
+        )
+    )
+
+    assert [r.status_code for r in responses] == [200] * len(questions)
+    transcript = await stored_transcript(server.settings.database_url, "resumed")
+    assert transcript.count(("assistant", "Hello! What have you tried?")) == 1
+    assert sorted(c for role, c in transcript if role == "user") == sorted(questions)

@@ -45,11 +45,6 @@ def test_a_body_declared_over_the_limit_gets_413(api):
     assert api.get("/tenants/default/tasks").json() == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="core/server/limits.py raises inside receive(); FastAPI's body parser turns that into "
-    "400 'There was an error parsing the body' (reported, not in this module's owner's files)",
-)
 def test_a_body_streamed_over_the_limit_without_a_length_gets_413(api):
     chunks = (b"x" * 10_000 for _ in range(BODY_LIMIT // 10_000 + 1))
     refused = api.post("/feedback/compute", content=chunks, headers={"Content-Type": "application/json"})

@@ -32,6 +32,8 @@ async def receive_webhook(token: str, request: Request, runtime: RuntimeDep) -> 
         payload = WebhookPayload.model_validate(document)
     except json.JSONDecodeError as exc:
         raise SchemaMalformed(f"the request body is not valid JSON ({exc.msg})") from None
+    except UnicodeDecodeError:
+        raise SchemaMalformed("the request body is not text (expected JSON in UTF-8)") from None
     except ValidationError as exc:
         raise SchemaMalformed(describe_validation(list(exc.errors()))) from None
     return await LocalService.for_webhooks(runtime).receive_webhook(token, payload)
