@@ -9,7 +9,13 @@ import shutil
 import pytest
 from textual.widgets import Input, RadioButton, TextArea
 
-from core.api import TaskType
+from core.api import (
+    ComputeTaskFeedbackRequest,
+    MultipleChoiceAnswer,
+    TaskType,
+    TestAnswer,
+    TestAnswersRequest,
+)
 from core.config import Settings
 from tests.tui.helpers import SIZE, library_loaded, new_task_editor, open_task, wait_until
 from tui.app import FeedbackStudioApp
@@ -17,6 +23,9 @@ from tui.screens.chat import ChatScreen
 from tui.screens.connection import ConnectionScreen
 from tui.widgets.chat.view import ChatView
 from tui.widgets.feedback.view import FeedbackView
+from tui.widgets.retest import RetestPanel
+
+MC = "mc-photosynthesis-en"
 
 
 @pytest.fixture
@@ -125,6 +134,33 @@ def test_simulation_session_started(snap_compare, app):
         await pilot.click("#sim-start")
         chat = screen.query_one(ChatView)
         await wait_until(pilot, lambda: chat.tutor_id is not None)
+
+    assert compare(snap_compare, app, steps)
+
+
+def test_retest_after_changing_the_correct_option(snap_compare, app):
+    async def steps(pilot):
+        service = pilot.app.service
+        task = (await service.get_task("default", MC)).definition
+        for index in (1, 1, 0):  # carbon dioxide twice, oxygen once
+            request = ComputeTaskFeedbackRequest(
+                userId="learner", taskType=task.task_type, answer=MultipleChoiceAnswer(selectedIndex=index)
+            )
+            await service.compute_feedback_for_task(MC, request)
+        co2 = TestAnswer.model_validate(
+            {"label": "co2", "answer": {"selectedIndex": 1}, "expected": {"verdict": "CORRECT"}}
+        )
+        await service.put_test_answers("default", MC, TestAnswersRequest(answers=[co2]))
+        oxygen, carbon_dioxide, *rest = task.options
+        options = [
+            oxygen.model_copy(update={"correct": True}),
+            carbon_dioxide.model_copy(update={"correct": False}),
+        ]
+        await service.upsert_task("default", task.model_copy(update={"options": [*options, *rest]}))
+        screen = await open_task(pilot, MC)
+        await pilot.click("#--content-tab-retest-tab")
+        panel = screen.query_one(RetestPanel)
+        await wait_until(pilot, lambda: panel.report is not None and not panel.loading)
 
     assert compare(snap_compare, app, steps)
 

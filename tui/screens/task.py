@@ -1,7 +1,7 @@
-"""One task: try answers and read the feedback, or browse the history of its interactions.
+"""One task: try answers and read the feedback, browse the history of its interactions, or
+retest its answers against the current definition (issue 9).
 
-Tabs are listed in ``TaskScreen.compose_tabs``; the retest view of the authoring workflow
-(issue 9) is meant to join them as a third tab.
+Tabs are listed in ``TaskScreen.compose_tabs``; History and Retest need the authoring extensions.
 """
 
 from __future__ import annotations
@@ -24,10 +24,13 @@ from core.api import (
     InteractionRecord,
     InTextChoicesTask,
     InTextFillInBlanksTask,
+    RetestReport,
     SimulationAnswer,
     SimulationTask,
     TaskBase,
+    TaskRetest,
 )
+from core.workspace.retest import reassign
 from tui.calls import service_call
 from tui.labels import type_label
 from tui.widgets.answer import answer_form
@@ -35,6 +38,7 @@ from tui.widgets.answer.forms import AnswerForm, IncompleteAnswer
 from tui.widgets.empty import EmptyState
 from tui.widgets.feedback.view import FeedbackView
 from tui.widgets.history import HistoryPanel
+from tui.widgets.retest import RetestPanel
 from tui.widgets.simulation import SimulationPanel
 
 if TYPE_CHECKING:
@@ -68,6 +72,11 @@ class TaskScreen(Screen):
         def __init__(self, records: list[InteractionRecord]) -> None:
             super().__init__()
             self.records = records
+
+    class Retested(Message):
+        def __init__(self, report: RetestReport) -> None:
+            super().__init__()
+            self.report = report
 
     def __init__(self, task_id: str) -> None:
         super().__init__()
@@ -107,6 +116,7 @@ class TaskScreen(Screen):
         tabs = [TabPane("Try", self._try_pane(task), id="try")]
         if self.app.extensions:
             tabs.append(TabPane("History", HistoryPanel(id="history"), id="history-tab"))
+            tabs.append(TabPane("Retest", RetestPanel(id="retest"), id="retest-tab"))
         return tabs
 
     def _try_pane(self, task: TaskBase) -> Horizontal:
@@ -195,6 +205,41 @@ class TaskScreen(Screen):
         self.app.push_screen(
             InteractionScreen(message.record, self.definition), lambda _: self.load_history()
         )
+
+    # --- retest --------------------------------------------------------------------------------
+
+    @on(TabbedContent.TabActivated, pane="#retest-tab")
+    @work(exclusive=True, group="retest")
+    async def retest(self) -> None:
+        """Recompute every answer on opening the tab: the task may have been edited meanwhile."""
+        async with service_call(self, "Retest", busy=self.query_one(RetestPanel)):
+            service = await self.app.ready()
+            self.post_message(self.Retested(await service.retest(self.app.tenant_id, [self.task_id])))
+
+    def on_task_screen_retested(self, message: Retested) -> None:
+        self.query_one(RetestPanel).show(message.report.tasks[0], self.definition)
+
+    @on(RetestPanel.AcceptWanted)
+    def _confirm_accept(self, message: RetestPanel.AcceptWanted) -> None:
+        from tui.screens.confirm import ConfirmScreen
+
+        count = sum(a.changed and a.passed for a in message.report.answers)
+        question = (
+            f"Accept the new feedback of {count} changed answer{'s' * (count != 1)} "
+            "as graded answers of this task?"
+        )
+        self.app.push_screen(
+            ConfirmScreen(question, "Accept"), lambda yes: yes and self.accept(message.report)
+        )
+
+    @work(exclusive=True, group="retest")
+    async def accept(self, report: TaskRetest) -> None:
+        async with service_call(self, "Accepting the new feedback", busy=self.query_one(RetestPanel)):
+            service = await self.app.ready()
+            response = await reassign(service, self.app.tenant_id, report)
+            added = response.added if response else 0
+            self.notify(f"{added} graded answer{'s' * (added != 1)} added", title="New feedback accepted")
+            self.post_message(self.Retested(await service.retest(self.app.tenant_id, [self.task_id])))
 
     # --- elsewhere ----------------------------------------------------------------------------
 

@@ -1,0 +1,156 @@
+"""The retest of one task as a table (issue 9): what each answer gets now against what it got.
+
+After an edit of the task the author reads here which earlier answers would now be judged
+differently and which test answers no longer get what they must; "Accept new feedback" turns the
+changed verdicts into graded answers (core.workspace.retest.reassign), after a confirmation.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.widgets import Button, DataTable, Static
+
+from core.api import AnswerRetest, AnswerSource, Correctness, FeedbackSnapshot, TaskBase, TaskRetest
+from core.workspace.table import answer_summary
+from tui.labels import VERDICT_STYLES, verdict_text
+from tui.widgets.empty import EmptyState
+
+FAILURE_STYLE = VERDICT_STYLES[Correctness.WRONG]
+NOTHING_TO_RETEST = (
+    "Nothing to retest yet. Answer the task in the “Try” tab (every answer is recomputed here "
+    "after an edit), or add test answers with what they must get: "
+    "`feedback-studio tasks import` with a test file beside the task file."
+)
+
+
+class RetestPanel(Vertical):
+    """Shows a TaskRetest; posts AcceptWanted when the author asks to accept the new feedback."""
+
+    class AcceptWanted(Message):
+        def __init__(self, report: TaskRetest) -> None:
+            super().__init__()
+            self.report = report
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.report: TaskRetest | None = None
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="retest-bar"):
+            yield Static("", id="retest-summary")
+            yield Button(
+                "Accept new feedback", id="retest-accept", variant="warning", disabled=True, compact=True
+            )
+        yield DataTable(id="retest-table", cursor_type="row", zebra_stripes=True)
+        yield EmptyState(NOTHING_TO_RETEST, id="retest-empty", markup=False)
+
+    def on_mount(self) -> None:
+        self.query_one(DataTable).add_columns("Answer", "Given", "Verdict", "Points", "Check", "Aspects")
+        self.show(None)
+
+    def show(self, report: TaskRetest | None, task: TaskBase | None = None) -> None:
+        """Fill the table; None (not retested yet) shows nothing, a report without answers the hint."""
+        self.report = report
+        answers = report.answers if report else []
+        table = self.query_one(DataTable)
+        table.clear()
+        for index, item in enumerate(answers):
+            table.add_row(*_row(item, task), key=str(index))
+        table.display = bool(answers)
+        self.query_one(EmptyState).display = report is not None and not answers
+        self.query_one("#retest-summary", Static).update(_summary(report) if report else "")
+        self.query_one("#retest-bar").display = bool(answers)
+        acceptable = sum(a.changed and a.passed and a.after is not None for a in answers)
+        accept = self.query_one("#retest-accept", Button)
+        accept.label = f"Accept new feedback ({acceptable})"
+        accept.disabled = not acceptable
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "retest-accept" and self.report is not None:
+            event.stop()
+            self.post_message(self.AcceptWanted(self.report))
+
+
+def _summary(report: TaskRetest) -> Text:
+    total = len(report.answers)
+    return Text.assemble(
+        f"{total} answer{'s' * (total != 1)} · ",
+        (f"{report.changedCount} changed", "bold" if report.changedCount else ""),
+        " · ",
+        (f"{report.failed} failed", FAILURE_STYLE if report.failed else ""),
+        f" · against version {report.version}" if report.version is not None else "",
+    )
+
+
+def _row(item: AnswerRetest, task: TaskBase | None) -> tuple[Text, ...]:
+    if item.source is AnswerSource.TEST_ANSWER:
+        name = Text(f"test {item.label}")
+    else:
+        times = f" ×{item.occurrences}" if item.occurrences > 1 else ""
+        name = Text(f"earlier{times}", style="dim")
+    return (
+        name,
+        Text(_given(item.answer, task)[:40]),
+        _verdicts(item),
+        _points(item),
+        _check(item),
+        _aspects(item),
+    )
+
+
+def _given(answer: dict[str, Any], task: TaskBase | None) -> str:
+    """Chosen options by their text (an author remembers "Venus", not "option 1")."""
+    options = [option.content for option in getattr(task, "options", None) or []]
+    chosen = answer.get("selected")
+    if "selectedIndex" in answer:
+        chosen = [i == answer["selectedIndex"] for i in range(len(options))]
+    if options and isinstance(chosen, list) and len(chosen) == len(options) and any(chosen):
+        return ", ".join(option for option, on in zip(options, chosen, strict=True) if on)
+    return answer_summary(answer)
+
+
+def _verdicts(item: AnswerRetest) -> Text:
+    """before → after; a test answer has no before, an answer that no longer fits has no after."""
+    after = _verdict(item.after)
+    if item.before is None:
+        return after
+    arrow = Text(" → ", style="bold" if item.verdictChanged else "dim")
+    return Text.assemble(_verdict(item.before), arrow, after)
+
+
+def _verdict(snapshot: FeedbackSnapshot | None) -> Text:
+    return verdict_text(snapshot.verdict) if snapshot else Text("—", style="dim")
+
+
+def _points(item: AnswerRetest) -> Text:
+    if item.after is None:
+        return Text("")
+    now = f"{item.after.achievedPoints:g}/{item.after.achievablePoints:g}"
+    if item.before is None or not item.pointsChange:
+        return Text(now)
+    style = VERDICT_STYLES[Correctness.CORRECT] if item.pointsChange > 0 else FAILURE_STYLE
+    return Text.assemble(now, " ", (f"({item.pointsChange:+g})", style))
+
+
+def _aspects(item: AnswerRetest) -> Text:
+    """Gained (+) and lost (−) for an earlier answer; what was detected for a test answer."""
+    if item.before is None:
+        return Text(", ".join(item.after.aspects) if item.after else "", style="dim")
+    parts = [Text(f"+{a}", style=VERDICT_STYLES[Correctness.CORRECT]) for a in item.aspectsGained]
+    parts += [Text(f"−{a}", style=FAILURE_STYLE) for a in item.aspectsLost]
+    return Text(" ").join(parts)
+
+
+def _check(item: AnswerRetest) -> Text:
+    if item.failures:
+        return Text("; ".join(item.failures), style=FAILURE_STYLE)
+    if item.error:
+        return Text(f"no feedback: {item.error}", style=FAILURE_STYLE)
+    if item.changed:
+        return Text("changed", style=VERDICT_STYLES[Correctness.PARTIAL])
+    return Text("passed" if item.expected else "unchanged", style="dim")
