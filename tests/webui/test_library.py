@@ -16,6 +16,7 @@ from core.assets import demo_tasks
 from core.auth import local_principal
 from core.service.local import LocalService
 from tests.webui import harness
+from tests.webui.helpers import count, eventually
 
 DEMO = len(demo_tasks())
 OPTIONS = [ChoiceOption(content="A", correct=True), ChoiceOption(content="B")]
@@ -110,5 +111,6 @@ async def test_a_big_library_shows_its_cards_a_page_at_a_time(user: User) -> Non
     assert len(user.find(marker="duplicate").elements) == 30
     more = f"Show {min(total - 30, 30)} more"
     user.find(more).click()
-    await user.should_not_see(more)  # the refresh runs in the background
-    assert len(user.find(marker="duplicate").elements) == min(60, total)
+    shown = min(60, total)  # the refresh runs in the background: wait for it, however long it takes
+    await eventually(lambda: count(user, "duplicate") == shown, f"{shown} cards")
+    await user.should_not_see(more)
