@@ -2,6 +2,8 @@
 
 Verdict colours are Quasar colour names so badges, chips and the evidence marks in answers agree;
 the marks get CSS classes of their own because they live inside escaped HTML, not Quasar elements.
+Text in those colours (fs-good, fs-bad, fs-changed) has classes of its own too: a shade that
+reads on a light page and a lighter one on a dark page, where Quasar's deep red would not.
 """
 
 from __future__ import annotations
@@ -50,6 +52,14 @@ mark.fs-partial { background: rgba(245, 158, 11, .30); border-bottom: 2px solid 
 mark.fs-wrong { background: rgba(220, 38, 38, .25); border-bottom: 2px solid #dc2626; }
 mark.fs-unknown { background: rgba(156, 163, 175, .30); border-bottom: 2px solid #9ca3af; }
 .fs-answer { white-space: pre-wrap; line-height: 1.9; }
+tr.fs-retest-failed > td:first-child { box-shadow: inset 4px 0 #dc2626; }
+tr.fs-retest-changed > td:first-child { box-shadow: inset 4px 0 #f59e0b; }
+.fs-good { color: #15803d; }
+.fs-bad { color: #b91c1c; }
+.fs-changed { color: #b45309; }
+.body--dark .fs-good { color: #4ade80; }
+.body--dark .fs-bad { color: #f87171; }
+.body--dark .fs-changed { color: #fbbf24; }
 .fs-bubble .q-message-text-content { white-space: normal; }
 .fs-bubble .q-message-text-content p { margin: 0 0 .4em 0; }
 .fs-bubble .q-message-text-content p:last-child { margin-bottom: 0; }
@@ -63,6 +73,12 @@ def verdict_color(verdict: str) -> str:
 
 def verdict_badge(verdict: str) -> ui.badge:
     return ui.badge(verdict, color=verdict_color(verdict)).classes("text-xs")
+
+
+def verdict_chip(verdict: str) -> ui.chip:
+    """A verdict with its icon, for places that compare verdicts side by side (a retest, say)."""
+    icon = VERDICT_ICONS.get(verdict, "help")  # type: ignore[call-overload]
+    return ui.chip(verdict, icon=icon, color=verdict_color(verdict), text_color="white").props("dense square")
 
 
 @contextmanager

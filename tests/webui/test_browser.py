@@ -1,13 +1,18 @@
 """End-to-end journeys in Debian's Chromium against the web app served by uvicorn: create a task
-and answer it, chat while the reply streams in, run a simulation. Screenshots go to test-artifacts/.
+and answer it, chat while the reply streams in, run a simulation, retest after an edit.
+Screenshots go to test-artifacts/.
 """
 
 from __future__ import annotations
 
+import asyncio
 import re
+from concurrent.futures import ThreadPoolExecutor
 
+import httpx
 import pytest
 
+from tests.conftest import create_token
 from tests.webui.conftest import ARTIFACTS
 from tests.webui.paced_llm import REPLY
 
@@ -108,3 +113,60 @@ def test_the_library_fits_a_phone_in_dark_mode(browser, web_server) -> None:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     phone.screenshot(path=str(ARTIFACTS / "library-phone-dark.png"), full_page=True)
     context.close()
+
+
+def federal_city(correct: int, bern_aspect: str) -> dict:
+    cities = {"Bern": bern_aspect, "Zurich": "Picks the biggest city", "Geneva": "Picks the UN city"}
+    return {
+        "id": "mc-federal-city",
+        "type": "MULTIPLE_CHOICE",
+        "title": "Federal city",
+        "problemStatement": "Which city is the federal city of Switzerland?",
+        "options": [
+            {"content": city, "correct": i == correct, "aspects": [{"name": aspect}]}
+            for i, (city, aspect) in enumerate(cities.items())
+        ],
+    }
+
+
+def test_the_retest_shows_what_an_edit_changed_in_light_and_dark(page, web_server) -> None:
+    """Answers and test answers go in through the API; the edit moves the correct option and
+    renames an aspect, so the table shows flipped verdicts, points, aspects and failures."""
+    with ThreadPoolExecutor(1) as thread:  # the test runs inside Playwright's event loop
+        token = thread.submit(asyncio.run, create_token(web_server.settings.database_url, "default")).result()
+    with httpx.Client(base_url=web_server.base_url, headers={"Authorization": f"Bearer {token}"}) as api:
+        api.post("/tenants/default/tasks", json=federal_city(0, "Knows the federal city")).raise_for_status()
+        tests = [
+            {"label": "bern", "answer": {"selectedIndex": 0}, "expected": {"verdict": "CORRECT"}},
+            {"label": "geneva", "answer": {"selectedIndex": 2}, "expected": {"verdict": "WRONG"}},
+        ]
+        api.put("/tenants/default/tasks/mc-federal-city/test-answers", json={"answers": tests})
+        for index in (0, 1, 0, 2):
+            answer = {"userId": "learner", "taskType": "MULTIPLE_CHOICE", "answer": {"selectedIndex": index}}
+            api.post("/tasks/mc-federal-city/feedback/compute", json=answer).raise_for_status()
+        api.post("/tenants/default/tasks", json=federal_city(1, "Thinks Bern is the capital"))
+        untried = federal_city(0, "Knows the federal city") | {"id": "mc-untried", "title": "Untried"}
+        api.post("/tenants/default/tasks", json=untried).raise_for_status()
+
+    page.goto("/tasks/default/mc-federal-city")
+    page.get_by_role("tab", name="Retest").click()
+    page.get_by_text("expected CORRECT, got WRONG").wait_for()
+    assert page.get_by_role("button", name=re.compile(r"Accept new feedback \(2\)")).is_enabled()
+    settled_screenshot(page, "retest-light.png")
+    page.get_by_role("button", name="Dark mode").click()
+    page.locator("body.body--dark").wait_for()
+    settled_screenshot(page, "retest-dark.png")
+
+    page.goto("/tasks/default/mc-untried")
+    page.get_by_role("tab", name="Retest").click()
+    page.get_by_text("Nothing to retest yet").wait_for()
+    settled_screenshot(page, "retest-empty-dark.png")
+
+
+def settled_screenshot(page, name: str) -> None:
+    """A screenshot without the pointer's hover and tooltip, once the tab indicator has slid home."""
+    page.mouse.move(0, 600)
+    page.wait_for_function(
+        "() => ['', 'none'].includes(document.querySelector('.q-tab--active .q-tab__indicator').style.transform)"
+    )
+    page.screenshot(path=str(ARTIFACTS / name), full_page=True, animations="disabled")

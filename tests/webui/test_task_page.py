@@ -150,6 +150,6 @@ async def test_the_feedback_can_be_rated(user: User) -> None:
     await user.should_see("Thanks: the rating is saved")
     user.find("History").click()
     await user.should_see("Answers (1)")
-    click_item(user, "option 1")
+    click_item(user, "Oxygen")
     with user.scope(marker="dialog"):
         await user.should_see("Oxygen is what plants give off during photosynthesis")

@@ -41,6 +41,30 @@ def answer_html(task: TaskBase, result: Any, transcript: Sequence[ChatTurn] = ()
     return html.escape(str(result.answer))
 
 
+def answer_excerpt(task: TaskBase, answer: dict[str, Any]) -> str:
+    """An answer as one line of plain text, whatever its type: lists of answers (the history, a
+    retest) show what was given, chosen options by their text rather than their index."""
+    options = [o.content for o in getattr(task, "options", [])]
+    if "content" in answer:
+        return str(answer["content"])
+    if "blanks" in answer or "choices" in answer:
+        return " · ".join(
+            str(p.get("content", "")) for p in answer.get("blanks") or answer.get("choices") or []
+        )
+    if "selectedIndex" in answer:
+        return _option(options, answer["selectedIndex"])
+    if "selected" in answer:
+        chosen = [_option(options, i) for i, selected in enumerate(answer["selected"]) if selected]
+        return " · ".join(chosen) or "no option chosen"
+    turns = [str(t.get("content", "")) for t in answer.get("messages") or [] if t.get("role") == "user"]
+    return " / ".join(turns) or "conversation"
+
+
+def _option(options: Sequence[str], index: int) -> str:
+    """An option's text; its number when the task no longer has it (an answer from before an edit)."""
+    return options[index] if 0 <= index < len(options) else f"option {index + 1}"
+
+
 def sample_solution_text(task: TaskBase, result: Any) -> str:
     """The sample solution of a result as plain text (gaps filled, chosen options listed)."""
     if isinstance(result, FreeformTextResult):

@@ -14,6 +14,7 @@ from typing import Any
 from nicegui import ui
 
 from core.api import AspectType, Correctness, InteractionRecord, TaskBase
+from webui.components.answer_text import answer_excerpt
 from webui.components.feedback_view import feedback_view
 from webui.context import Studio
 from webui.theme import CHART_COLORS, dialog, empty_state, section_title, verdict_badge
@@ -129,7 +130,7 @@ def _answer_row(studio: Studio, task: TaskBase, record: InteractionRecord) -> No
         with ui.item_section().props("side"):
             verdict_badge(record.verdict.value).classes("w-16 justify-center")
         with ui.item_section():
-            ui.item_label(_excerpt(record.answer)).classes("truncate")
+            ui.item_label(answer_excerpt(task, record.answer)).classes("truncate")
             ui.item_label(
                 f"{record.createdAt:%Y-%m-%d %H:%M} · {record.userId} · version {record.taskVersion}"
             ).props("caption")
@@ -137,16 +138,3 @@ def _answer_row(studio: Studio, task: TaskBase, record: InteractionRecord) -> No
             ui.label(f"{points.achievedPoints:g}/{points.achievablePoints:g}")
             if record.rating:
                 ui.icon("thumb_up" if record.rating.type.value == "GOOD" else "thumb_down", size="1rem")
-
-
-def _excerpt(answer: dict[str, Any]) -> str:
-    """A one-line view of an answer of any type."""
-    if "content" in answer:
-        return answer["content"]
-    if "blanks" in answer or "choices" in answer:
-        return " · ".join(p.get("content", "") for p in answer.get("blanks") or answer.get("choices") or [])
-    if "selectedIndex" in answer:
-        return f"option {answer['selectedIndex'] + 1}"
-    if "selected" in answer:
-        return "options " + ", ".join(str(i + 1) for i, s in enumerate(answer["selected"]) if s)
-    return "conversation"

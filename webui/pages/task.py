@@ -1,7 +1,8 @@
 """The task page at the taskLink the API hands out ("/tasks/{tenantId}/{taskId}"), and "/new/{type}".
 
-Try, Edit and History are tabs of one page, so an author edits, tries again and sees the effect
-without losing their place. The history is read when its tab is first opened, not before.
+Try, Edit, History and Retest are tabs of one page, so an author edits, tries again and sees the
+effect without losing their place. The history and the retest run when their tab is first opened,
+not before; Retest is offered only by a service with the authoring extensions.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from core.api.validation import GAP
 from webui.components.answer_forms import answer_form
 from webui.components.feedback_view import feedback_view
 from webui.components.history import history_view
+from webui.components.retest_view import RetestPanel
 from webui.components.task_editor import new_draft, task_editor
 from webui.components.task_types import type_icon, type_label
 from webui.context import Studio, reporting
@@ -38,13 +40,15 @@ def register(studio: Studio) -> None:
     async def task_page(tenant_id: str, task_id: str) -> None:
         with frame("Task"):
             try:
-                stored = await (await studio.service()).get_task(tenant_id, task_id)
+                service = await studio.service()
+                stored = await service.get_task(tenant_id, task_id)
+                extensions = (await service.info()).extensions
             except ServiceError as exc:
                 empty_state("search_off", f"Task {task_id} is not available", exc.message)
                 ui.button("Back to the library", icon="arrow_back", on_click=lambda: ui.navigate.to("/"))
                 return
             ui.page_title(f"{stored.definition.display_title} · {APP_TITLE}")
-            TaskPage(studio, stored).build()
+            TaskPage(studio, stored, extensions).build()
 
     @ui.page("/new/{type_name}")
     async def new_task_page(type_name: str) -> None:
@@ -76,22 +80,29 @@ class Tab:
     icon: str
     build: Callable[[TaskPage], Awaitable[None] | None]
     lazy: bool = False
+    extension: bool = False
+    """Needs Feedback Studio's authoring extensions, which a remote server of the API may lack."""
 
 
 class TaskPage:
-    def __init__(self, studio: Studio, stored: StoredTask) -> None:
+    def __init__(self, studio: Studio, stored: StoredTask, extensions: bool) -> None:
         self.studio = studio
         self.stored = stored
         self.task: TaskBase = stored.definition
+        self.tabs = [tab for tab in TABS if extensions or not tab.extension]
         self.pending: dict[str, ui.tab_panel] = {}
 
     def build(self) -> None:
         self._header()
         with ui.tabs().classes("w-full").props("align=left no-caps") as tabs:
-            for tab in TABS:
+            for tab in self.tabs:
                 ui.tab(tab.name, icon=tab.icon)
-        with ui.tab_panels(tabs, value=TABS[0].name).classes("w-full bg-transparent").props("animated=false"):
-            for tab in TABS:
+        with (
+            ui.tab_panels(tabs, value=self.tabs[0].name)
+            .classes("w-full bg-transparent")
+            .props("animated=false")
+        ):
+            for tab in self.tabs:
                 with ui.tab_panel(tab.name).classes("px-0") as panel:
                     if tab.lazy:
                         ui.spinner(size="lg").classes("self-center")
@@ -104,7 +115,7 @@ class TaskPage:
         panel = self.pending.pop(event.value, None)
         if panel is None:
             return
-        tab = next(t for t in TABS if t.name == event.value)
+        tab = next(t for t in self.tabs if t.name == event.value)
         with panel:
             await tab.build(self)  # type: ignore[misc]
         panel.remove(0)  # the spinner
@@ -176,6 +187,9 @@ class TaskPage:
             )
             history_view(self.studio, self.task, records)
 
+    async def _retest(self) -> None:
+        await RetestPanel(self.studio, self.stored.tenantId, self.task).build()
+
     async def _reload(self, _: TaskBase) -> None:
         ui.navigate.reload()
 
@@ -184,5 +198,6 @@ TABS = [
     Tab("Try", "play_circle", TaskPage._try),
     Tab("Edit", "edit", TaskPage._edit),
     Tab("History", "insights", TaskPage._history, lazy=True),
+    Tab("Retest", "published_with_changes", TaskPage._retest, lazy=True, extension=True),
 ]
-"""The tabs of the task page, in order; a workflow of its own (a retest, say) adds one here."""
+"""The tabs of the task page, in order; a workflow of its own adds one here."""

@@ -1,0 +1,103 @@
+"""Journeys of the Retest tab: after the correct option of a task changes, an earlier answer shows
+its verdict flip, a test answer fails what it must get, and the new feedback can be accepted."""
+
+from __future__ import annotations
+
+import pytest
+from nicegui import ui
+from nicegui.testing import User
+
+from core.api import (
+    ChoiceOption,
+    Expectation,
+    MultipleChoiceTask,
+    TestAnswer,
+    TestAnswersRequest,
+)
+from core.auth import local_principal
+from core.service.local import LocalService
+from tests.webui import harness
+from tests.webui.helpers import SLOW
+
+TASK = "mc-federal-city"
+
+
+def capital_task(correct: int) -> MultipleChoiceTask:
+    options = [ChoiceOption(content=c, correct=i == correct) for i, c in enumerate(["Bern", "<b>Zurich</b>"])]
+    return MultipleChoiceTask(id=TASK, title="Federal city", problemStatement="Where?", options=options)
+
+
+@pytest.fixture
+def service() -> LocalService:
+    return LocalService(harness.runtime, local_principal("default"))
+
+
+async def test_a_changed_correct_option_shows_the_verdict_change_and_it_can_be_accepted(
+    user: User, service: LocalService
+) -> None:
+    await service.upsert_task("default", capital_task(correct=0))
+    must = TestAnswer(label="bern", answer={"selectedIndex": 0}, expected=Expectation(verdict="CORRECT"))
+    await service.put_test_answers("default", TASK, TestAnswersRequest(answers=[must]))
+    await user.open(f"/tasks/default/{TASK}")
+    with user:
+        user.find(ui.radio).elements.pop().value = 0  # Bern
+    user.find("Get feedback").click()
+    await user.should_see("CORRECT")
+    await service.upsert_task("default", capital_task(correct=1))
+
+    await user.open(f"/tasks/default/{TASK}")
+    user.find("Retest").click()
+    await user.should_see("expected CORRECT, got WRONG", retries=SLOW)  # the test answer, in red
+    rows = user.find(marker="retest-row").elements
+    assert len(rows) == 2
+    earlier = next(r for r in rows if "earlier answer" in _texts(r))
+    assert _texts(earlier) >= {"Bern", "CORRECT", "WRONG", "−1", "1 → 0 of 1", "changed"}
+    assert user.find(marker="retest-changed").elements.pop().text == "1 changed"
+
+    user.find("Accept new feedback (1)").click()
+    with user.scope(marker="dialog"):
+        await user.should_see("Accept the new feedback of 1 answer?")
+        user.find(kind=ui.button, content="Accept").click()
+    await user.should_see("1 graded answer added", retries=SLOW)
+    await user.should_see("Accepted")
+
+
+async def test_the_answer_text_is_shown_as_given(user: User, service: LocalService) -> None:
+    await service.upsert_task("default", capital_task(correct=0))
+    zurich = TestAnswer(label="zurich", answer={"selectedIndex": 1}, expected=Expectation(verdict="WRONG"))
+    await service.put_test_answers("default", TASK, TestAnswersRequest(answers=[zurich]))
+    await user.open(f"/tasks/default/{TASK}")
+    user.find("Retest").click()
+    await user.should_see("as expected", retries=SLOW)
+    assert "<b>Zurich</b>" in _texts(user.find(marker="retest-row").elements.pop())  # a label: escaped
+    await user.should_see("all expectations hold")
+
+
+async def test_a_task_without_answers_says_what_to_do_next(user: User, service: LocalService) -> None:
+    await service.upsert_task("default", capital_task(correct=0))
+    await user.open(f"/tasks/default/{TASK}")
+    user.find("Retest").click()
+    await user.should_see("Nothing to retest yet", retries=SLOW)
+    await user.should_see("feedback-studio tasks import")
+    await user.should_not_see(marker="retest-row")
+
+
+async def test_a_service_without_the_extensions_has_no_retest_tab(
+    user: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    info = LocalService.info
+
+    async def plain_api(self):
+        return (await info(self)).model_copy(update={"extensions": False})
+
+    monkeypatch.setattr(LocalService, "info", plain_api)
+    await user.open("/tasks/default/mc-photosynthesis-en")
+    await user.should_see("History")
+    await user.should_not_see("Retest")
+
+
+def _texts(element: ui.element) -> set[str]:
+    """The texts of the labels and chips inside an element."""
+    return {
+        e.text for e in element.descendants() if isinstance(e, ui.label | ui.chip) and isinstance(e.text, str)
+    }

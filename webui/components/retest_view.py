@@ -1,0 +1,218 @@
+"""The Retest tab: a task's test answers and earlier answers recomputed against its current
+definition, what changed, which expectations fail, and accepting the new feedback (API.md 3).
+
+What changed (verdict, points, aspects gained and lost) is derived by the report itself
+(core.api.workspace), so this tab, the command line and the terminal app judge alike; here it is
+only laid out to be read at a glance: a row per answer, colours where something moved or fails.
+"""
+
+from __future__ import annotations
+
+from nicegui import ui
+
+from core.api import AnswerRetest, AnswerSource, TaskBase, TaskRetest
+from core.workspace.retest import reassign
+from webui.components.answer_text import answer_excerpt
+from webui.context import Studio, reporting
+from webui.theme import dialog, empty_state, verdict_chip
+
+COLUMNS = ["Answer", "Verdict before → after", "Points", "Aspects", "Check"]
+
+
+def _acceptable(task: TaskRetest) -> list[AnswerRetest]:
+    """What reassign accepts by default: answers whose feedback changed and that fail nothing."""
+    return [a for a in task.answers if a.after is not None and a.changed and a.passed]
+
+
+class RetestPanel:
+    """The retest of one task: run when the tab opens, again on demand, its report below."""
+
+    def __init__(self, studio: Studio, tenant: str, task: TaskBase) -> None:
+        self.studio = studio
+        self.tenant = tenant
+        self.task = task
+        self.report: TaskRetest | None = None
+
+    async def build(self) -> None:
+        with ui.row().classes("w-full items-center gap-2"):
+            self.summary = ui.row().classes("items-center gap-1 mr-auto")
+            self.again = ui.button("Retest again", icon="refresh", on_click=self.run).props("outline")
+            self.accept = ui.button("Accept new feedback", icon="done_all", on_click=self._confirm)
+            self.accept.props("unelevated").disable()
+        self.body = ui.column().classes("w-full gap-3")
+        await self.run()
+
+    async def run(self) -> None:
+        self.again.props("loading")
+        try:
+            with reporting("Retest"):
+                service = await self.studio.service()
+                [report] = (await service.retest(self.tenant, [self.task.id])).tasks
+                self._show(report)
+        finally:
+            self.again.props(remove="loading")
+
+    def _show(self, report: TaskRetest) -> None:
+        self.report = report
+        self.summary.clear()
+        self.body.clear()
+        ready = len(_acceptable(report))
+        self.accept.set_text(f"Accept new feedback ({ready})" if ready else "Accept new feedback")
+        self.accept.set_enabled(ready > 0)
+        self.accept.set_visibility(bool(report.answers))
+        with self.body:
+            if not report.answers:
+                empty_state(
+                    "fact_check",
+                    "Nothing to retest yet",
+                    "Give the task test answers with the feedback they must get (a .tests.yaml file "
+                    "beside the task file, loaded with `feedback-studio tasks import`), or try it in "
+                    "the Try tab: every answer is recomputed here after the task changes.",
+                )
+                return
+        with self.summary:
+            _summary(report)
+        with self.body:
+            version = f" version {report.version} of" if report.version is not None else ""
+            ui.label(
+                f"Recomputed against{version} the task as it is now: test answers are checked against "
+                "what they must get, earlier answers compared with the feedback they were given."
+            ).classes("text-sm opacity-70")
+            _table(self.task, report.answers)
+
+    def _confirm(self) -> None:
+        assert self.report is not None
+        report, count = self.report, len(_acceptable(self.report))
+
+        async def accept() -> None:
+            with reporting("Accepting the new feedback"):
+                response = await reassign(await self.studio.service(), self.tenant, report)
+                added = response.added if response else 0
+                ui.notify(f"{added} graded answer{'s' * (added != 1)} added", type="positive")
+                self.accept.set_text("Accepted")
+                self.accept.disable()  # once per report: accepting twice would add the answers twice
+                box.close()  # last: closing deletes the dialog, the context of this handler
+
+        with dialog("max-w-lg") as box:
+            ui.label(f"Accept the new feedback of {count} answer{'s' * (count != 1)}?").classes("text-lg")
+            ui.label(
+                "Each changed answer that fails no expectation is added to the task's graded answers "
+                "with its new verdict, points and messages; the engines learn from graded answers. "
+                "The earlier interactions keep the feedback they were given."
+            ).classes("text-sm opacity-70")
+            with ui.row().classes("w-full justify-end"):
+                ui.button("Cancel", on_click=box.close).props("flat")
+                ui.button("Accept", icon="done_all", on_click=accept).props("unelevated")
+
+
+def _summary(report: TaskRetest) -> None:
+    count = len(report.answers)
+    ui.chip(f"{count} answer{'s' * (count != 1)}", icon="format_list_numbered").props("dense outline")
+    changed = report.changedCount
+    if changed:
+        chip = ui.chip(
+            f"{changed} changed", icon="published_with_changes", color="warning", text_color="black"
+        )
+    else:
+        chip = ui.chip("0 changed", icon="published_with_changes").props("outline")
+    chip.props("dense").mark("retest-changed")
+    if report.failed:
+        ui.chip(f"{report.failed} failed", icon="error", color="negative", text_color="white").props(
+            "dense"
+        ).mark("retest-failed")
+    else:
+        ui.chip("all expectations hold", icon="check", color="positive", text_color="white").props("dense")
+
+
+def _table(task: TaskBase, answers: list[AnswerRetest]) -> None:
+    """A markup table: Quasar styles it for light and dark, and its cells stay NiceGUI elements
+    (labels escape the learner's text; the `user` simulation can read them)."""
+    with ui.element("q-markup-table").props("flat bordered wrap-cells").classes("w-full"):
+        with ui.element("thead"), ui.element("tr"):
+            for column in COLUMNS:
+                with ui.element("th").classes("text-left"):
+                    ui.label(column)
+        with ui.element("tbody"):
+            for answer in answers:
+                _row(task, answer)
+
+
+def _row(task: TaskBase, item: AnswerRetest) -> None:
+    tint = "fs-retest-failed" if item.failures else "fs-retest-changed" if item.changed else ""
+    with ui.element("tr").classes(tint).mark("retest-row"):
+        with ui.element("td").classes("min-w-48"):
+            ui.label(answer_excerpt(task, item.answer)).classes("font-medium")
+            ui.label(_source(item)).classes("text-xs opacity-70")
+        with ui.element("td"), ui.row().classes("items-center gap-1 no-wrap"):
+            if item.before is not None:
+                verdict_chip(item.before.verdict)
+                ui.icon("arrow_forward", size="1rem").classes("opacity-60")
+            if item.after is not None:
+                verdict_chip(item.after.verdict)
+            else:
+                ui.label("no feedback").classes("text-sm opacity-70")
+        with ui.element("td"):
+            _points(item)
+        with ui.element("td"):
+            _aspects(item)
+        with ui.element("td"):
+            _check(item)
+
+
+def _source(item: AnswerRetest) -> str:
+    if item.source is AnswerSource.TEST_ANSWER:
+        return f"test answer “{item.label}”"
+    given = f", given {item.occurrences} times" if item.occurrences > 1 else ""
+    return f"earlier answer{given}"
+
+
+def _points(item: AnswerRetest) -> None:
+    after, before = item.after, item.before
+    if after is None:
+        ui.label("—").classes("opacity-60")
+        return
+    if before is None:
+        ui.label(f"{after.achievedPoints:g} of {after.achievablePoints:g}")
+        return
+    change = item.pointsChange
+    color = "fs-good" if change > 0 else "fs-bad" if change < 0 else "opacity-60"
+    sign = "+" if change > 0 else "−" if change < 0 else "±"
+    ui.label(f"{sign}{abs(change):g}").classes(f"font-semibold {color}")
+    ui.label(f"{before.achievedPoints:g} → {after.achievedPoints:g} of {after.achievablePoints:g}").classes(
+        "text-xs opacity-70 whitespace-nowrap"
+    )
+
+
+def _aspects(item: AnswerRetest) -> None:
+    """Gained and lost for an earlier answer; for a test answer (nothing before) what it shows now."""
+    if item.before is None:
+        shown = item.after.aspects if item.after else []
+        for name in shown:
+            ui.label(name).classes("text-sm")
+        if not shown:
+            ui.label("—").classes("opacity-60")
+        return
+    for name in item.aspectsGained:
+        ui.label(f"+ {name}").classes("text-sm fs-good")
+    for name in item.aspectsLost:
+        ui.label(f"− {name}").classes("text-sm fs-bad")
+    if not item.aspectsGained and not item.aspectsLost:
+        ui.label("no change").classes("text-sm opacity-60")
+
+
+def _check(item: AnswerRetest) -> None:
+    if item.failures:
+        for failure in item.failures:
+            with ui.row().classes("items-start gap-1 no-wrap fs-bad"):
+                ui.icon("error", size="1rem").classes("mt-0.5")
+                ui.label(failure).classes("text-sm")
+    elif item.error:
+        ui.label(f"no feedback: {item.error}").classes("text-sm fs-bad")
+    elif item.source is AnswerSource.TEST_ANSWER:
+        with ui.row().classes("items-center gap-1 no-wrap fs-good"):
+            ui.icon("check", size="1rem")
+            ui.label("as expected").classes("text-sm")
+    else:
+        ui.label("changed" if item.changed else "unchanged").classes(
+            "text-sm " + ("fs-changed font-medium" if item.changed else "opacity-60")
+        )
