@@ -37,7 +37,9 @@ def app(tmp_path, seeded_database, monkeypatch) -> FeedbackStudioApp:
         seed_demo=True,
         public_base_url="http://studio.test",
     )
-    return FeedbackStudioApp(settings)
+    app = FeedbackStudioApp(settings)
+    app.animation_level = "none"  # the tabs' underline slides: caught mid-way under load
+    return app
 
 
 def compare(snap_compare, app, steps=None) -> bool:
