@@ -78,7 +78,9 @@ def verdict_badge(verdict: str) -> ui.badge:
 def verdict_chip(verdict: str) -> ui.chip:
     """A verdict with its icon, for places that compare verdicts side by side (a retest, say)."""
     icon = VERDICT_ICONS.get(verdict, "help")  # type: ignore[call-overload]
-    return ui.chip(verdict, icon=icon, color=verdict_color(verdict), text_color="white").props("dense square")
+    color = verdict_color(verdict)
+    text = "black" if color == "warning" else "white"  # white on amber is hard to read
+    return ui.chip(verdict, icon=icon, color=color, text_color=text).props("dense square")
 
 
 @contextmanager

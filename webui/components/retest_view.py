@@ -17,6 +17,8 @@ from webui.context import Studio, reporting
 from webui.theme import dialog, empty_state, verdict_chip
 
 COLUMNS = ["Answer", "Verdict before → after", "Points", "Aspects", "Check"]
+LONG = 150
+"""Characters of an answer beyond which it may not fit its three lines."""
 
 
 def _acceptable(task: TaskRetest) -> list[AnswerRetest]:
@@ -141,7 +143,7 @@ def _row(task: TaskBase, item: AnswerRetest) -> None:
     tint = "fs-retest-failed" if item.failures else "fs-retest-changed" if item.changed else ""
     with ui.element("tr").classes(tint).mark("retest-row"):
         with ui.element("td").classes("min-w-48"):
-            ui.label(answer_excerpt(task, item.answer)).classes("font-medium")
+            _answer(answer_excerpt(task, item.answer))
             ui.label(_source(item)).classes("text-xs opacity-70")
         with ui.element("td"), ui.row().classes("items-center gap-1 no-wrap"):
             if item.before is not None:
@@ -153,10 +155,18 @@ def _row(task: TaskBase, item: AnswerRetest) -> None:
                 ui.label("no feedback").classes("text-sm opacity-70")
         with ui.element("td"):
             _points(item)
-        with ui.element("td"):
+        with ui.element("td").classes("min-w-40"):
             _aspects(item)
-        with ui.element("td"):
+        with ui.element("td").classes("min-w-32"):
             _check(item)
+
+
+def _answer(text: str) -> None:
+    """The answer in at most three lines: a long free text would make a row of a screen; the
+    whole of it is a hover away."""
+    label = ui.label(text).classes("font-medium line-clamp-3")
+    if len(text) > LONG:
+        label.tooltip(text).classes("cursor-help")
 
 
 def _source(item: AnswerRetest) -> str:
@@ -193,9 +203,9 @@ def _aspects(item: AnswerRetest) -> None:
             ui.label("—").classes("opacity-60")
         return
     for name in item.aspectsGained:
-        ui.label(f"+ {name}").classes("text-sm fs-good")
+        ui.label(f"+\u00a0{name}").classes("text-sm fs-good")
     for name in item.aspectsLost:
-        ui.label(f"− {name}").classes("text-sm fs-bad")
+        ui.label(f"−\u00a0{name}").classes("text-sm fs-bad")
     if not item.aspectsGained and not item.aspectsLost:
         ui.label("no change").classes("text-sm opacity-60")
 
