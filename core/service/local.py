@@ -1,8 +1,8 @@
 """LocalService: the Service implemented in-process by the engines, the store and the auth rules.
 
 Every operation checks the principal's permission on the tenant first, validates what the
-store cannot, computes outside any write transaction, and then writes in one transaction, so
-a refused or failing request leaves nothing behind.
+store cannot, and does its reads, its computation and its writes in one transaction, so a
+refused or failing request leaves nothing behind.
 """
 
 from __future__ import annotations
@@ -73,22 +73,22 @@ class LocalService(TutorOperations, WorkspaceOperations):
     async def compute_feedback(self, request: ComputeFeedbackRequest) -> Feedback:
         """Implicitly create or update the task, then judge the answer against the supplied definition.
 
-        An unchanged task (the usual case: clients send the task with every request) costs one
-        read and one insert; changing a task needs the write permission, checked before any work.
+        One transaction reads the stored task, judges, and records: an unchanged task (the usual
+        case, since clients send the task with every request) costs a read and an insert; changing
+        a task needs the write permission. Anything refused or failing rolls back, storing nothing.
         """
         tenant = self._tenant(request.tenantId, Permission.ACCESS)
         task = request.taskDefinition
         check_task(task)
         digest = tasks.content_hash(tasks.canonical_json(task))
-        async with self.runtime.db.read() as session:
+        async with self.runtime.db.write() as session:
             stored = await tasks.get_task(session, tenant, task.id)
             tasks.check_type_unchanged(stored, task)
             unchanged = stored is not None and stored.content_hash == digest
             if not unchanged:
                 self.principal.require(tenant, Permission.WRITE)
             graded = await self._graded_examples(session, tenant, task)
-        result = await self._compute(tenant, task, request.answer, digest, graded)
-        async with self.runtime.db.write() as session:
+            result = await self._compute(tenant, task, request.answer, digest, graded)
             if unchanged:
                 action, version = TaskAction.UNCHANGED, stored.version
             else:
@@ -98,7 +98,7 @@ class LocalService(TutorOperations, WorkspaceOperations):
 
     async def compute_feedback_for_task(self, task_id: str, request: ComputeTaskFeedbackRequest) -> Feedback:
         tenant = self._tenant(request.tenantId, Permission.ACCESS)
-        async with self.runtime.db.read() as session:
+        async with self.runtime.db.write() as session:
             stored = await tasks.get_task(session, tenant, task_id)
             if stored is None:
                 raise NotFound(f"task {task_id!r} does not exist in tenant {tenant!r}")
@@ -108,10 +108,7 @@ class LocalService(TutorOperations, WorkspaceOperations):
                 )
             task = stored.task
             graded = await self._graded_examples(session, tenant, task)
-        result = await self._compute(tenant, task, request.answer, stored.content_hash, graded)
-        async with self.runtime.db.write() as session:
-            if await tasks.get_task(session, tenant, task_id) is None:
-                raise NotFound(f"task {task_id!r} was deleted meanwhile")
+            result = await self._compute(tenant, task, request.answer, stored.content_hash, graded)
             return await self._record(
                 session, tenant, stored.version, TaskAction.UNCHANGED, request, task, result
             )

@@ -8,6 +8,7 @@ of failing when a read lock would have to be upgraded.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -49,6 +50,7 @@ class Database:
                 url, echo=echo, pool_size=10, max_overflow=20, pool_pre_ping=True
             )
         self._sessions = async_sessionmaker(self.engine, expire_on_commit=False)
+        self._sqlite_writer = asyncio.Lock()
 
     @staticmethod
     def _prepare_sqlite_file(url: str) -> None:
@@ -78,12 +80,17 @@ class Database:
     async def write(self) -> AsyncIterator[AsyncSession]:
         """A transaction that commits when the block ends and rolls back on an exception.
 
-        On SQLite it begins IMMEDIATE (an option of this transaction's connection, not of a copy
-        of the engine, whose joined event dispatch would cost every statement extra work).
+        SQLite has one writer at a time. Writers of this process queue on an asyncio lock (cheap,
+        in order) rather than in SQLite's busy handler, which sleeps and polls; writers of other
+        processes still meet the busy timeout. The transaction begins IMMEDIATE (an option of its
+        connection, not of a copy of the engine, whose joined event dispatch costs every statement).
         """
-        async with self._sessions() as session, session.begin():
-            if self.is_sqlite:
-                await session.connection(execution_options={"sqlite_immediate": True})
+        if not self.is_sqlite:
+            async with self._sessions() as session, session.begin():
+                yield session
+            return
+        async with self._sqlite_writer, self._sessions() as session, session.begin():
+            await session.connection(execution_options={"sqlite_immediate": True})
             yield session
 
     async def aclose(self) -> None:
