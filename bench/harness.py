@@ -7,8 +7,10 @@ not count against the server; every comparison is measured in the same run on th
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import platform
+import shutil
 import socket
 import statistics
 import subprocess
@@ -115,7 +117,66 @@ async def run_load(
     return LoadResult(name, concurrency, len(latencies), elapsed, latencies, errors)
 
 
-def table(results: list[LoadResult]) -> str:
+@dataclass
+class WrkResult:
+    """What wrk reports: the same columns as LoadResult, percentiles computed by wrk itself."""
+
+    name: str
+    concurrency: int
+    requests: int
+    seconds: float
+    percentiles_ms: dict[int, float]
+    errors: int
+
+    @property
+    def throughput(self) -> float:
+        return self.requests / self.seconds
+
+    def percentile(self, p: float) -> float:
+        return self.percentiles_ms[int(p)]
+
+
+WRK_REPORT = """
+done = function(summary, latency, requests)
+  local e = summary.errors
+  io.write(string.format("RESULT %d %f %f %f %d\\n", summary.requests, summary.duration / 1e6,
+    latency:percentile(50) / 1000, latency:percentile(99) / 1000,
+    e.connect + e.read + e.write + e.timeout + e.status))
+end
+"""
+
+
+def have_wrk() -> bool:
+    return shutil.which("wrk") is not None
+
+
+def run_wrk(
+    name: str, url: str, body: dict, headers: dict[str, str], concurrency: int, seconds: int
+) -> WrkResult:
+    """POST `body` to `url` for `seconds` with `concurrency` connections, measured by wrk (a C load
+    generator: unlike a Python client it leaves the CPU to the server it measures)."""
+    lua = ["wrk.method = 'POST'", f"wrk.body = {json.dumps(json.dumps(body))}"]
+    lua += [
+        f"wrk.headers[{json.dumps(k)}] = {json.dumps(v)}"
+        for k, v in {"Content-Type": "application/json", **headers}.items()
+    ]
+    with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as script:
+        script.write("\n".join(lua) + WRK_REPORT)
+    threads = min(concurrency, 2)
+    output = subprocess.run(
+        ["wrk", f"-t{threads}", f"-c{concurrency}", f"-d{seconds}s", "-s", script.name, url],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    Path(script.name).unlink()
+    requests, duration, p50, p99, errors = output.split("RESULT", 1)[1].split()
+    return WrkResult(
+        name, concurrency, int(requests), float(duration), {50: float(p50), 99: float(p99)}, int(errors)
+    )
+
+
+def table(results: list[LoadResult | WrkResult]) -> str:
     header = (
         f"| {'endpoint':<34} | {'conc.':>5} | {'req/s':>8} | {'p50 ms':>7} | {'p99 ms':>7} | {'errors':>6} |"
     )

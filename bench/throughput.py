@@ -13,7 +13,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from harness import ROOT, free_port, machine, run_load, server_process, table
+from harness import ROOT, free_port, have_wrk, machine, run_load, run_wrk, server_process, table
 
 TASK = {
     "id": "bench-mc",
@@ -29,9 +29,32 @@ BODY = {
     "answer": {"selectedIndex": 1},
 }
 PLAN = [(1, 500), (32, 3000)]
+"""(concurrency, requests) for the Python client; wrk runs WRK_SECONDS per row instead."""
+WRK_SECONDS = 10
+
+
+def measure_with_wrk(echo_url: str, api_url: str, token: str) -> list:
+    headers = {"Authorization": f"Bearer {token}"}
+    results = []
+    for concurrency, _ in PLAN:
+        results.append(
+            run_wrk("bare FastAPI JSON echo", f"{echo_url}/echo", BODY, {}, concurrency, WRK_SECONDS)
+        )
+        results.append(
+            run_wrk(
+                "POST /feedback/compute (MC)",
+                f"{api_url}/feedback/compute",
+                BODY,
+                headers,
+                concurrency,
+                WRK_SECONDS,
+            )
+        )
+    return results
 
 
 async def measure(echo_url: str, api_url: str, token: str) -> list:
+    """The fallback without wrk: a Python client, which shares the CPU with the servers it measures."""
     results = []
     headers = {"Authorization": f"Bearer {token}"}
     for concurrency, requests in PLAN:
@@ -92,8 +115,13 @@ def main() -> None:
                 env={"FEEDBACK_STUDIO_SEED_DEMO": "false", "FEEDBACK_STUDIO_LOG_LEVEL": "WARNING"},
             ) as api_url,
         ):
-            results = asyncio.run(measure(echo_url, api_url, token))
-    print(f"Machine: {machine()}\n")
+            if have_wrk():
+                client = "wrk (Debian package)"
+                results = measure_with_wrk(echo_url, api_url, token)
+            else:
+                client = "httpx in this process (install wrk for a client that leaves the CPU to the server)"
+                results = asyncio.run(measure(echo_url, api_url, token))
+    print(f"Machine: {machine()}\nLoad generator: {client}\n")
     print(table(results))
     print()
     for echo, api in zip(results[::2], results[1::2], strict=True):
