@@ -9,11 +9,12 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+from textual import constants
 from textual.pilot import Pilot
 
 from core.config import Settings
 from core.service import Service, connect
-from tests.tui.helpers import SIZE, library_loaded, wait_until
+from tests.tui.helpers import SIZE, library_loaded, settle, wait_until
 from tui.app import FeedbackStudioApp
 
 
@@ -21,6 +22,13 @@ def studio_settings(database: Path) -> Settings:
     return Settings(
         database_url=f"sqlite+aiosqlite:///{database}", seed_demo=True, public_base_url="http://studio.test"
     )
+
+
+@pytest.fixture(autouse=True)
+def no_animations(monkeypatch) -> None:
+    """Apps start with animations off: a sliding tab underline or a smooth scroll is then never
+    caught half-way by a snapshot or an assertion, and no frames are drawn only to animate."""
+    monkeypatch.setattr(constants, "TEXTUAL_ANIMATIONS", "none")
 
 
 @pytest.fixture(scope="session")
@@ -58,3 +66,4 @@ async def pilot(studio) -> AsyncIterator[Pilot]:
     async with app.run_test(size=SIZE) as pilot:
         await wait_until(pilot, lambda: library_loaded(app))
         yield pilot
+        await settle(pilot)

@@ -13,14 +13,29 @@ from tui.screens.library import LibraryScreen
 SIZE = (120, 40)
 
 
-async def wait_until(pilot: Pilot, condition: Callable[[], object], within: float = 10.0) -> None:
-    """Let the app run until ``condition()`` holds; workers report back asynchronously."""
+async def wait_until(pilot: Pilot, condition: Callable[[], object], within: float = 30.0) -> None:
+    """Let the app run until ``condition()`` holds; workers report back asynchronously.
+
+    ``within`` is generous: a loaded CI machine runs the app several times slower than a desk,
+    and a condition that holds early costs no more than one short pause.
+    """
     loop = asyncio.get_running_loop()
     deadline = loop.time() + within
     while not condition():
         if loop.time() > deadline:
             raise AssertionError(f"timed out waiting for {condition}")
         await pilot.pause(0.02)
+
+
+async def settle(pilot: Pilot, within: float = 10.0) -> None:
+    """Let the workers finish and the screen catch up, before a snapshot or before the app exits.
+
+    An app that exits cancels its running workers, and a worker cancelled inside a database call
+    leaves its connection to be closed later, from whatever event loop then runs (a later test's):
+    the service of this test must be quiet before it is closed.
+    """
+    await asyncio.wait_for(pilot.app.workers.wait_for_complete(), within)
+    await pilot.wait_for_scheduled_animations()
 
 
 def library_loaded(app: FeedbackStudioApp) -> bool:

@@ -10,7 +10,7 @@ from textual.pilot import Pilot
 from textual.widgets import Input, RichLog, Select
 
 from core.api import ChatRequest, TutorEvent, TutorEventType
-from tests.tui.helpers import SIZE, library_loaded, notifications, open_task, text_of, wait_until
+from tests.tui.helpers import SIZE, library_loaded, notifications, open_task, settle, text_of, wait_until
 from tui.app import FeedbackStudioApp
 from tui.screens.chat import ChatScreen
 from tui.widgets.chat.view import Bubble, ChatView
@@ -104,6 +104,7 @@ async def scripted_chat(
             await pilot.click("#debug-switch")
         await send(pilot, chat, "Hello")
         yield pilot, chat, scripted
+        await settle(pilot)
 
 
 async def test_each_boundary_starts_a_new_bubble_and_debug_events_reach_the_panel(studio):

@@ -17,7 +17,7 @@ from core.api import (
     TestAnswersRequest,
 )
 from core.config import Settings
-from tests.tui.helpers import SIZE, library_loaded, new_task_editor, open_task, wait_until
+from tests.tui.helpers import SIZE, library_loaded, new_task_editor, open_task, settle, wait_until
 from tui.app import FeedbackStudioApp
 from tui.screens.chat import ChatScreen
 from tui.screens.connection import ConnectionScreen
@@ -37,9 +37,7 @@ def app(tmp_path, seeded_database, monkeypatch) -> FeedbackStudioApp:
         seed_demo=True,
         public_base_url="http://studio.test",
     )
-    app = FeedbackStudioApp(settings)
-    app.animation_level = "none"  # the tabs' underline slides: caught mid-way under load
-    return app
+    return FeedbackStudioApp(settings)
 
 
 def compare(snap_compare, app, steps=None) -> bool:
@@ -49,7 +47,7 @@ def compare(snap_compare, app, steps=None) -> bool:
             await steps(pilot)
         for field in pilot.app.screen.query("Input, TextArea"):  # a blinking cursor is a clock on screen
             field.cursor_blink = False
-        await pilot.pause(0.1)
+        await settle(pilot)
 
     return snap_compare(app, terminal_size=SIZE, run_before=run_before)
 
@@ -76,7 +74,14 @@ def test_editor_with_inline_errors(snap_compare, app):
         editor = await new_task_editor(pilot, TaskType.FREEFORM_TEXT)
         editor.query_one(".field-id Input", Input).value = "bad/id"
         editor.query(".item-row Input.field-name").last().value = ""
-        await pilot.pause()
+        await wait_until(  # the check runs once after the burst of changes: wait for its outcome
+            pilot,
+            lambda: (
+                editor.query_one("#save").disabled
+                and editor.query_one(".field-id .field-error").display
+                and editor.query(".item-row .row-error").last().display
+            ),
+        )
 
     assert compare(snap_compare, app, steps)
 
