@@ -177,7 +177,7 @@ class LocalService(TutorOperations, WorkspaceOperations):
         )
         await interactions.add_interaction(
             session,
-            m.Interaction(
+            dict(
                 id=interaction_id,
                 tenant_id=tenant,
                 task_id=task.id,

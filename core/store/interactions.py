@@ -5,15 +5,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import func, insert, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from core.store import models as m
 from core.store.common import insert_for
 
 
-async def add_interaction(session: AsyncSession, row: m.Interaction) -> None:
-    session.add(row)
+async def add_interaction(session: AsyncSession, values: dict[str, Any]) -> None:
+    """One INSERT statement (no ORM unit of work): every feedback computation records one."""
+    await session.execute(insert(m.Interaction), values)
 
 
 async def get_interaction(session: AsyncSession, interaction_id: str) -> m.Interaction | None:

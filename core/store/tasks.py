@@ -49,7 +49,8 @@ class TaskRow:
         return parse_task(self.definition)
 
     @classmethod
-    def of(cls, row: m.Task) -> TaskRow:
+    def of(cls, row: Any) -> TaskRow:
+        """From an ORM object or a plain row of the tasks table."""
         return cls(
             tenant_id=row.tenant_id,
             task_id=row.task_id,
@@ -118,7 +119,11 @@ async def upsert_task(session: AsyncSession, tenant_id: str, task: TaskBase) -> 
 
 
 async def get_task(session: AsyncSession, tenant_id: str, task_id: str) -> TaskRow | None:
-    row = await session.get(m.Task, (tenant_id, task_id))
+    """A plain row (no ORM identity map): this read is on the path of every feedback computation."""
+    table = m.Task.__table__
+    row = (
+        await session.execute(select(table).where(table.c.tenant_id == tenant_id, table.c.task_id == task_id))
+    ).first()
     return TaskRow.of(row) if row is not None else None
 
 

@@ -81,7 +81,7 @@ async def add_interaction(db: Database, task_id: str = "mc-1") -> str:
     async with db.write() as session:
         await interactions.add_interaction(
             session,
-            m.Interaction(
+            dict(
                 id=interaction_id,
                 tenant_id="t1",
                 task_id=task_id,
