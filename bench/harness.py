@@ -27,6 +27,33 @@ import httpx
 ROOT = Path(__file__).resolve().parent.parent
 
 
+def bench_headers(database: str) -> dict[str, str]:
+    """Authorization headers of a new principal that may write to tenant "default" of `database`."""
+    token = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "core.cli",
+            "token",
+            "create",
+            "--name",
+            "bench",
+            "--tenant",
+            "default",
+            "--permission",
+            "write",
+            "--database",
+            database,
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "FEEDBACK_STUDIO_SEED_DEMO": "false", "FEEDBACK_STUDIO_LOG_LEVEL": "WARNING"},
+    ).stdout.strip()
+    return {"Authorization": f"Bearer {token}"}
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

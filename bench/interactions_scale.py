@@ -28,8 +28,8 @@ from pathlib import Path
 
 import asyncpg
 import httpx
-from harness import LoadResult, free_port, machine, run_load, server_process, table
-from load import ENV, asset, cli, fresh_database
+from harness import LoadResult, bench_headers, free_port, machine, run_load, server_process, table
+from load import ENV, asset, fresh_database
 
 TARGET_RATIO = 1.5
 SIZES = (1_000, 1_000_000)
@@ -99,19 +99,7 @@ async def first_interaction(base_url: str, headers: dict[str, str]) -> str:
 @contextmanager
 def server_with(database: str, stored: int) -> Iterator[tuple[str, dict[str, str]]]:
     """A running server whose database holds `stored` interactions of the task; (URL, headers)."""
-    token = cli(
-        "token",
-        "create",
-        "--name",
-        "scale",
-        "--tenant",
-        "default",
-        "--permission",
-        "write",
-        "--database",
-        database,
-    )
-    headers = {"Authorization": f"Bearer {token}"}
+    headers = bench_headers(database)
     port = free_port()
     command = [sys.executable, "-m", "core.cli", "serve", "--database", database, "--port", str(port)]
     with server_process(command, port, ENV) as base_url:

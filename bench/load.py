@@ -21,7 +21,6 @@ import asyncio
 import itertools
 import json
 import os
-import subprocess
 import sys
 import time
 import uuid
@@ -32,7 +31,7 @@ from typing import Any
 
 import asyncpg
 import httpx
-from harness import ROOT, LoadResult, free_port, machine, run_load, server_process, table
+from harness import ROOT, LoadResult, bench_headers, free_port, machine, run_load, server_process, table
 
 TUTOR = "tutor-bulb-circuit-en"
 TYPES = {
@@ -174,17 +173,6 @@ def fresh_database(admin_url: str) -> Iterator[str]:
         asyncio.run(admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
 
 
-def cli(*args: str) -> str:
-    return subprocess.run(
-        [sys.executable, "-m", "core.cli", *args],
-        cwd=ROOT,
-        env={**os.environ, **ENV},
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.strip()
-
-
 async def prepare(base_url: str, headers: dict[str, str], mix: Mix) -> None:
     """The tutor and its task, then a warm-up of the whole mix (imports, caches, connections)."""
     async with httpx.AsyncClient(base_url=base_url, headers=headers, timeout=30) as client:
@@ -198,19 +186,7 @@ async def prepare(base_url: str, headers: dict[str, str], mix: Mix) -> None:
 
 def measure(admin_url: str, workers: int, connections: int, seconds: float) -> list[LoadResult]:
     with fresh_database(admin_url) as database:
-        token = cli(
-            "token",
-            "create",
-            "--name",
-            "load",
-            "--tenant",
-            "default",
-            "--permission",
-            "write",
-            "--database",
-            database,
-        )
-        headers = {"Authorization": f"Bearer {token}"}
+        headers = bench_headers(database)
         port = free_port()
         command = [sys.executable, "-m", "core.cli", "serve", "--database", database, "--port", str(port)]
         with server_process([*command, "--workers", str(workers)], port, ENV) as base_url:

@@ -8,12 +8,11 @@ Targets (issue 2): ratio ≥ 0.5 and p99 ≤ 25 ms at concurrency 32.
 from __future__ import annotations
 
 import asyncio
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
-from harness import ROOT, free_port, have_wrk, machine, run_load, run_wrk, server_process, table
+from harness import bench_headers, free_port, have_wrk, machine, run_load, run_wrk, server_process, table
 
 TASK = {
     "id": "bench-mc",
@@ -33,8 +32,7 @@ PLAN = [(1, 500), (32, 3000)]
 WRK_SECONDS = 10
 
 
-def measure_with_wrk(echo_url: str, api_url: str, token: str) -> list:
-    headers = {"Authorization": f"Bearer {token}"}
+def measure_with_wrk(echo_url: str, api_url: str, headers: dict[str, str]) -> list:
     results = []
     for concurrency, _ in PLAN:
         results.append(
@@ -53,10 +51,9 @@ def measure_with_wrk(echo_url: str, api_url: str, token: str) -> list:
     return results
 
 
-async def measure(echo_url: str, api_url: str, token: str) -> list:
+async def measure(echo_url: str, api_url: str, headers: dict[str, str]) -> list:
     """The fallback without wrk: a Python client, which shares the CPU with the servers it measures."""
     results = []
-    headers = {"Authorization": f"Bearer {token}"}
     for concurrency, requests in PLAN:
         results.append(
             await run_load(
@@ -83,26 +80,7 @@ async def measure(echo_url: str, api_url: str, token: str) -> list:
 def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         database = f"sqlite+aiosqlite:///{Path(tmp) / 'bench.sqlite3'}"
-        cli = [sys.executable, "-m", "core.cli"]
-        token = subprocess.run(
-            [
-                *cli,
-                "token",
-                "create",
-                "--name",
-                "bench",
-                "--tenant",
-                "default",
-                "--permission",
-                "write",
-                "--database",
-                database,
-            ],
-            capture_output=True,
-            text=True,
-            check=True,
-            cwd=ROOT,
-        ).stdout.strip()
+        headers = bench_headers(database)
         echo_port, api_port = free_port(), free_port()
         uvicorn = [sys.executable, "-m", "uvicorn", "--log-level", "warning", "--no-access-log"]
         with (
@@ -110,17 +88,17 @@ def main() -> None:
                 [*uvicorn, "--app-dir", "bench", "echo_app:app", "--port", str(echo_port)], echo_port
             ) as echo_url,
             server_process(
-                [*cli, "serve", "--database", database, "--port", str(api_port)],
+                [sys.executable, "-m", "core.cli", "serve", "--database", database, "--port", str(api_port)],
                 api_port,
                 env={"FEEDBACK_STUDIO_SEED_DEMO": "false", "FEEDBACK_STUDIO_LOG_LEVEL": "WARNING"},
             ) as api_url,
         ):
             if have_wrk():
                 client = "wrk (Debian package)"
-                results = measure_with_wrk(echo_url, api_url, token)
+                results = measure_with_wrk(echo_url, api_url, headers)
             else:
                 client = "httpx in this process (install wrk for a client that leaves the CPU to the server)"
-                results = asyncio.run(measure(echo_url, api_url, token))
+                results = asyncio.run(measure(echo_url, api_url, headers))
     print(f"Machine: {machine()}\nLoad generator: {client}\n")
     print(table(results))
     print()

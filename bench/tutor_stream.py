@@ -13,8 +13,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
-import subprocess
 import sys
 import tempfile
 import time
@@ -25,7 +23,7 @@ from httpx_sse import aconnect_sse
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.harness import ROOT, free_port, machine, server_process
+from bench.harness import ROOT, bench_headers, free_port, machine, server_process
 
 TUTOR = "tutor-bulb-circuit-en"
 TARGET_FIRST_MESSAGE_P50_MS = 30.0
@@ -59,8 +57,9 @@ async def one_chat(client: httpx.AsyncClient, body: dict) -> tuple[float, float]
     return first * 1000, (time.perf_counter() - started) * 1000
 
 
-async def measure(base_url: str, token: str, chats: int) -> list[tuple[str, list[float], list[float]]]:
-    headers = {"Authorization": f"Bearer {token}"}
+async def measure(
+    base_url: str, headers: dict[str, str], chats: int
+) -> list[tuple[str, list[float], list[float]]]:
     async with httpx.AsyncClient(base_url=base_url, headers=headers, timeout=30) as client:
         tutor = json.loads((ROOT / "assets" / "tutors" / f"{TUTOR}.json").read_text())
         task = json.loads((ROOT / "assets" / "tasks" / f"{tutor['taskId']}.json").read_text())
@@ -103,31 +102,12 @@ def main() -> int:
         database = f"sqlite+aiosqlite:///{folder}/bench.sqlite3"
         command = [sys.executable, "-m", "core.cli"]
         env = {"FEEDBACK_STUDIO_SEED_DEMO": "false", "FEEDBACK_STUDIO_LOG_LEVEL": "WARNING"}
-        token = subprocess.run(
-            [
-                *command,
-                "token",
-                "create",
-                "--database",
-                database,
-                "--name",
-                "bench",
-                "--tenant",
-                "default",
-                "--permission",
-                "write",
-            ],
-            cwd=ROOT,
-            check=True,
-            capture_output=True,
-            text=True,
-            env={**os.environ, **env},
-        ).stdout.strip()
+        headers = bench_headers(database)
         port = free_port()
         with server_process(
             [*command, "serve", "--database", database, "--port", str(port)], port, env
         ) as url:
-            rows = asyncio.run(measure(url, token, args.chats))
+            rows = asyncio.run(measure(url, headers, args.chats))
     print(f"Tutor stream over HTTP, {machine()}")
     print(table(rows))
     first_p50 = percentile(rows[0][1], 50)
