@@ -91,3 +91,20 @@ def messages_as_outputs(messages: list[str]) -> list[Output]:
             outputs.append(Boundary())
         outputs.extend(Piece(p) for p in pieces_of(message))
     return outputs
+
+
+class PlannedEngine:
+    """An offline engine: it plans its whole reply at once (pure, tested directly) and streams it."""
+
+    name: str
+
+    def plan(self, turn: Turn) -> tuple[list[str], dict[str, Any], dict[str, Any]]:
+        """The reply's messages, the conversation's new state, and the debug entry."""
+        raise NotImplementedError
+
+    async def reply(self, turn: Turn) -> AsyncIterator[Output]:
+        messages, state, debug = self.plan(turn)
+        yield Debug(debug)
+        for output in messages_as_outputs(messages):
+            yield output
+        yield NewState(state)

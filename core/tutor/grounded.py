@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -39,7 +38,7 @@ from core.engine import EngineContext, EngineUnavailable, compute_result
 from core.engine.text.languages import base_of
 from core.engine.text.segment import sentences
 from core.engine.text.tokens import analyse
-from core.tutor.base import Debug, NewState, Output, Turn, messages_as_outputs
+from core.tutor.base import PlannedEngine, Turn
 from core.tutor.leak_guard import solution_texts
 
 TOP_RUNG = 4
@@ -235,15 +234,8 @@ def opening(
     return None
 
 
-class GroundedTutor:
+class GroundedTutor(PlannedEngine):
     name = "grounded"
-
-    async def reply(self, turn: Turn) -> AsyncIterator[Output]:
-        messages, state, debug = self.plan(turn)
-        yield Debug(debug)
-        for output in messages_as_outputs(messages):
-            yield output
-        yield NewState(state)
 
     def plan(self, turn: Turn) -> tuple[list[str], dict[str, Any], dict[str, Any]]:
         """The reply's messages, the new state and the debug entry; pure, so it is tested directly."""

@@ -11,13 +11,12 @@ When every objection is answered, the counterpart says so.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from typing import Any
 
 from core.api import AspectDefinition, AspectType, SimulationTask
 from core.engine.base import EngineContext, EngineUnavailable
 from core.engine.simulation import shown_aspects
-from core.tutor.base import Debug, NewState, Output, Turn, messages_as_outputs
+from core.tutor.base import PlannedEngine, Turn
 
 ACKNOWLEDGEMENTS = 3
 """How many ways the catalogue has to say "that helps" (persona_acknowledge_0 … _2)."""
@@ -29,15 +28,8 @@ def objection(turn: Turn, aspect: AspectDefinition) -> str:
     )
 
 
-class PersonaEngine:
+class PersonaEngine(PlannedEngine):
     name = "persona"
-
-    async def reply(self, turn: Turn) -> AsyncIterator[Output]:
-        messages, state, debug = self.plan(turn)
-        yield Debug(debug)
-        for output in messages_as_outputs(messages):
-            yield output
-        yield NewState(state)
 
     def plan(self, turn: Turn) -> tuple[list[str], dict[str, Any], dict[str, Any]]:
         task = turn.task
