@@ -10,7 +10,15 @@ from core.api import ServiceInfo, TaskType
 from core.config import Settings
 from core.service import connect
 from tests.conftest import free_port
-from tests.tui.helpers import SIZE, library_loaded, new_task_editor, notifications, text_of, wait_until
+from tests.tui.helpers import (
+    SIZE,
+    library_loaded,
+    new_task_editor,
+    notifications,
+    settle,
+    text_of,
+    wait_until,
+)
 from tui.app import FeedbackStudioApp
 from tui.screens.chat import ChatScreen
 from tui.screens.connection import ConnectionScreen
@@ -92,6 +100,7 @@ async def test_a_remote_without_extensions_hides_the_library_but_keeps_new_tasks
         await wait_until(
             pilot, lambda: app.screen.query_one("#tutor-chat").tutor_id == "tutor-photosynthesis-en"
         )
+        await settle(pilot)
 
 
 async def test_the_app_works_against_a_remote_server(live_server):
@@ -112,6 +121,7 @@ async def test_the_app_works_against_a_remote_server(live_server):
             await pilot.press("ctrl+g")
             await wait_until(pilot, lambda: app.screen.query(FeedbackView))
             assert text_of(app.screen.query_one(".verdict-banner")) == "✔ CORRECT · 1 / 1 points"
+            await settle(pilot)
     finally:
         await service.aclose()
 

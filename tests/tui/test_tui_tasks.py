@@ -18,20 +18,18 @@ def rows(app) -> list[str]:
     return [key.value for key in table.rows] if table.display else []
 
 
-async def test_library_lists_the_demo_tasks_with_type_language_and_title(pilot):
-    table = pilot.app.screen.query_one(DataTable)
+def text_of_cell(cell) -> str:
+    return cell.plain if hasattr(cell, "plain") else str(cell)
+
+
+async def test_library_lists_the_demo_tasks_and_the_filter_narrows_them(pilot):
+    app = pilot.app
+    table = app.screen.query_one(DataTable)
     assert table.row_count >= 8
     row = table.get_row("mc-photosynthesis-en")
     assert row[0] == "Multiple choice" and row[1] == "EN_US"
     assert text_of_cell(row[2]) == "Photosynthesis: the gas plants take in"
 
-
-def text_of_cell(cell) -> str:
-    return cell.plain if hasattr(cell, "plain") else str(cell)
-
-
-async def test_filter_narrows_the_table_and_escape_clears_it(pilot):
-    app = pilot.app
     everything = rows(app)
     await pilot.press("slash", *"water")
     assert rows(app) == ["blanks-water-cycle-en"]
