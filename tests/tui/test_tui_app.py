@@ -3,7 +3,7 @@ remote (no authoring extensions) hides."""
 
 from __future__ import annotations
 
-from textual.command import CommandList, CommandPalette
+from textual.command import CommandInput, CommandList, CommandPalette
 from textual.widgets import DataTable, Input, RadioButton, RadioSet
 
 from core.api import ServiceInfo, TaskType
@@ -50,7 +50,7 @@ async def run_command(pilot, search: str, first_hit: str) -> None:
     app = pilot.app
     await pilot.press("ctrl+p")
     await wait_until(pilot, lambda: isinstance(app.screen, CommandPalette))
-    await pilot.press(*search)
+    app.screen.query_one(CommandInput).value = search  # one search, not one per typed letter
     hits = app.screen.query_one(CommandList)
     await wait_until(
         pilot, lambda: hits.option_count and first_hit in str(hits.get_option_at_index(0).prompt)
