@@ -87,7 +87,7 @@ class LocalService(TutorOperations, WorkspaceOperations):
             unchanged = stored is not None and stored.content_hash == digest
             if not unchanged:
                 self.principal.require(tenant, Permission.WRITE)
-            graded = await self._graded_examples(session, tenant, task)
+            graded = await self._graded_examples(session, tenant, task, stored.graded_count if stored else 0)
             result = await self._compute(tenant, task, request.answer, digest, graded)
             if unchanged:
                 action, version = TaskAction.UNCHANGED, stored.version
@@ -107,7 +107,7 @@ class LocalService(TutorOperations, WorkspaceOperations):
                     f"taskType {request.taskType.value} does not match task {task_id!r}, a {stored.type.value} task"
                 )
             task = stored.task
-            graded = await self._graded_examples(session, tenant, task)
+            graded = await self._graded_examples(session, tenant, task, stored.graded_count)
             result = await self._compute(tenant, task, request.answer, stored.content_hash, graded)
             return await self._record(
                 session, tenant, stored.version, TaskAction.UNCHANGED, request, task, result
@@ -130,14 +130,14 @@ class LocalService(TutorOperations, WorkspaceOperations):
         except EngineUnavailable as exc:
             raise InvalidParameter(str(exc)) from None
 
-    async def _graded_examples(self, session: Any, tenant: str, task: TaskBase) -> tuple[GradedExample, ...]:
-        """The task's graded answers, read once per revision and cached (valid across processes)."""
-        if task.task_type is not TaskType.FREEFORM_TEXT:
+    async def _graded_examples(
+        self, session: Any, tenant: str, task: TaskBase, graded_count: int
+    ) -> tuple[GradedExample, ...]:
+        """The task's graded answers, read once per revision and cached (valid across processes:
+        the count on the task row is the revision, since graded answers are only ever added)."""
+        if task.task_type is not TaskType.FREEFORM_TEXT or graded_count == 0:
             return ()
-        revision = await interactions.graded_revision(session, tenant, task.id)
-        if revision[0] == 0:
-            return ()
-        key = (tenant, task.id, revision)
+        key = (tenant, task.id, graded_count)
         cached = self.runtime.graded_examples(key)
         if cached is None:
             rows = await interactions.list_graded(session, tenant, task.id)

@@ -122,7 +122,7 @@ class WorkspaceOperations:
         for row in rows:
             task = row.task
             async with self.runtime.db.read() as session:
-                graded = await self._graded_examples(session, tenant, task)
+                graded = await self._graded_examples(session, tenant, task, row.graded_count)
             answers = await retest_answers(
                 _answer_set(task.id, tests[task.id]).answers,
                 await self.list_interactions(tenant, task.id),

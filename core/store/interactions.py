@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import func, insert, select
+from sqlalchemy import insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from core.store import models as m
@@ -71,35 +71,19 @@ async def put_rating(
 async def add_graded_answers(
     session: AsyncSession, tenant_id: str, task_id: str, answers: Sequence[dict[str, Any]]
 ) -> int:
-    """Store graded answers; returns how many the task has now."""
+    """Store graded answers and count them on the task row; returns how many the task has now."""
     now = m.utcnow()
-    session.add_all(
-        m.GradedAnswer(tenant_id=tenant_id, task_id=task_id, created_at=now, **a) for a in answers
+    await session.execute(
+        insert(m.GradedAnswer),
+        [dict(tenant_id=tenant_id, task_id=task_id, created_at=now, **a) for a in answers],
     )
-    await session.flush()
-    return await count_graded(session, tenant_id, task_id)
-
-
-async def count_graded(session: AsyncSession, tenant_id: str, task_id: str) -> int:
-    return (
-        await session.execute(
-            select(func.count())
-            .select_from(m.GradedAnswer)
-            .where(m.GradedAnswer.tenant_id == tenant_id, m.GradedAnswer.task_id == task_id)
-        )
-    ).scalar_one()
-
-
-async def graded_revision(session: AsyncSession, tenant_id: str, task_id: str) -> tuple[int, int]:
-    """(count, newest id) of a task's graded answers: changes whenever one is added or removed."""
-    count, newest = (
-        await session.execute(
-            select(func.count(), func.coalesce(func.max(m.GradedAnswer.id), 0)).where(
-                m.GradedAnswer.tenant_id == tenant_id, m.GradedAnswer.task_id == task_id
-            )
-        )
-    ).one()
-    return int(count), int(newest)
+    counted = await session.execute(
+        update(m.Task)
+        .where(m.Task.tenant_id == tenant_id, m.Task.task_id == task_id)
+        .values(graded_count=m.Task.graded_count + len(answers))
+        .returning(m.Task.graded_count)
+    )
+    return counted.scalar_one()
 
 
 async def list_graded(session: AsyncSession, tenant_id: str, task_id: str) -> list[m.GradedAnswer]:

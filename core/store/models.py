@@ -114,6 +114,8 @@ class Task(Base):
     definition: Mapped[dict[str, Any]]
     content_hash: Mapped[str] = mapped_column(String(64))
     version: Mapped[int] = mapped_column(Integer, default=1)
+    graded_count: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    """How many graded answers the task has; they are only ever added, so it is also their revision."""
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow)
 

@@ -40,6 +40,7 @@ class TaskRow:
     definition: dict[str, Any]
     content_hash: str
     version: int
+    graded_count: int
     created_at: datetime
     updated_at: datetime
 
@@ -60,6 +61,7 @@ class TaskRow:
             definition=row.definition,
             content_hash=row.content_hash,
             version=row.version,
+            graded_count=row.graded_count,
             created_at=row.created_at,
             updated_at=row.updated_at,
         )
@@ -87,6 +89,7 @@ async def upsert_task(session: AsyncSession, tenant_id: str, task: TaskBase) -> 
         definition=document,
         content_hash=digest,
         version=1,
+        graded_count=0,
         created_at=now,
         updated_at=now,
     )

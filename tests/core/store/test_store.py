@@ -127,7 +127,7 @@ async def test_delete_forgets_the_tasks_answers(db):
     async with db.read() as session:
         assert await interactions.get_interaction(session, interaction_id) is None
         assert await interactions.get_rating(session, interaction_id) is None
-        assert await interactions.count_graded(session, "t1", "mc-1") == 0
+        assert await interactions.list_graded(session, "t1", "mc-1") == []
 
 
 async def test_listing_counts_and_recent_verdicts(db):
@@ -180,3 +180,15 @@ async def test_webhook_tokens_and_events(db):
     async with db.read() as session:
         event = await session.get(m.WebhookEvent, event_id)
     assert event.payload == {"event": "ping", "data": {"n": 1}}
+
+
+async def test_graded_answers_are_counted_on_their_task(db):
+    await upsert(db, mc())
+    graded = [{"answer": {"selectedIndex": 0}, "correctness": "CORRECT"}]
+    async with db.write() as session:
+        assert await interactions.add_graded_answers(session, "t1", "mc-1", graded) == 1
+        assert await interactions.add_graded_answers(session, "t1", "mc-1", graded * 2) == 3
+    await upsert(db, mc(title="Changed"))  # an update of the task keeps its graded answers
+    async with db.read() as session:
+        assert (await tasks.get_task(session, "t1", "mc-1")).graded_count == 3
+        assert len(await interactions.list_graded(session, "t1", "mc-1")) == 3
