@@ -1,0 +1,46 @@
+"""Migrations carry existing data forward (SQLite and PostgreSQL)."""
+
+from __future__ import annotations
+
+from alembic import command
+from sqlalchemy import text
+
+from core.store.db import Database, alembic_config
+
+
+def upgrade_to(connection, revision: str) -> None:
+    config = alembic_config()
+    config.attributes["connection"] = connection
+    command.upgrade(config, revision)
+
+
+async def test_graded_count_is_backfilled_from_existing_graded_answers(database_url):
+    db = Database(database_url)
+    try:
+        async with db.engine.begin() as connection:
+            await connection.run_sync(upgrade_to, "0001")
+            await connection.execute(
+                text("INSERT INTO tenants (id, name, created_at) VALUES ('t', 't', '2026-01-01')")
+            )
+            await connection.execute(
+                text(
+                    "INSERT INTO tasks (tenant_id, task_id, type, title, language, definition, content_hash, version,"
+                    " created_at, updated_at) VALUES ('t', 'a', 'FREEFORM_TEXT', 'A', 'EN_US', '{}', 'h', 1,"
+                    " '2026-01-01', '2026-01-01')"
+                )
+            )
+            for _ in range(2):
+                await connection.execute(
+                    text(
+                        "INSERT INTO graded_answers (tenant_id, task_id, answer, correctness, created_at)"
+                        " VALUES ('t', 'a', '{}', 'CORRECT', '2026-01-01')"
+                    )
+                )
+        await db.migrate()
+        async with db.engine.connect() as connection:
+            count = (
+                await connection.execute(text("SELECT graded_count FROM tasks WHERE task_id = 'a'"))
+            ).scalar_one()
+        assert count == 2
+    finally:
+        await db.aclose()
