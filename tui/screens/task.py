@@ -107,10 +107,12 @@ class TaskScreen(Screen):
         self.query_one("#task-heading", Static).update(heading)
         body = self.query_one("#task-body")
         await body.remove_children()
+        # all panes at once: added one by one, the tabs' underline could be placed before the
+        # tabs had their widths (drawn collapsed, depending on timing)
         tabs = TabbedContent(id="task-tabs")
-        await body.mount(tabs)
         for pane in self.compose_tabs(task):
-            await tabs.add_pane(pane)
+            tabs.compose_add_child(pane)  # as ``with TabbedContent(): yield pane`` would
+        await body.mount(tabs)
 
     def compose_tabs(self, task: TaskBase) -> list[TabPane]:
         tabs = [TabPane("Try", self._try_pane(task), id="try")]
