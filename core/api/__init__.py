@@ -25,7 +25,6 @@ from core.api.common import (
     TaskAction,
     TaskType,
     parse_task_type,
-    try_parse_task_type,
 )
 from core.api.errors import (
     ErrorBody,
@@ -70,6 +69,7 @@ from core.api.feedback import (
     SimulationResult,
     TextSpan,
     Topic,
+    verdict_of,
 )
 from core.api.interactions import (
     EndUserRating,

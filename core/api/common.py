@@ -66,13 +66,6 @@ def parse_task_type(value: Any) -> TaskType:
     raise ValueError(f"unknown task type {value!r}; expected one of {accepted}")
 
 
-def try_parse_task_type(value: Any) -> TaskType | None:
-    try:
-        return parse_task_type(value)
-    except ValueError:
-        return None
-
-
 AnyTaskType = Annotated[TaskType, BeforeValidator(parse_task_type)]
 """A TaskType field that accepts the enum, the schema name and the feedback kind name."""
 

@@ -48,20 +48,24 @@ class Topic(ApiModel):
     description: str | None = None
 
 
+def verdict_of(achieved: float, achievable: float) -> Correctness:
+    """DESIGN.md: all points → CORRECT, none → WRONG, anything between → PARTIAL."""
+    if achievable <= 0:
+        return Correctness.UNKNOWN
+    if achieved >= achievable - 1e-9:
+        return Correctness.CORRECT
+    if achieved <= 1e-9:
+        return Correctness.WRONG
+    return Correctness.PARTIAL
+
+
 class Points(ApiModel):
     achievedPoints: float
     achievablePoints: float
 
     @property
     def verdict(self) -> Correctness:
-        """DESIGN.md: all points → CORRECT, none → WRONG, anything between → PARTIAL."""
-        if self.achievablePoints <= 0:
-            return Correctness.UNKNOWN
-        if self.achievedPoints >= self.achievablePoints - 1e-9:
-            return Correctness.CORRECT
-        if self.achievedPoints <= 1e-9:
-            return Correctness.WRONG
-        return Correctness.PARTIAL
+        return verdict_of(self.achievedPoints, self.achievablePoints)
 
 
 class TextSpan(ApiModel):

@@ -66,13 +66,3 @@ def topic_for(definition: AspectDefinition | None, task_title: str) -> Topic:
     if definition is not None and definition.aspectGroup is not None:
         return Topic(name=definition.aspectGroup.name, description=definition.aspectGroup.description)
     return Topic(name=task_title)
-
-
-def correctness_of(achieved: float, achievable: float) -> Correctness:
-    if achievable <= 0:
-        return Correctness.UNKNOWN
-    if achieved >= achievable - 1e-9:
-        return Correctness.CORRECT
-    if achieved <= 1e-9:
-        return Correctness.WRONG
-    return Correctness.PARTIAL

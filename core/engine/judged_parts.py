@@ -33,8 +33,9 @@ from core.api import (
     OptionSelection,
     Points,
     TaskBase,
+    verdict_of,
 )
-from core.engine.base import correctness_of, to_aspect, topic_for
+from core.engine.base import to_aspect, topic_for
 from core.engine.messages import Catalogue
 
 C = TypeVar("C")
@@ -68,7 +69,7 @@ def feedback_items(
         shown = [definition for part in parts for definition in part.detected]
         return [_item(all_right_message, Correctness.CORRECT, shown, [p.context for p in parts], task)]
     return [
-        _item(part.message, correctness_of(part.credit, 1), part.aspects, [part.context], task)
+        _item(part.message, verdict_of(part.credit, 1), part.aspects, [part.context], task)
         for part in parts
         if not part.is_right
     ]

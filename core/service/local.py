@@ -138,7 +138,7 @@ class LocalService(TutorOperations, WorkspaceOperations):
         if task.task_type is not TaskType.FREEFORM_TEXT or graded_count == 0:
             return ()
         key = (tenant, task.id, graded_count)
-        cached = self.runtime.graded_examples(key)
+        cached = self.runtime.graded_cache.get(key)
         if cached is None:
             rows = await interactions.list_graded(session, tenant, task.id)
             cached = tuple(

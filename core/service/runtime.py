@@ -15,7 +15,6 @@ from typing import Any
 from core.api import TutorUpsert, parse_task
 from core.assets import demo_tasks, demo_tutors, load_catalogue
 from core.config import Settings
-from core.engine.base import GradedExample
 from core.engine.messages import Catalogue
 from core.store import conversations, principals, tasks
 from core.store.db import Database
@@ -97,9 +96,6 @@ class Runtime:
                     await conversations.put_tutor(session, tenant_id, document["id"], body.to_wire())
         log.info("seeded %d demo tasks into tenant %s", added, tenant_id)
         return added
-
-    def graded_examples(self, key: Hashable) -> tuple[GradedExample, ...] | None:
-        return self.graded_cache.get(key)
 
     async def aclose(self) -> None:
         await self.db.aclose()
