@@ -43,7 +43,9 @@ class Database:
         self.is_sqlite = url.startswith("sqlite")
         if self.is_sqlite:
             self._prepare_sqlite_file(url)
-            self.engine = create_async_engine(url, echo=echo)
+            # The Session ends every transaction itself; the pool's extra reset rollback would cost
+            # one more trip to the driver thread per request.
+            self.engine = create_async_engine(url, echo=echo, pool_reset_on_return=None)
             _sqlite_setup(self.engine)
         else:
             self.engine = create_async_engine(
