@@ -25,6 +25,7 @@ from core.api.common import (
     TaskAction,
     TaskType,
     parse_task_type,
+    try_parse_task_type,
 )
 from core.api.errors import (
     ErrorBody,

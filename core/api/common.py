@@ -66,6 +66,14 @@ def parse_task_type(value: Any) -> TaskType:
     raise ValueError(f"unknown task type {value!r}; expected one of {accepted}")
 
 
+def try_parse_task_type(value: Any) -> TaskType | None:
+    """The task type of a value in any spelling, or None (for tolerant display of foreign data)."""
+    try:
+        return parse_task_type(value)
+    except ValueError:
+        return None
+
+
 AnyTaskType = Annotated[TaskType, BeforeValidator(parse_task_type)]
 """A TaskType field that accepts the enum, the schema name and the feedback kind name."""
 
