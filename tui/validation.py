@@ -8,11 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import TypeAdapter, ValidationError
+from pydantic import ValidationError
 
-from core.api import InvalidParameter, TaskBase, TaskDefinition, check_task
+from core.api import TASK_ADAPTER, InvalidParameter, TaskBase, check_task
 
-TASKS: TypeAdapter[Any] = TypeAdapter(TaskDefinition)
 Loc = tuple[Any, ...]
 
 FRIENDLIER = {"string_pattern_mismatch": "no “/”, and no space at the start"}
@@ -23,7 +22,7 @@ FRIENDLIER = {"string_pattern_mismatch": "no “/”, and no space at the start"
 def validate(document: dict) -> tuple[TaskBase | None, dict[Loc, str]]:
     """The task and no problems, or None and the problems by location (``()`` for the whole task)."""
     try:
-        task = TASKS.validate_python(document)
+        task = TASK_ADAPTER.validate_python(document)
     except ValidationError as exc:
         problems: dict[Loc, str] = {}
         for error in exc.errors():

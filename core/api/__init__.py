@@ -85,6 +85,7 @@ from core.api.interactions import (
 from core.api.simulation import SimulationSession, StartSimulationRequest
 from core.api.studio import ServiceInfo
 from core.api.tasks import (
+    TASK_ADAPTER,
     TASK_MODELS,
     AspectDefinition,
     AspectGroup,

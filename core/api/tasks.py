@@ -177,12 +177,13 @@ TaskDefinition = Annotated[
 ]
 """Any of the six task kinds, discriminated by ``type`` in either spelling."""
 
-_TASK_ADAPTER = TypeAdapter(TaskDefinition)
+TASK_ADAPTER: TypeAdapter[TaskBase] = TypeAdapter(TaskDefinition)
+"""Validates a task definition of any kind; its JSON Schema is the task-file schema."""
 
 
 def parse_task(document: Any) -> TaskBase:
     """Validate a task definition of any kind (raises pydantic.ValidationError)."""
-    return _TASK_ADAPTER.validate_python(document)
+    return TASK_ADAPTER.validate_python(document)
 
 
 TASK_MODELS: dict[TaskType, type[TaskBase]] = {

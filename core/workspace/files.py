@@ -11,12 +11,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from pydantic import TypeAdapter
-
 from core.api import (
+    TASK_ADAPTER,
     InvalidParameter,
     TaskBase,
-    TaskDefinition,
     TestAnswerSet,
     TestAnswersRequest,
     check_task,
@@ -26,7 +24,6 @@ from core.workspace.documents import Format, format_of, parse, safe_file_stem, w
 from core.workspace.expectations import is_answer_file, read_test_answers, write_test_answers
 from core.workspace.schema import SCHEMA_FILE, schema_text
 
-TASKS: TypeAdapter[TaskBase] = TypeAdapter(TaskDefinition)
 SCHEMA_REF = f"./{SCHEMA_FILE}"
 
 
@@ -45,7 +42,7 @@ def write_task(directory: Path, task: TaskBase, fmt: Format) -> Path:
 
 def read_task(path: Path) -> TaskBase:
     """A task file's task, checked as the service would check it; ValueError names the file."""
-    task = parse(path, TASKS, "a task definition")
+    task = parse(path, TASK_ADAPTER, "a task definition")
     try:
         check_task(task)
     except InvalidParameter as exc:

@@ -12,9 +12,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from pydantic import TypeAdapter
-
-from core.api import TASK_MODELS, TaskDefinition
+from core.api import TASK_ADAPTER, TASK_MODELS
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 SCHEMA_FILE = "task.schema.json"
@@ -22,7 +20,7 @@ DEFAULT_OUTPUT = Path("docs") / SCHEMA_FILE
 
 
 def task_schema() -> dict[str, Any]:
-    schema = TypeAdapter(TaskDefinition).json_schema()
+    schema = TASK_ADAPTER.json_schema()
     for kind, model in TASK_MODELS.items():
         definition = schema["$defs"][model.__name__]
         definition["properties"]["type"] = {

@@ -5,10 +5,10 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from core.api import ComputeFeedbackRequest, TestAnswerSet
+from core.api import ComputeFeedbackRequest, TestAnswerSet, parse_task
 from core.auth import Permission
 from core.service.remote import RemoteService
-from core.workspace.files import TASKS, write_files
+from core.workspace.files import write_files
 from core.workspace.retest import retest
 from tests.server.helpers import bearer, compute_body, mc_task
 
@@ -85,7 +85,7 @@ async def test_a_remote_is_retested_through_its_public_calls_with_the_files(live
         await remote.compute_feedback(
             ComputeFeedbackRequest.model_validate(compute_body(mc_task(), {"selectedIndex": 0}))
         )
-        edited = TASKS.validate_python(mc_task(correct=1))
+        edited = parse_task(mc_task(correct=1))
         write_files(
             tmp_path, [edited], [TestAnswerSet.model_validate({"taskId": "mc-1", "answers": [BERN]})], "json"
         )

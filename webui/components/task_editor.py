@@ -13,8 +13,16 @@ from typing import Any
 from nicegui import ui
 from pydantic import ValidationError
 
-from core.api import Language, Matching, ServiceError, TaskBase, TaskType, check_task, parse_task_type
-from core.workspace.files import TASKS
+from core.api import (
+    TASK_ADAPTER,
+    Language,
+    Matching,
+    ServiceError,
+    TaskBase,
+    TaskType,
+    check_task,
+    parse_task_type,
+)
 from webui.components.editor_fields import Item, aspects_editor, chips, cleaned, list_editor, number, text
 from webui.context import Studio, reporting
 from webui.theme import section_title
@@ -70,7 +78,7 @@ def describe(exc: ValidationError, limit: int = 20) -> list[str]:
 def _checked(document: Item, problems: ui.column) -> TaskBase | None:
     """The task the draft describes, or None with every problem listed in ``problems``."""
     try:
-        task = TASKS.validate_python(document)
+        task = TASK_ADAPTER.validate_python(document)
         check_task(task)
         return task
     except ValidationError as exc:

@@ -12,8 +12,9 @@ from core.api import (
     TestAnswer,
     TestAnswerSet,
     TestAnswersRequest,
+    parse_task,
 )
-from core.workspace.files import TASKS, write_files
+from core.workspace.files import write_files
 from core.workspace.retest import RETEST_USER, reassign, retest
 from tests.core.workspace.builders import MC_ID, blanks_task, mc_task, mc_test_answers
 
@@ -29,7 +30,7 @@ async def answer(service, task: dict, given: dict, user: str = "learner") -> Non
 
 
 async def upsert(service, document: dict) -> None:
-    await service.upsert_task(TENANT, TASKS.validate_python(document))
+    await service.upsert_task(TENANT, parse_task(document))
 
 
 @pytest.fixture
@@ -186,7 +187,7 @@ class PublicOnly:
 
 
 async def test_without_extensions_retest_reads_tasks_and_test_answers_from_files(service, tmp_path):
-    task = TASKS.validate_python(mc_task(correct=1))
+    task = parse_task(mc_task(correct=1))
     write_files(tmp_path, [task], [TestAnswerSet(taskId=MC_ID, answers=mc_test_answers())], "yaml")
     public = PublicOnly(service)
 
