@@ -7,7 +7,9 @@ refused or failing request leaves nothing behind.
 
 from __future__ import annotations
 
+import sqlite3
 import uuid
+from functools import partial
 from typing import Any
 
 from pydantic import ValidationError
@@ -53,7 +55,7 @@ from core.engine.base import EngineContext, GradedExample
 from core.service.local_tutor import TutorOperations
 from core.service.local_workspace import WorkspaceOperations
 from core.service.runtime import Runtime
-from core.store import interactions, principals, tasks
+from core.store import hot_path, interactions, principals, tasks
 from core.store import models as m
 
 
@@ -81,6 +83,12 @@ class LocalService(TutorOperations, WorkspaceOperations):
         task = request.taskDefinition
         check_task(task)
         digest = tasks.content_hash(tasks.canonical_json(task))
+        transcript = await self._transcript(tenant, request.answer)
+        writer = self.runtime.db.sqlite_writer
+        if writer is not None:
+            judged = await writer.run(partial(self._judge_unchanged, tenant, request, digest, transcript))
+            if judged is not None:
+                return judged
         async with self.runtime.db.write() as session:
             stored = await tasks.get_task(session, tenant, task.id)
             tasks.check_type_unchanged(stored, task)
@@ -88,16 +96,43 @@ class LocalService(TutorOperations, WorkspaceOperations):
             if not unchanged:
                 self.principal.require(tenant, Permission.WRITE)
             graded = await self._graded_examples(session, tenant, task, stored.graded_count if stored else 0)
-            result = await self._compute(tenant, task, request.answer, digest, graded)
+            result = self._compute(tenant, task, request.answer, digest, graded, transcript)
             if unchanged:
                 action, version = TaskAction.UNCHANGED, stored.version
             else:
                 action, row = await tasks.upsert_task(session, tenant, task)
                 version = row.version
-            return await self._record(session, tenant, version, action, request, task, result)
+            feedback, interaction = self._interaction(tenant, version, action, request, task, result)
+            await interactions.add_interaction(session, interaction)
+            return feedback
+
+    def _judge_unchanged(
+        self,
+        tenant: str,
+        request: ComputeFeedbackRequest,
+        digest: str,
+        transcript: Any,
+        connection: sqlite3.Connection,
+    ) -> Feedback | None:
+        """The usual case as one job of the SQLite writer: the stored task is the one supplied and
+        its graded answers are cached, so judging needs no Session. None: take the general path."""
+        task = request.taskDefinition
+        revision = hot_path.read_revision(connection, tenant, task.id)
+        if revision is None or revision.content_hash != digest:
+            return None
+        graded = self._cached_graded(tenant, task, revision.graded_count)
+        if graded is None:
+            return None
+        result = self._compute(tenant, task, request.answer, digest, graded, transcript)
+        feedback, interaction = self._interaction(
+            tenant, revision.version, TaskAction.UNCHANGED, request, task, result
+        )
+        hot_path.add_interaction(connection, interaction)
+        return feedback
 
     async def compute_feedback_for_task(self, task_id: str, request: ComputeTaskFeedbackRequest) -> Feedback:
         tenant = self._tenant(request.tenantId, Permission.ACCESS)
+        transcript = await self._transcript(tenant, request.answer)
         async with self.runtime.db.write() as session:
             stored = await tasks.get_task(session, tenant, task_id)
             if stored is None:
@@ -108,60 +143,72 @@ class LocalService(TutorOperations, WorkspaceOperations):
                 )
             task = stored.task
             graded = await self._graded_examples(session, tenant, task, stored.graded_count)
-            result = await self._compute(tenant, task, request.answer, stored.content_hash, graded)
-            return await self._record(
-                session, tenant, stored.version, TaskAction.UNCHANGED, request, task, result
+            result = self._compute(tenant, task, request.answer, stored.content_hash, graded, transcript)
+            feedback, interaction = self._interaction(
+                tenant, stored.version, TaskAction.UNCHANGED, request, task, result
             )
+            await interactions.add_interaction(session, interaction)
+            return feedback
 
-    async def _compute(
-        self, tenant: str, task: TaskBase, answer: Answer, digest: str, graded: tuple[GradedExample, ...] = ()
+    def _compute(
+        self,
+        tenant: str,
+        task: TaskBase,
+        answer: Answer,
+        digest: str,
+        graded: tuple[GradedExample, ...],
+        transcript: Any,
     ) -> Any:
         ctx = EngineContext(
             catalogue=self.runtime.catalogue,
             graded=graded,
             cache_key=(tenant, task.id, digest),
             similarity=self.runtime.similarity if task.task_type is TaskType.FREEFORM_TEXT else None,
-            transcript=await self._transcript(tenant, answer)
-            if isinstance(answer, SimulationAnswer)
-            else None,
+            transcript=transcript,
         )
         try:
             return compute_result(task, answer, ctx)
         except EngineUnavailable as exc:
             raise InvalidParameter(str(exc)) from None
 
+    def _cached_graded(
+        self, tenant: str, task: TaskBase, graded_count: int
+    ) -> tuple[GradedExample, ...] | None:
+        """The task's graded answers if they are at hand without a query (None: they must be read)."""
+        if task.task_type is not TaskType.FREEFORM_TEXT or graded_count == 0:
+            return ()
+        return self.runtime.graded_cache.get((tenant, task.id, graded_count))
+
     async def _graded_examples(
         self, session: Any, tenant: str, task: TaskBase, graded_count: int
     ) -> tuple[GradedExample, ...]:
         """The task's graded answers, read once per revision and cached (valid across processes:
         the count on the task row is the revision, since graded answers are only ever added)."""
-        if task.task_type is not TaskType.FREEFORM_TEXT or graded_count == 0:
-            return ()
-        key = (tenant, task.id, graded_count)
-        cached = self.runtime.graded_cache.get(key)
+        cached = self._cached_graded(tenant, task, graded_count)
         if cached is None:
             rows = await interactions.list_graded(session, tenant, task.id)
             cached = tuple(
                 GradedExample(r.answer, Correctness(r.correctness), r.points, r.feedback) for r in rows
             )
-            self.runtime.graded_cache.put(key, cached)
+            self.runtime.graded_cache.put((tenant, task.id, graded_count), cached)
         return cached
 
-    async def _transcript(self, tenant: str, answer: SimulationAnswer) -> Any:
-        if not answer.conversationId:
+    async def _transcript(self, tenant: str, answer: Answer) -> Any:
+        """A simulation's conversation, read before the feedback's transaction (it is not changed there)."""
+        if not isinstance(answer, SimulationAnswer) or not answer.conversationId:
             return None
         return await self.simulation_transcript(tenant, answer.conversationId)
 
-    async def _record(
+    def _interaction(
         self,
-        session: Any,
         tenant: str,
         version: int,
         action: TaskAction,
         request: ComputeFeedbackRequest | ComputeTaskFeedbackRequest,
         task: TaskBase,
         result: Any,
-    ) -> Feedback:
+    ) -> tuple[Feedback, dict[str, Any]]:
+        """The feedback for the caller and the interaction row that records it."""
         interaction_id = str(uuid.uuid4())
         feedback = Feedback(
             userId=request.userId,
@@ -175,23 +222,20 @@ class LocalService(TutorOperations, WorkspaceOperations):
             ),
             result=result,
         )
-        await interactions.add_interaction(
-            session,
-            dict(
-                id=interaction_id,
-                tenant_id=tenant,
-                task_id=task.id,
-                task_version=version,
-                user_id=request.userId,
-                principal_id=self.principal.id,
-                answer=request.answer.to_wire(),
-                feedback=feedback.to_wire(),
-                learner_meta=request.metaData.to_wire() if request.metaData else None,
-                verdict=result.points.verdict.value,
-                created_at=m.utcnow(),
-            ),
+        row = dict(
+            id=interaction_id,
+            tenant_id=tenant,
+            task_id=task.id,
+            task_version=version,
+            user_id=request.userId,
+            principal_id=self.principal.id,
+            answer=request.answer.to_wire(),
+            feedback=feedback.to_wire(),
+            learner_meta=request.metaData.to_wire() if request.metaData else None,
+            verdict=result.points.verdict.value,
+            created_at=m.utcnow(),
         )
-        return feedback
+        return feedback, row
 
     async def compute_aspects(self, request: AspectsComputeRequest) -> list[Aspect]:
         self._tenant(request.tenantId, Permission.ACCESS)

@@ -47,18 +47,21 @@ class WorkspaceOperations:
 
         def _tenant(self, tenant_id: str | None, permission: Permission) -> str: ...
 
-        async def _compute(
+        def _compute(
             self,
             tenant: str,
             task: TaskBase,
             answer: Answer,
             digest: str,
-            graded: tuple[GradedExample, ...] = (),
+            graded: tuple[GradedExample, ...],
+            transcript: Any,
         ) -> Any: ...
 
         async def _graded_examples(
-            self, session: Any, tenant: str, task: TaskBase
+            self, session: Any, tenant: str, task: TaskBase, graded_count: int
         ) -> tuple[GradedExample, ...]: ...
+
+        async def _transcript(self, tenant: str, answer: Answer) -> Any: ...
 
         async def list_interactions(self, tenant_id: str, task_id: str) -> list[InteractionRecord]: ...
 
@@ -146,7 +149,9 @@ class WorkspaceOperations:
         """Feedback as compute_feedback would give it (graded answers included), without recording it."""
 
         async def compute(answer: dict[str, Any]) -> FeedbackResult:
-            return await self._compute(tenant, task, parse_answer(task.task_type, answer), digest, graded)
+            parsed = parse_answer(task.task_type, answer)
+            transcript = await self._transcript(tenant, parsed)
+            return self._compute(tenant, task, parsed, digest, graded, transcript)
 
         return compute
 

@@ -8,6 +8,7 @@ process: caches are keyed by content hashes and revisions read from the database
 from __future__ import annotations
 
 import logging
+import threading
 from collections import OrderedDict
 from collections.abc import Hashable
 from typing import Any
@@ -23,23 +24,29 @@ log = logging.getLogger(__name__)
 
 
 class LruCache:
-    """A small least-recently-used map; enough for per-task data keyed by version."""
+    """A small least-recently-used map; enough for per-task data keyed by version.
+
+    Thread-safe: the SQLite writer's thread reads the graded-answer cache while the event loop fills it.
+    """
 
     def __init__(self, size: int = 256) -> None:
         self._size = size
         self._items: OrderedDict[Hashable, Any] = OrderedDict()
+        self._lock = threading.Lock()
 
     def get(self, key: Hashable) -> Any | None:
-        if key in self._items:
-            self._items.move_to_end(key)
-            return self._items[key]
-        return None
+        with self._lock:
+            if key in self._items:
+                self._items.move_to_end(key)
+                return self._items[key]
+            return None
 
     def put(self, key: Hashable, value: Any) -> None:
-        self._items[key] = value
-        self._items.move_to_end(key)
-        while len(self._items) > self._size:
-            self._items.popitem(last=False)
+        with self._lock:
+            self._items[key] = value
+            self._items.move_to_end(key)
+            while len(self._items) > self._size:
+                self._items.popitem(last=False)
 
 
 class Runtime:

@@ -15,8 +15,10 @@ from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import event, text
+from sqlalchemy import event, make_url, text
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
+
+from core.store.sqlite_writer import PRAGMAS, SqliteWriter
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 MIGRATION_LOCK = 0x46535F4D49475241  # "FS_MIGRA": the advisory lock key of schema migrations
@@ -27,7 +29,7 @@ def _sqlite_setup(engine: AsyncEngine) -> None:
     def _on_connect(dbapi_connection, _record) -> None:  # type: ignore[no-untyped-def]
         dbapi_connection.isolation_level = None  # SQLAlchemy, not the driver, emits BEGIN
         cursor = dbapi_connection.cursor()
-        for pragma in ("journal_mode=WAL", "synchronous=NORMAL", "foreign_keys=ON", "busy_timeout=30000"):
+        for pragma in PRAGMAS:
             cursor.execute(f"PRAGMA {pragma}")
         cursor.close()
 
@@ -41,8 +43,15 @@ class Database:
     def __init__(self, url: str, *, echo: bool = False) -> None:
         self.url = url
         self.is_sqlite = url.startswith("sqlite")
+        self._sqlite_writer = asyncio.Lock()
+        self.sqlite_writer: SqliteWriter | None = None
+        """Group commit on a thread for the feedback hot path, on a SQLite file (an in-memory database
+        is private to its connection, and PostgreSQL's driver is asynchronous already)."""
         if self.is_sqlite:
-            self._prepare_sqlite_file(url)
+            file = make_url(url).database
+            if file and file != ":memory:":
+                Path(file).parent.mkdir(parents=True, exist_ok=True)
+                self.sqlite_writer = SqliteWriter(file, self._sqlite_writer)
             # The Session ends every transaction itself; the pool's extra reset rollback would cost
             # one more trip to the driver thread per request.
             self.engine = create_async_engine(url, echo=echo, pool_reset_on_return=None)
@@ -52,13 +61,6 @@ class Database:
                 url, echo=echo, pool_size=10, max_overflow=20, pool_pre_ping=True
             )
         self._sessions = async_sessionmaker(self.engine, expire_on_commit=False)
-        self._sqlite_writer = asyncio.Lock()
-
-    @staticmethod
-    def _prepare_sqlite_file(url: str) -> None:
-        path = url.split(":///", 1)[-1]
-        if path and path != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
 
     async def migrate(self) -> None:
         """Bring the schema to the newest Alembic revision, one process at a time.
@@ -96,6 +98,8 @@ class Database:
             yield session
 
     async def aclose(self) -> None:
+        if self.sqlite_writer is not None:
+            await self.sqlite_writer.aclose()
         await self.engine.dispose()
 
 

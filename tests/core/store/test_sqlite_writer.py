@@ -1,0 +1,138 @@
+"""The SQLite writer thread (group commit) and the feedback hot path that runs on it."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+
+import pytest
+
+from core.api import ComputeFeedbackRequest, TaskAction
+from core.service.local import LocalService
+from core.store import hot_path, interactions
+from core.store.db import Database
+from core.store.sqlite_writer import SqliteWriter
+
+
+@pytest.fixture
+async def writer(tmp_path):
+    path = tmp_path / "w.sqlite3"
+    setup = sqlite3.connect(path)
+    setup.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT NOT NULL)")
+    setup.close()
+    writer = SqliteWriter(str(path), asyncio.Lock())
+    yield writer, path
+    await writer.aclose()
+
+
+def stored_notes(path) -> list[str]:
+    with sqlite3.connect(path) as connection:
+        return [text for (text,) in connection.execute("SELECT text FROM notes ORDER BY id")]
+
+
+def add_note(text: str):
+    def job(connection: sqlite3.Connection) -> int:
+        return connection.execute("INSERT INTO notes (text) VALUES (?)", (text,)).lastrowid
+
+    return job
+
+
+def add_then_fail(connection: sqlite3.Connection) -> None:
+    connection.execute("INSERT INTO notes (text) VALUES ('half')")
+    raise ValueError("the job's second step failed")
+
+
+async def test_concurrent_jobs_share_transactions_and_are_all_committed(writer):
+    writer, path = writer
+    ids = await asyncio.gather(*(writer.run(add_note(f"n{i}")) for i in range(50)))
+    assert sorted(ids) == list(range(1, 51))
+    assert sorted(stored_notes(path)) == sorted(f"n{i}" for i in range(50))
+
+
+async def test_a_failing_job_leaves_nothing_and_spares_its_batch(writer):
+    writer, path = writer
+    results = await asyncio.gather(
+        writer.run(add_note("before")),
+        writer.run(add_then_fail),
+        writer.run(add_note("after")),
+        return_exceptions=True,
+    )
+    assert isinstance(results[1], ValueError)
+    assert stored_notes(path) == ["before", "after"]
+
+
+async def test_a_result_arrives_only_once_its_transaction_is_committed(writer):
+    """Another connection sees the row by the time run() returns: the caller may acknowledge it."""
+    writer, path = writer
+    await writer.run(add_note("durable"))
+    assert stored_notes(path) == ["durable"]
+
+
+async def test_in_memory_and_postgresql_databases_have_no_writer(tmp_path):
+    memory = Database("sqlite+aiosqlite:///:memory:")
+    file = Database(f"sqlite+aiosqlite:///{tmp_path / 'f.sqlite3'}")
+    try:
+        assert memory.sqlite_writer is None
+        assert file.sqlite_writer is not None
+    finally:
+        await memory.aclose()
+        await file.aclose()
+
+
+def mc_request(answer: int, **extra) -> ComputeFeedbackRequest:
+    return ComputeFeedbackRequest.model_validate(
+        {
+            "userId": "learner",
+            "taskType": "MULTIPLE_CHOICE",
+            "taskDefinition": {
+                "id": "capital",
+                "type": "MultipleChoiceTask",
+                "problemStatement": "Which city is the federal city of Switzerland?",
+                "options": [{"content": "Bern", "correct": True}, {"content": "Zurich"}],
+            },
+            "answer": {"selectedIndex": answer},
+            **extra,
+        }
+    )
+
+
+async def test_the_hot_path_records_interactions_as_the_session_path_does(
+    service: LocalService, runtime, monkeypatch
+):
+    """The first computation creates the task (Session path); the next one finds it unchanged
+    and runs as one job of the writer thread. Both kinds of rows read back the same way."""
+    hot_rows = []
+    add = hot_path.add_interaction
+    monkeypatch.setattr(
+        hot_path, "add_interaction", lambda c, values: (hot_rows.append(values), add(c, values))
+    )
+    created = await service.compute_feedback(mc_request(1))
+    assert hot_rows == []
+    unchanged = await service.compute_feedback(mc_request(0, metaData={"tryCount": 2, "sessionId": "s1"}))
+    assert [row["id"] for row in hot_rows] == [unchanged.metaData.interactionId]
+
+    assert created.metaData.taskAction is TaskAction.CREATED
+    assert unchanged.metaData.taskAction is TaskAction.UNCHANGED
+    records = await service.list_interactions("default", "capital")
+    assert [r.interactionId for r in records] == [
+        unchanged.metaData.interactionId,
+        created.metaData.interactionId,
+    ]
+    newest, oldest = records
+    assert newest.feedback == unchanged and oldest.feedback == created
+    assert newest.answer == {"selectedIndex": 0} and newest.learnerMetaData.to_wire() == {
+        "tryCount": 2,
+        "sessionId": "s1",
+    }
+    assert newest.createdAt.tzinfo is not None and newest.createdAt >= oldest.createdAt
+    async with runtime.db.read() as session:
+        row = await interactions.get_interaction(session, unchanged.metaData.interactionId)
+    assert (row.task_version, row.verdict, row.user_id) == (1, "CORRECT", "learner")
+
+
+async def test_the_hot_path_reads_the_tasks_revision(runtime, service: LocalService):
+    await service.compute_feedback(mc_request(1))
+    revision = await runtime.db.sqlite_writer.run(lambda c: hot_path.read_revision(c, "default", "capital"))
+    assert revision is not None and (revision.version, revision.graded_count) == (1, 0)
+    missing = await runtime.db.sqlite_writer.run(lambda c: hot_path.read_revision(c, "default", "nope"))
+    assert missing is None
