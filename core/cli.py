@@ -8,6 +8,7 @@ import json
 import logging
 import os
 import sys
+import tempfile
 from collections.abc import AsyncIterator, Callable, Coroutine
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -130,16 +131,18 @@ async def _eval(args: argparse.Namespace) -> int:
     from core.service import connect
 
     settings = _settings(args)
-    if not settings.remote_url and args.database is None:
-        settings = settings.model_copy(
-            update={"database_url": "sqlite+aiosqlite:///:memory:", "seed_demo": False}
-        )
-    service = await connect(settings)
-    try:
-        tenant = args.tenant or (await service.info()).defaultTenantId
-        reports = [await evaluate_file(service, path, tenant) for path in args.files]
-    finally:
-        await service.aclose()
+    with tempfile.TemporaryDirectory(prefix="feedback-studio-eval-") as scratch:
+        if not settings.remote_url and args.database is None:
+            # A scratch database file, not the user's; a file rather than :memory: so that the
+            # feedback takes the same path as in a served studio (core.store.sqlite_writer).
+            scratch_url = f"sqlite+aiosqlite:///{Path(scratch) / 'eval.sqlite3'}"
+            settings = settings.model_copy(update={"database_url": scratch_url, "seed_demo": False})
+        service = await connect(settings)
+        try:
+            tenant = args.tenant or (await service.info()).defaultTenantId
+            reports = [await evaluate_file(service, path, tenant) for path in args.files]
+        finally:
+            await service.aclose()
     print(format_report(reports))
     return 0
 
