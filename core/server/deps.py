@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, FastAPI, Request
@@ -15,7 +14,6 @@ from core.service.local import LocalService
 from core.service.runtime import Runtime
 from core.store import principals
 
-PRINCIPAL_TTL_SECONDS = 5.0
 BEARER_SCHEME = {"type": "http", "scheme": "bearer", "description": "Authorization: Bearer <ACCESS_TOKEN>"}
 
 
@@ -56,20 +54,15 @@ def bearer_token(header: str | None) -> str:
 
 
 async def _principal_for(runtime: Runtime, token: str) -> Principal:
-    """The token's principal; known ones are remembered for a few seconds to spare a query per call.
+    """The token's principal, remembered for a few seconds to spare a query per call."""
 
-    A revoked token or a changed grant is therefore noticed within PRINCIPAL_TTL_SECONDS.
-    """
-    cache = runtime.principal_cache
-    key = hash_token(token)
-    cached = cache.get(key)
-    if cached is not None and cached[1] > time.monotonic():
-        return cached[0]
-    async with runtime.db.read() as session:
-        principal = await principals.principal_for_token(session, token)
+    async def lookup() -> Principal | None:
+        async with runtime.db.read() as session:
+            return await principals.principal_for_token(session, token)
+
+    principal = await runtime.principal_cache.get(hash_token(token), lookup)
     if principal is None:
         raise InvalidToken("the bearer token is unknown or has been revoked")
-    cache.put(key, (principal, time.monotonic() + PRINCIPAL_TTL_SECONDS))
     return principal
 
 

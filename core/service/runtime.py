@@ -7,10 +7,12 @@ process: caches are keyed by content hashes and revisions read from the database
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import threading
+import time
 from collections import OrderedDict
-from collections.abc import Hashable
+from collections.abc import Awaitable, Callable, Hashable
 from typing import Any
 
 from core.api import TutorUpsert, parse_task
@@ -21,6 +23,7 @@ from core.store import conversations, principals, tasks
 from core.store.db import Database
 
 log = logging.getLogger(__name__)
+PRINCIPAL_TTL_SECONDS = 5.0
 
 
 class LruCache:
@@ -49,13 +52,43 @@ class LruCache:
                 self._items.popitem(last=False)
 
 
+class TimedCache:
+    """Values kept for `ttl` seconds, each computed by one caller however many ask at once.
+
+    Without the single flight, every request in flight when an entry expires ran its own lookup:
+    32 concurrent requests stalled together for a quarter of a second every few seconds.
+    A computation that fails, or gives None, is not kept.
+    """
+
+    def __init__(self, ttl: float, size: int = 1024) -> None:
+        self._ttl = ttl
+        self._items = LruCache(size)
+        self._pending: dict[Hashable, asyncio.Future[Any]] = {}
+
+    async def get(self, key: Hashable, compute: Callable[[], Awaitable[Any]]) -> Any:
+        entry = self._items.get(key)
+        if entry is not None and entry[1] > time.monotonic():
+            return entry[0]
+        pending = self._pending.get(key)
+        if pending is None:
+            pending = self._pending[key] = asyncio.ensure_future(compute())
+            pending.add_done_callback(lambda done: self._settle(key, done))
+        return await asyncio.shield(pending)
+
+    def _settle(self, key: Hashable, done: asyncio.Future[Any]) -> None:
+        del self._pending[key]
+        if not done.cancelled() and done.exception() is None and done.result() is not None:
+            self._items.put(key, (done.result(), time.monotonic() + self._ttl))
+
+
 class Runtime:
     def __init__(self, settings: Settings, db: Database, catalogue: Catalogue) -> None:
         self.settings = settings
         self.db = db
         self.catalogue = catalogue
         self.graded_cache = LruCache()
-        self.principal_cache = LruCache(1024)
+        self.principal_cache = TimedCache(PRINCIPAL_TTL_SECONDS)
+        """Principals by token hash: a revoked token or a changed grant is noticed within the TTL."""
         self._similarity: Any = None
 
     @classmethod

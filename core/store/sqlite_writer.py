@@ -1,21 +1,30 @@
-"""Group commit for SQLite: write jobs of many requests run in one transaction on a dedicated thread.
+"""Group commit for SQLite: the write jobs of concurrent requests run in one transaction.
 
 Through SQLAlchemy's async layer and aiosqlite, every statement, cursor, BEGIN and COMMIT is a
 round trip between the event loop and aiosqlite's thread: about twenty for one feedback, which
 cost ten times the feedback's own computation. A job here is a plain function of a sqlite3
-connection that does its reads and writes synchronously, so a request costs one hand-over to
-this thread, and jobs that arrive while a transaction runs are committed together in the next
-one (group commit). Each job runs under its own SAVEPOINT: a job that raises leaves nothing
-behind and does not disturb the others of its batch. A job's result is delivered only after the
-COMMIT that made its writes durable.
+connection that does its reads and writes synchronously; jobs that arrive while a transaction
+runs are committed together in the next one. Each job runs under its own SAVEPOINT: a job that
+raises leaves nothing behind and does not disturb the others of its batch. A job's result is
+delivered only after the COMMIT that made its writes durable.
+
+A batch runs on the event loop itself. That is deliberate and measured (docs/performance.md):
+with WAL and synchronous=NORMAL a commit writes to the page cache and never waits for the disk,
+so a batch is CPU work like any other, and on a worker thread it lost more time to the GIL hand-
+over (a batch of 16 took 7 ms there against 1.6 ms here) than it saved. The two things that could
+make SQLite wait are kept off the loop: a write lock held by another process (the loop's attempt
+does not wait, busy_timeout=0; the batch is then retried on a thread that may) and checkpoints
+(automatic ones are off for this connection; a thread runs them after every CHECKPOINT_EVERY jobs,
+see checkpoint()).
 
 The writer shares the Database's asyncio write lock with the SQLAlchemy sessions, so the process
-still has one writer at a time and never meets its own lock in SQLite's busy handler.
+has one writer at a time and never meets its own lock in SQLite's busy handler.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import sqlite3
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -23,9 +32,16 @@ from typing import Any, TypeVar
 
 T = TypeVar("T")
 Job = Callable[[sqlite3.Connection], Any]
-PRAGMAS = ("busy_timeout=30000", "journal_mode=WAL", "synchronous=NORMAL", "foreign_keys=ON")
+BUSY_TIMEOUT_MS = 30000
+PRAGMAS = (f"busy_timeout={BUSY_TIMEOUT_MS}", "journal_mode=WAL", "synchronous=NORMAL", "foreign_keys=ON")
 """Every connection's settings, the SQLAlchemy engine's (core.store.db) too. The busy timeout comes
 first: switching a new database to WAL takes a lock that a concurrent opener may hold."""
+CHECKPOINT_EVERY = 1000
+"""Committed jobs between two checkpoints (SQLite's automatic one comes after about 1000 pages)."""
+WAL_LIMIT_PAGES = 4096
+"""Beyond this the log is restarted, making writers wait (on the thread) for the checkpoint."""
+
+log = logging.getLogger(__name__)
 
 
 class SqliteWriter:
@@ -34,8 +50,11 @@ class SqliteWriter:
         self._lock = lock
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-writer")
         self._connection: sqlite3.Connection | None = None
+        self._checkpoint_connection: sqlite3.Connection | None = None
         self._pending: list[tuple[Job, asyncio.Future[Any]]] = []
         self._flusher: asyncio.Task[None] | None = None
+        self._since_checkpoint = 0
+        self._checkpoint: asyncio.Future[None] | None = None
 
     async def run(self, job: Callable[[sqlite3.Connection], T]) -> T:
         """Run `job` in a write transaction; its result once that transaction is committed."""
@@ -46,17 +65,15 @@ class SqliteWriter:
         return await future
 
     async def _flush(self) -> None:
-        """Hand the waiting jobs to the thread, batch after batch, until none are left."""
-        loop = asyncio.get_running_loop()
+        """Commit the waiting jobs, batch after batch, until none are left."""
         try:
             while self._pending:
                 batch, self._pending = self._pending, []
+                jobs = [job for job, _ in batch]
                 async with self._lock:
                     try:
-                        outcomes = await loop.run_in_executor(
-                            self._thread, self._transaction, [job for job, _ in batch]
-                        )
-                    except BaseException as exc:  # the transaction itself failed: nothing is stored
+                        outcomes = await self._commit(jobs)
+                    except Exception as exc:  # the transaction itself failed: nothing is stored
                         outcomes = [(False, exc)] * len(batch)
                 for (_, future), (ok, value) in zip(batch, outcomes, strict=True):
                     if future.done():  # its caller went away (cancelled); the work is stored anyway
@@ -65,13 +82,31 @@ class SqliteWriter:
                         future.set_result(value)
                     else:
                         future.set_exception(value)
+                self._after_commit(len(batch))
         finally:
             self._flusher = None
 
-    def _transaction(self, jobs: list[Job]) -> list[tuple[bool, Any]]:
+    async def _commit(self, jobs: list[Job]) -> list[tuple[bool, Any]]:
         connection = self._connect()
+        try:
+            connection.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError:  # another process writes: wait for it off the loop
+            return await asyncio.get_running_loop().run_in_executor(self._thread, self._waiting, jobs)
+        return self._transaction(connection, jobs)
+
+    def _waiting(self, jobs: list[Job]) -> list[tuple[bool, Any]]:
+        connection = self._connect()
+        connection.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+        try:
+            connection.execute("BEGIN IMMEDIATE")
+            return self._transaction(connection, jobs)
+        finally:
+            connection.execute("PRAGMA busy_timeout=0")
+
+    @staticmethod
+    def _transaction(connection: sqlite3.Connection, jobs: list[Job]) -> list[tuple[bool, Any]]:
+        """Run the jobs in the transaction just begun, and commit it."""
         outcomes: list[tuple[bool, Any]] = []
-        connection.execute("BEGIN IMMEDIATE")
         try:
             for job in jobs:
                 connection.execute("SAVEPOINT job")
@@ -90,17 +125,59 @@ class SqliteWriter:
 
     def _connect(self) -> sqlite3.Connection:
         if self._connection is None:
-            connection = sqlite3.connect(self._path, isolation_level=None)  # BEGIN is ours
-            for pragma in PRAGMAS:
-                connection.execute(f"PRAGMA {pragma}")
-            self._connection = connection
+            self._connection = self._open(check_same_thread=False)  # the loop's, or the thread's when waiting
+            self._connection.execute("PRAGMA busy_timeout=0")
+            self._connection.execute("PRAGMA wal_autocheckpoint=0")
         return self._connection
 
+    def _open(self, **options: Any) -> sqlite3.Connection:
+        connection = sqlite3.connect(self._path, isolation_level=None, **options)  # BEGIN is ours
+        for pragma in PRAGMAS:
+            connection.execute(f"PRAGMA {pragma}")
+        return connection
+
+    def _after_commit(self, jobs: int) -> None:
+        """Start a checkpoint once enough has been written since the last one."""
+        self._since_checkpoint += jobs
+        if self._since_checkpoint < CHECKPOINT_EVERY or self._checkpoint is not None:
+            return
+        self._since_checkpoint = 0
+        self._checkpoint = asyncio.ensure_future(self.checkpoint())
+        self._checkpoint.add_done_callback(self._checkpoint_done)
+
+    async def checkpoint(self) -> None:
+        """Copy the log into the database, on the thread.
+
+        PASSIVE copies what it can without waiting for (or blocking) readers and writers. The log
+        starts over only once a checkpoint has copied all of it, which never happens while writes
+        keep coming; when it has grown past WAL_LIMIT_PAGES, a TRUNCATE checkpoint holds new
+        writers back (they wait on the thread, not on the event loop) until it has, and empties it.
+        """
+        await asyncio.get_running_loop().run_in_executor(self._thread, self._checkpoint_now)
+
+    def _checkpoint_now(self) -> None:
+        if self._checkpoint_connection is None:
+            self._checkpoint_connection = self._open()
+        _, pages, _ = self._checkpoint_connection.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+        if pages > WAL_LIMIT_PAGES:
+            self._checkpoint_connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
+    def _checkpoint_done(self, done: asyncio.Future[None]) -> None:
+        self._checkpoint = None
+        if not done.cancelled() and done.exception() is not None:
+            log.warning("WAL checkpoint failed (retried after the next writes): %s", done.exception())
+
     async def aclose(self) -> None:
-        """Finish the jobs already handed over, then close the connection and end the thread."""
+        """Finish the jobs handed over, then close the connections and end the thread."""
         if self._flusher is not None:
             await asyncio.shield(self._flusher)
-        if self._connection is not None:
-            await asyncio.get_running_loop().run_in_executor(self._thread, self._connection.close)
-            self._connection = None
+        if self._checkpoint is not None:
+            await asyncio.shield(self._checkpoint)
+        loop = asyncio.get_running_loop()
+        if self._checkpoint_connection is not None:
+            await loop.run_in_executor(self._thread, self._checkpoint_connection.close)
+            self._checkpoint_connection = None
         self._thread.shutdown(wait=True)
+        if self._connection is not None:
+            self._connection.close()  # the last connection to close checkpoints the WAL
+            self._connection = None

@@ -18,6 +18,7 @@ from core.store.sqlite_writer import SqliteWriter
 async def writer(tmp_path):
     path = tmp_path / "w.sqlite3"
     setup = sqlite3.connect(path)
+    setup.execute("PRAGMA journal_mode=WAL")  # as migrations leave every database
     setup.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT NOT NULL)")
     setup.close()
     writer = SqliteWriter(str(path), asyncio.Lock())
@@ -136,3 +137,46 @@ async def test_the_hot_path_reads_the_tasks_revision(runtime, service: LocalServ
     assert revision is not None and (revision.version, revision.graded_count) == (1, 0)
     missing = await runtime.db.sqlite_writer.run(lambda c: hot_path.read_revision(c, "default", "nope"))
     assert missing is None
+
+
+async def test_another_processes_write_lock_is_waited_for_off_the_event_loop(writer):
+    writer, path = writer
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    other.execute("INSERT INTO notes (text) VALUES ('other process')")
+    write = asyncio.create_task(writer.run(add_note("ours")))
+    ticks = 0
+    for _ in range(20):  # the loop keeps serving while our batch waits for the lock
+        await asyncio.sleep(0.01)
+        ticks += 1
+    assert ticks == 20 and not write.done()
+    other.execute("COMMIT")
+    other.close()
+    await write
+    assert stored_notes(path) == ["other process", "ours"]
+
+
+async def test_a_checkpoint_starts_after_every_so_many_jobs(writer, monkeypatch):
+    """Automatic checkpoints are off for the writer's connection; its own take their place."""
+    monkeypatch.setattr("core.store.sqlite_writer.CHECKPOINT_EVERY", 20)
+    writer, _ = writer
+    started = []
+    monkeypatch.setattr(writer, "checkpoint", lambda: started.append(len(started)) or asyncio.sleep(0))
+    for i in range(50):
+        await writer.run(add_note(str(i)))
+        await asyncio.sleep(0)  # the checkpoint of the previous round has finished
+    assert len(started) == 2
+
+
+async def test_a_checkpoint_empties_a_long_log(writer, monkeypatch):
+    """A passive checkpoint alone never lets the log start over while writes keep coming."""
+    monkeypatch.setattr("core.store.sqlite_writer.CHECKPOINT_EVERY", 10**6)
+    monkeypatch.setattr("core.store.sqlite_writer.WAL_LIMIT_PAGES", 50)
+    writer, path = writer
+    for i in range(400):  # 1.6 MB of notes, one transaction each
+        await writer.run(add_note(f"{i}{'x' * 4000}"))
+    wal = path.with_name(path.name + "-wal")
+    assert wal.stat().st_size > 1_600_000
+    await writer.checkpoint()
+    assert wal.stat().st_size == 0
+    assert len(stored_notes(path)) == 400
