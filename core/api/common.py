@@ -22,6 +22,11 @@ class ApiModel(BaseModel):
         """The JSON-ready dict as it goes over the wire (aliases, no unset optional noise)."""
         return self.model_dump(mode="json", by_alias=True, exclude_none=True)
 
+    def to_wire_json(self) -> str:
+        """The same as JSON text, serialised by pydantic-core (several times faster than json.dumps
+        of to_wire())."""
+        return self.model_dump_json(by_alias=True, exclude_none=True)
+
 
 class TaskType(StrEnum):
     FREEFORM_TEXT = "FREEFORM_TEXT"

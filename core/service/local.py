@@ -208,7 +208,8 @@ class LocalService(TutorOperations, WorkspaceOperations):
         task: TaskBase,
         result: Any,
     ) -> tuple[Feedback, dict[str, Any]]:
-        """The feedback for the caller and the interaction row that records it."""
+        """The feedback for the caller and the interaction row that records it (its JSON columns
+        still models: each way of writing serialises them as it does best)."""
         interaction_id = str(uuid.uuid4())
         feedback = Feedback(
             userId=request.userId,
@@ -229,9 +230,9 @@ class LocalService(TutorOperations, WorkspaceOperations):
             task_version=version,
             user_id=request.userId,
             principal_id=self.principal.id,
-            answer=request.answer.to_wire(),
-            feedback=feedback.to_wire(),
-            learner_meta=request.metaData.to_wire() if request.metaData else None,
+            answer=request.answer,
+            feedback=feedback,
+            learner_meta=request.metaData,
             verdict=result.points.verdict.value,
             created_at=m.utcnow(),
         )

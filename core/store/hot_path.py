@@ -15,7 +15,7 @@ from typing import Any
 from sqlalchemy import bindparam, insert, select
 from sqlalchemy.dialects import sqlite
 
-from core.api import TaskType
+from core.api import ApiModel, TaskType
 from core.store import models as m
 
 DIALECT = sqlite.dialect(paramstyle="named")
@@ -54,8 +54,14 @@ _INTERACTION_PROCESSORS = {
 
 
 def add_interaction(connection: sqlite3.Connection, values: dict[str, Any]) -> None:
-    """The same row as core.store.interactions.add_interaction writes through a Session."""
-    params = {key: _INTERACTION_PROCESSORS.get(key, _same)(value) for key, value in values.items()}
+    """The same row as core.store.interactions.add_interaction writes through a Session; a JSON
+    column given as a wire model is serialised by pydantic rather than by the column's json.dumps."""
+    params = {
+        key: value.to_wire_json()
+        if isinstance(value, ApiModel)
+        else _INTERACTION_PROCESSORS.get(key, _same)(value)
+        for key, value in values.items()
+    }
     connection.execute(_INSERT_INTERACTION, params)
 
 

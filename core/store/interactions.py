@@ -8,13 +8,16 @@ from typing import Any
 from sqlalchemy import insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from core.api import ApiModel
 from core.store import models as m
 from core.store.common import insert_for
 
 
 async def add_interaction(session: AsyncSession, values: dict[str, Any]) -> None:
-    """One INSERT statement (no ORM unit of work): every feedback computation records one."""
-    await session.execute(insert(m.Interaction), values)
+    """One INSERT statement (no ORM unit of work): every feedback computation records one.
+    Its JSON columns (answer, feedback, learner_meta) may be given as wire models."""
+    row = {key: value.to_wire() if isinstance(value, ApiModel) else value for key, value in values.items()}
+    await session.execute(insert(m.Interaction), row)
 
 
 async def get_interaction(session: AsyncSession, interaction_id: str) -> m.Interaction | None:

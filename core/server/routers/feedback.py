@@ -11,7 +11,7 @@ router = APIRouter(tags=["feedback"])
 def feedback_response(feedback: Feedback) -> Response:
     """Serialise once (the service built a valid model), with the interaction id as a header too."""
     return Response(
-        feedback.model_dump_json(by_alias=True, exclude_none=True),
+        feedback.to_wire_json(),
         media_type="application/json",
         headers={"X-Interaction-Id": feedback.metaData.interactionId},
     )
