@@ -18,11 +18,15 @@ class BodySizeLimit:
         if scope["type"] != "http" or self.max_bytes <= 0:
             await self.app(scope, receive, send)
             return
-        declared = dict(scope.get("headers", ())).get(b"content-length")
-        if declared is not None and declared.isdigit() and int(declared) > self.max_bytes:
-            await self._refuse(send)
+        declared = next((value for name, value in scope["headers"] if name == b"content-length"), None)
+        if declared is not None and declared.isdigit():
+            # The server reads no more than the declared length, so the declaration is the size.
+            if int(declared) > self.max_bytes:
+                await self._refuse(send)
+            else:
+                await self.app(scope, receive, send)
             return
-        # A body without a declared length is read here first (the app would read it whole anyway),
+        # A body without a declared length (chunked) is read here first (the app would read it whole anyway),
         # so that an oversized one is refused as 413 before the app parses any of it.
         messages: list[Message] = []
         received = 0
