@@ -8,11 +8,11 @@ refused or failing request leaves nothing behind.
 from __future__ import annotations
 
 import sqlite3
-import uuid
 from functools import partial
 from typing import Any
 
 from pydantic import ValidationError
+from uuid_utils import uuid7
 
 from core import API_VERSION, __version__
 from core.api import (
@@ -210,7 +210,7 @@ class LocalService(TutorOperations, WorkspaceOperations):
     ) -> tuple[Feedback, dict[str, Any]]:
         """The feedback for the caller and the interaction row that records it (its JSON columns
         still models: each way of writing serialises them as it does best)."""
-        interaction_id = str(uuid.uuid4())
+        interaction_id = str(uuid7())  # time-ordered: appended to the primary key's index, not scattered
         feedback = Feedback(
             userId=request.userId,
             taskId=task.id,
