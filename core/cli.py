@@ -45,21 +45,19 @@ def cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     settings = _settings(args)
+    # Uvicorn prepares every request's access-log line even when the level then drops it.
+    server = dict(
+        host=settings.host,
+        port=settings.port,
+        log_level=settings.log_level.lower(),
+        access_log=logging.getLevelName(settings.log_level.upper()) <= logging.INFO,
+    )
     if args.workers > 1:
-        uvicorn.run(
-            "core.server.app:create_app",
-            factory=True,
-            host=settings.host,
-            port=settings.port,
-            workers=args.workers,
-            log_level=settings.log_level.lower(),
-        )
+        uvicorn.run("core.server.app:create_app", factory=True, workers=args.workers, **server)
     else:
         from core.server.app import create_app
 
-        uvicorn.run(
-            create_app(settings), host=settings.host, port=settings.port, log_level=settings.log_level.lower()
-        )
+        uvicorn.run(create_app(settings), **server)
     return 0
 
 

@@ -82,7 +82,7 @@ class LocalService(TutorOperations, WorkspaceOperations):
         tenant = self._tenant(request.tenantId, Permission.ACCESS)
         task = request.taskDefinition
         check_task(task)
-        digest = tasks.content_hash(tasks.canonical_json(task))
+        digest = tasks.task_hash(task)
         transcript = await self._transcript(tenant, request.answer)
         writer = self.runtime.db.sqlite_writer
         if writer is not None:

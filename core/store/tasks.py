@@ -11,6 +11,7 @@ import hashlib
 import json
 from dataclasses import dataclass
 from datetime import datetime
+from functools import lru_cache
 from typing import Any
 
 from sqlalchemy import delete, func, select
@@ -28,6 +29,18 @@ def canonical_json(task: TaskBase) -> dict[str, Any]:
 def content_hash(document: dict[str, Any]) -> str:
     text = json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def task_hash(task: TaskBase) -> str:
+    """content_hash of the task's canonical JSON, remembered: clients send the same task with every
+    answer, and pydantic's own JSON of it (a few microseconds) is a safe key for the slower
+    canonical form."""
+    return _hash_of_task_json(type(task), task.model_dump_json(by_alias=True))
+
+
+@lru_cache(maxsize=1024)
+def _hash_of_task_json(kind: type[TaskBase], document: str) -> str:
+    return content_hash(canonical_json(kind.model_validate_json(document)))
 
 
 @dataclass(frozen=True)

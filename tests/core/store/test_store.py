@@ -7,7 +7,7 @@ import asyncio
 import pytest
 from pydantic import TypeAdapter
 
-from core.api import TaskAction, TaskDefinition, WrongTaskType
+from core.api import TaskAction, TaskDefinition, TaskType, WrongTaskType
 from core.auth import ALL_PERMISSIONS, Permission, new_token
 from core.store import interactions, principals, tasks
 from core.store import models as m
@@ -192,3 +192,16 @@ async def test_graded_answers_are_counted_on_their_task(db):
     async with db.read() as session:
         assert (await tasks.get_task(session, "t1", "mc-1")).graded_count == 3
         assert len(await interactions.list_graded(session, "t1", "mc-1")) == 3
+
+
+def test_the_remembered_task_hash_is_the_canonical_one_for_every_demo_task():
+    """task_hash keys its memory on pydantic's JSON of the task; each kind must round-trip through it."""
+    from core.api import parse_task
+    from core.assets import demo_tasks
+
+    documents = demo_tasks()
+    assert {parse_task(d).task_type for d in documents} == set(TaskType)
+    for document in documents:
+        task = parse_task(document)
+        assert tasks.task_hash(task) == tasks.content_hash(tasks.canonical_json(task))
+        assert tasks.task_hash(task) == tasks.task_hash(parse_task(document))
