@@ -29,7 +29,8 @@ PRINCIPAL_TTL_SECONDS = 5.0
 class LruCache:
     """A small least-recently-used map; enough for per-task data keyed by version.
 
-    Thread-safe: the SQLite writer's thread reads the graded-answer cache while the event loop fills it.
+    Thread-safe: while another process holds SQLite's write lock, the writer's jobs run on its
+    thread (core.store.sqlite_writer) and read the graded-answer cache the event loop fills.
     """
 
     def __init__(self, size: int = 256) -> None:

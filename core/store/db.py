@@ -43,15 +43,15 @@ class Database:
     def __init__(self, url: str, *, echo: bool = False) -> None:
         self.url = url
         self.is_sqlite = url.startswith("sqlite")
-        self._sqlite_writer = asyncio.Lock()
+        self._sqlite_write_lock = asyncio.Lock()
         self.sqlite_writer: SqliteWriter | None = None
-        """Group commit on a thread for the feedback hot path, on a SQLite file (an in-memory database
-        is private to its connection, and PostgreSQL's driver is asynchronous already)."""
+        """Group commit for the feedback hot path, on a SQLite file (an in-memory database is private
+        to its connection, and PostgreSQL's driver needs no thread hand-overs)."""
         if self.is_sqlite:
             file = make_url(url).database
             if file and file != ":memory:":
                 Path(file).parent.mkdir(parents=True, exist_ok=True)
-                self.sqlite_writer = SqliteWriter(file, self._sqlite_writer)
+                self.sqlite_writer = SqliteWriter(file, self._sqlite_write_lock)
             # The Session ends every transaction itself; the pool's extra reset rollback would cost
             # one more trip to the driver thread per request.
             self.engine = create_async_engine(url, echo=echo, pool_reset_on_return=None)
@@ -93,7 +93,7 @@ class Database:
             async with self._sessions() as session, session.begin():
                 yield session
             return
-        async with self._sqlite_writer, self._sessions() as session, session.begin():
+        async with self._sqlite_write_lock, self._sessions() as session, session.begin():
             await session.connection(execution_options={"sqlite_immediate": True})
             yield session
 
