@@ -41,23 +41,37 @@ def _run(coro: Coroutine[Any, Any, int | None]) -> int:
 # --- commands ---------------------------------------------------------------------------------
 
 
+KEEP_ALIVE_SECONDS = 75
+"""How long an idle keep-alive connection stays open. Uvicorn's default, 5 s, equals the idle expiry
+of httpx's pool: a client reusing a connection just as the server closed it lost its request
+(about one in a thousand under bench/load.py). Longer than common clients' and load balancers'
+(60 s) idle timeouts, so that the client always gives up first."""
+
+
+def server_options(settings: Settings, *, log_level: str | None = None) -> dict[str, Any]:
+    """uvicorn.run's options for our servers; no access-log line is prepared when the level drops it."""
+    level = (log_level or settings.log_level).upper()
+    return dict(
+        host=settings.host,
+        port=settings.port,
+        log_level=level.lower(),
+        access_log=logging.getLevelName(level) <= logging.INFO,
+        timeout_keep_alive=KEEP_ALIVE_SECONDS,
+    )
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     settings = _settings(args)
-    # Uvicorn prepares every request's access-log line even when the level then drops it.
-    server = dict(
-        host=settings.host,
-        port=settings.port,
-        log_level=settings.log_level.lower(),
-        access_log=logging.getLevelName(settings.log_level.upper()) <= logging.INFO,
-    )
     if args.workers > 1:
-        uvicorn.run("core.server.app:create_app", factory=True, workers=args.workers, **server)
+        uvicorn.run(
+            "core.server.app:create_app", factory=True, workers=args.workers, **server_options(settings)
+        )
     else:
         from core.server.app import create_app
 
-        uvicorn.run(create_app(settings), **server)
+        uvicorn.run(create_app(settings), **server_options(settings))
     return 0
 
 
@@ -68,7 +82,7 @@ def cmd_web(args: argparse.Namespace) -> int:
 
     settings = _settings(args)
     print(f"Feedback Studio: web app and API on {settings.base_url} (OpenAPI at {settings.base_url}/docs)")
-    uvicorn.run(create_web_app(settings), host=settings.host, port=settings.port, log_level="warning")
+    uvicorn.run(create_web_app(settings), **server_options(settings, log_level="warning"))
     return 0
 
 
