@@ -18,7 +18,7 @@ from alembic.config import Config
 from sqlalchemy import event, make_url, text
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 
-from core.store.sqlite_writer import PRAGMAS, SqliteWriter
+from core.store.sqlite_writer import SqliteWriter, apply_pragmas
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 MIGRATION_LOCK = 0x46535F4D49475241  # "FS_MIGRA": the advisory lock key of schema migrations
@@ -28,10 +28,7 @@ def _sqlite_setup(engine: AsyncEngine) -> None:
     @event.listens_for(engine.sync_engine, "connect")
     def _on_connect(dbapi_connection, _record) -> None:  # type: ignore[no-untyped-def]
         dbapi_connection.isolation_level = None  # SQLAlchemy, not the driver, emits BEGIN
-        cursor = dbapi_connection.cursor()
-        for pragma in PRAGMAS:
-            cursor.execute(f"PRAGMA {pragma}")
-        cursor.close()
+        apply_pragmas(dbapi_connection)
 
     @event.listens_for(engine.sync_engine, "begin")
     def _on_begin(connection) -> None:  # type: ignore[no-untyped-def]

@@ -30,12 +30,13 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
+import stamina
+
 T = TypeVar("T")
 Job = Callable[[sqlite3.Connection], Any]
 BUSY_TIMEOUT_MS = 30000
 PRAGMAS = (f"busy_timeout={BUSY_TIMEOUT_MS}", "journal_mode=WAL", "synchronous=NORMAL", "foreign_keys=ON")
-"""Every connection's settings, the SQLAlchemy engine's (core.store.db) too. The busy timeout comes
-first: switching a new database to WAL takes a lock that a concurrent opener may hold."""
+"""Every connection's settings (apply_pragmas), the SQLAlchemy engine's (core.store.db) too."""
 CHECKPOINT_EVERY = 1000
 """Committed jobs between two checkpoints (SQLite's automatic one comes after about 1000 pages)."""
 WAL_LIMIT_PAGES = 16384
@@ -43,6 +44,31 @@ WAL_LIMIT_PAGES = 16384
 the checkpoint: at 3,000 feedbacks a second about once every ten seconds."""
 
 log = logging.getLogger(__name__)
+
+
+def apply_pragmas(connection: Any) -> None:
+    """PRAGMAS on a new DBAPI connection (sqlite3's, or SQLAlchemy's adapter of aiosqlite).
+
+    Switching a brand-new database to WAL takes its exclusive lock, and where waiting could
+    deadlock with another connection opening it at the same moment (`serve --workers N` on a new
+    file), SQLite answers "database is locked" at once, busy timeout or not: such a statement is
+    tried again for a few seconds.
+    """
+    cursor = connection.cursor()
+    try:
+        for pragma in PRAGMAS:
+            _execute_while_locked(cursor, f"PRAGMA {pragma}")
+    finally:
+        cursor.close()
+
+
+def _locked(error: Exception) -> bool:
+    return isinstance(error, sqlite3.OperationalError) and "locked" in str(error)
+
+
+@stamina.retry(on=_locked, attempts=50, timeout=10.0, wait_initial=0.01, wait_max=0.2)
+def _execute_while_locked(cursor: Any, sql: str) -> None:
+    cursor.execute(sql)
 
 
 class SqliteWriter:
@@ -133,8 +159,7 @@ class SqliteWriter:
 
     def _open(self, **options: Any) -> sqlite3.Connection:
         connection = sqlite3.connect(self._path, isolation_level=None, **options)  # BEGIN is ours
-        for pragma in PRAGMAS:
-            connection.execute(f"PRAGMA {pragma}")
+        apply_pragmas(connection)
         return connection
 
     def _after_commit(self, jobs: int) -> None:

@@ -180,3 +180,30 @@ async def test_a_checkpoint_empties_a_long_log(writer, monkeypatch):
     await writer.checkpoint()
     assert wal.stat().st_size == 0
     assert len(stored_notes(path)) == 400
+
+
+def test_a_locked_pragma_at_connect_is_tried_again():
+    """Two processes creating the database at once: switching it to WAL may be refused at once."""
+    import stamina
+
+    from core.store.sqlite_writer import PRAGMAS, apply_pragmas
+
+    class Cursor:
+        def __init__(self) -> None:
+            self.executed: list[str] = []
+            self.refusals = 2
+
+        def execute(self, sql: str) -> None:
+            if "journal_mode" in sql and self.refusals:
+                self.refusals -= 1
+                raise sqlite3.OperationalError("database is locked")
+            self.executed.append(sql)
+
+        def close(self) -> None:
+            pass
+
+    cursor = Cursor()
+    connection = type("Connection", (), {"cursor": lambda self: cursor})()
+    with stamina.set_testing(True, attempts=5):
+        apply_pragmas(connection)
+    assert cursor.executed == [f"PRAGMA {pragma}" for pragma in PRAGMAS]
