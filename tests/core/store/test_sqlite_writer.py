@@ -1,4 +1,4 @@
-"""The SQLite writer thread (group commit) and the feedback hot path that runs on it."""
+"""The SQLite writer (group commit) and the feedback hot path that runs as its jobs."""
 
 from __future__ import annotations
 
@@ -101,7 +101,7 @@ async def test_the_hot_path_records_interactions_as_the_session_path_does(
     service: LocalService, runtime, monkeypatch
 ):
     """The first computation creates the task (Session path); the next one finds it unchanged
-    and runs as one job of the writer thread. Both kinds of rows read back the same way."""
+    and runs as one job of the SQLite writer. Both kinds of rows read back the same way."""
     hot_rows = []
     add = hot_path.add_interaction
     monkeypatch.setattr(
