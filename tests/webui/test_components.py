@@ -66,35 +66,44 @@ BLANKS = InTextFillInBlanksTask(
 )
 
 
-def blanks_feedback(first: str) -> Feedback:
+def feedback(task_id: str, task_type: str, result: dict) -> Feedback:
+    """`result` in the envelope the service returns it in."""
     return Feedback.model_validate(
         {
             "userId": "u",
-            "taskId": "b",
-            "taskType": "IN_TEXT_FILL_IN_BLANKS",
+            "taskId": task_id,
+            "taskType": task_type,
             "metaData": {"taskAction": "UNCHANGED", "tenantId": "t", "taskLink": "x", "interactionId": "i"},
-            "result": {
-                "type": "InTextFillInBlanksFeedback",
-                "points": {"achievedPoints": 1, "achievablePoints": 2},
-                "answer": {"blanks": [{"content": first}, {"content": "100"}]},
-                "feedback": [
-                    {
-                        "message": "Think of a kettle",
-                        "correctness": "WRONG",
-                        "topic": {"name": "Water"},
-                        "context": [{"content": first, "index": 0}],
-                        "aspects": [{"name": "Boiling", "type": "CONCEPT"}],
-                    }
-                ],
-                "allAspects": [
-                    {
-                        "aspect": {"name": "Ice is hot", "type": "MISCONCEPTION"},
-                        "context": {"content": first, "index": 0},
-                    }
-                ],
-                "sampleSolution": {"blanks": [{"content": "boils"}, {"content": "100"}]},
-            },
+            "result": result,
         }
+    )
+
+
+def blanks_feedback(first: str) -> Feedback:
+    return feedback(
+        "b",
+        "IN_TEXT_FILL_IN_BLANKS",
+        {
+            "type": "InTextFillInBlanksFeedback",
+            "points": {"achievedPoints": 1, "achievablePoints": 2},
+            "answer": {"blanks": [{"content": first}, {"content": "100"}]},
+            "feedback": [
+                {
+                    "message": "Think of a kettle",
+                    "correctness": "WRONG",
+                    "topic": {"name": "Water"},
+                    "context": [{"content": first, "index": 0}],
+                    "aspects": [{"name": "Boiling", "type": "CONCEPT"}],
+                }
+            ],
+            "allAspects": [
+                {
+                    "aspect": {"name": "Ice is hot", "type": "MISCONCEPTION"},
+                    "context": {"content": first, "index": 0},
+                }
+            ],
+            "sampleSolution": {"blanks": [{"content": "boils"}, {"content": "100"}]},
+        },
     )
 
 
@@ -114,27 +123,23 @@ def test_chosen_options_are_ticked_and_marked() -> None:
         problemStatement="?",
         options=[{"content": "A", "correct": True}, {"content": "B"}, {"content": "C"}],
     )
-    result = Feedback.model_validate(
+    result = feedback(
+        "m",
+        "MULTIPLE_RESPONSES",
         {
-            "userId": "u",
-            "taskId": "m",
-            "taskType": "MULTIPLE_RESPONSES",
-            "metaData": {"taskAction": "UNCHANGED", "tenantId": "t", "taskLink": "x", "interactionId": "i"},
-            "result": {
-                "type": "MultipleResponsesFeedback",
-                "points": {"achievedPoints": 1, "achievablePoints": 3},
-                "answer": {"selected": [True, True, False]},
-                "feedback": [
-                    {
-                        "message": "B is not",
-                        "correctness": "WRONG",
-                        "topic": {"name": "t"},
-                        "context": [{"index": 1, "selected": True}],
-                    }
-                ],
-                "sampleSolution": {"selected": [True, False, False]},
-            },
-        }
+            "type": "MultipleResponsesFeedback",
+            "points": {"achievedPoints": 1, "achievablePoints": 3},
+            "answer": {"selected": [True, True, False]},
+            "feedback": [
+                {
+                    "message": "B is not",
+                    "correctness": "WRONG",
+                    "topic": {"name": "t"},
+                    "context": [{"index": 1, "selected": True}],
+                }
+            ],
+            "sampleSolution": {"selected": [True, False, False]},
+        },
     ).result
     assert answer_html(task, result).split("\n") == [
         '<mark class="fs-mark fs-correct">☑ A</mark>',
@@ -200,26 +205,22 @@ def test_every_task_type_has_a_label_an_icon_and_an_editor() -> None:
 
 def test_a_conversation_is_shown_turn_by_turn_with_the_spans_in_the_learners_turns() -> None:
     task = SimulationTask(id="s", problemStatement="Sell.", persona={"name": "Maria"})
-    result = Feedback.model_validate(
+    result = feedback(
+        "s",
+        "SIMULATION",
         {
-            "userId": "u",
-            "taskId": "s",
-            "taskType": "SIMULATION",
-            "metaData": {"taskAction": "UNCHANGED", "tenantId": "t", "taskLink": "x", "interactionId": "i"},
-            "result": {
-                "type": "SimulationFeedback",
-                "points": {"achievedPoints": 1, "achievablePoints": 2},
-                "answer": {"conversationId": "c"},
-                "feedback": [
-                    {
-                        "message": "Ask first",
-                        "correctness": "PARTIAL",
-                        "topic": {"name": "t"},
-                        "context": [{"messageIndex": 1, "content": "Buy", "offset": 0, "length": 3}],
-                    }
-                ],
-            },
-        }
+            "type": "SimulationFeedback",
+            "points": {"achievedPoints": 1, "achievablePoints": 2},
+            "answer": {"conversationId": "c"},
+            "feedback": [
+                {
+                    "message": "Ask first",
+                    "correctness": "PARTIAL",
+                    "topic": {"name": "t"},
+                    "context": [{"messageIndex": 1, "content": "Buy", "offset": 0, "length": 3}],
+                }
+            ],
+        },
     ).result
     transcript = [
         ChatTurn(role="assistant", content="Hello <there>"),

@@ -20,6 +20,10 @@ async def writer(tmp_path):
     setup = sqlite3.connect(path)
     setup.execute("PRAGMA journal_mode=WAL")  # as migrations leave every database
     setup.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT NOT NULL)")
+    setup.execute(
+        "CREATE TABLE refs (id INTEGER PRIMARY KEY,"
+        " note INTEGER REFERENCES notes(id) DEFERRABLE INITIALLY DEFERRED)"
+    )
     setup.close()
     writer = SqliteWriter(str(path), asyncio.Lock())
     yield writer, path
@@ -62,14 +66,25 @@ async def test_a_failing_job_leaves_nothing_and_spares_its_batch(writer):
     assert stored_notes(path) == ["before", "after"]
 
 
-async def test_a_result_arrives_only_once_its_transaction_is_committed(writer):
-    """Another connection sees the row by the time run() returns: the caller may acknowledge it."""
+def dangling_ref(connection: sqlite3.Connection) -> str:
+    """Succeeds itself; its deferred foreign key fails the COMMIT of its whole batch."""
+    connection.execute("INSERT INTO refs (note) VALUES (999)")
+    return "done"
+
+
+async def test_results_are_given_only_by_a_commit_that_succeeded(writer):
+    """A job that ran without error still fails, with its whole batch, if the COMMIT does."""
     writer, path = writer
-    await writer.run(add_note("durable"))
-    assert stored_notes(path) == ["durable"]
+    results = await asyncio.gather(
+        writer.run(add_note("batched")), writer.run(dangling_ref), return_exceptions=True
+    )
+    assert all(isinstance(r, sqlite3.IntegrityError) for r in results)
+    assert stored_notes(path) == []
+    await writer.run(add_note("after"))  # the connection is usable again
+    assert stored_notes(path) == ["after"]
 
 
-async def test_in_memory_and_postgresql_databases_have_no_writer(tmp_path):
+async def test_a_database_file_has_a_writer_and_an_in_memory_one_none(tmp_path):
     memory = Database("sqlite+aiosqlite:///:memory:")
     file = Database(f"sqlite+aiosqlite:///{tmp_path / 'f.sqlite3'}")
     try:
