@@ -7,9 +7,10 @@ by several spans of text.
 
 from __future__ import annotations
 
+from functools import cached_property
 from typing import Annotated, Any, Generic, Literal, TypeVar
 
-from pydantic import BeforeValidator, Discriminator, Field, Tag, model_validator
+from pydantic import BeforeValidator, ConfigDict, Discriminator, Field, Tag, model_validator
 
 from core.api.answers import (
     Answer,
@@ -227,11 +228,23 @@ class FeedbackMetaData(ApiModel):
 
 
 class Feedback(ApiModel):
+    """The answer to a compute call. Frozen, so that its JSON can be made once: the service stores
+    the very text the caller receives (the interaction's record and the response body)."""
+
+    model_config = ConfigDict(frozen=True)
+
     userId: str
     taskId: str
     taskType: AnyTaskType
     metaData: FeedbackMetaData
     result: FeedbackResult
+
+    @cached_property
+    def wire_json(self) -> str:
+        return super().to_wire_json()
+
+    def to_wire_json(self) -> str:
+        return self.wire_json
 
 
 UserId = Annotated[str, Field(min_length=1, max_length=200)]

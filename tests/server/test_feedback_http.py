@@ -161,6 +161,18 @@ def test_rating_is_created_on_the_first_put_and_updated_after(client):
     assert stored["feedback"]["metaData"]["interactionId"] == interaction
 
 
+def test_the_record_of_an_interaction_holds_the_feedback_as_it_was_answered(client):
+    """The first compute of a new task is stored through a Session, the next ones by the writer's
+    hot path; either way the record holds exactly what the learner was shown."""
+    task = {**MC_TASK, "id": "mc-record", "title": "Recorded"}
+    for action in ("CREATED", "UNCHANGED", "UNCHANGED"):
+        response = client.post("/feedback/compute", json=compute_body(task, {"selectedIndex": 1}))
+        feedback = response.json()
+        assert feedback["metaData"]["taskAction"] == action
+        stored = client.get(f"/interactions/{feedback['metaData']['interactionId']}").json()
+        assert stored["feedback"] == feedback
+
+
 def test_history_lists_every_interaction_of_a_task(client):
     before = len(client.get("/tenants/default/tasks/mc-1/interactions").json())
     client.post("/feedback/compute", json=compute_body(MC_TASK, {"selectedIndex": 0}))
