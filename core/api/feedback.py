@@ -228,8 +228,8 @@ class FeedbackMetaData(ApiModel):
 
 
 class Feedback(ApiModel):
-    """The answer to a compute call. Frozen, so that its JSON can be made once: the service stores
-    the very text the caller receives (the interaction's record and the response body)."""
+    """The answer to a compute call. Frozen, so that its JSON can be made once and kept: the
+    SQLite writer's hot path records the very text that the route then sends as the response."""
 
     model_config = ConfigDict(frozen=True)
 
