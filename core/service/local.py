@@ -102,9 +102,7 @@ class LocalService(TutorOperations, WorkspaceOperations):
             else:
                 action, row = await tasks.upsert_task(session, tenant, task)
                 version = row.version
-            feedback, interaction = self._interaction(tenant, version, action, request, task, result)
-            await interactions.add_interaction(session, interaction)
-            return feedback
+            return await self._record(session, tenant, version, action, request, task, result)
 
     def _judge_unchanged(
         self,
@@ -144,11 +142,9 @@ class LocalService(TutorOperations, WorkspaceOperations):
             task = stored.task
             graded = await self._graded_examples(session, tenant, task, stored.graded_count)
             result = self._compute(tenant, task, request.answer, stored.content_hash, graded, transcript)
-            feedback, interaction = self._interaction(
-                tenant, stored.version, TaskAction.UNCHANGED, request, task, result
+            return await self._record(
+                session, tenant, stored.version, TaskAction.UNCHANGED, request, task, result
             )
-            await interactions.add_interaction(session, interaction)
-            return feedback
 
     def _compute(
         self,
@@ -198,6 +194,21 @@ class LocalService(TutorOperations, WorkspaceOperations):
         if not isinstance(answer, SimulationAnswer) or not answer.conversationId:
             return None
         return await self.simulation_transcript(tenant, answer.conversationId)
+
+    async def _record(
+        self,
+        session: Any,
+        tenant: str,
+        version: int,
+        action: TaskAction,
+        request: ComputeFeedbackRequest | ComputeTaskFeedbackRequest,
+        task: TaskBase,
+        result: Any,
+    ) -> Feedback:
+        """Record the interaction through the Session (the general path) and give its feedback."""
+        feedback, interaction = self._interaction(tenant, version, action, request, task, result)
+        await interactions.add_interaction(session, interaction)
+        return feedback
 
     def _interaction(
         self,
