@@ -10,7 +10,7 @@ from __future__ import annotations
 from functools import cached_property
 from typing import Annotated, Any, Generic, Literal, TypeVar
 
-from pydantic import BeforeValidator, ConfigDict, Discriminator, Field, Tag, model_validator
+from pydantic import BeforeValidator, ConfigDict, Discriminator, Field, SkipValidation, Tag, model_validator
 
 from core.api.answers import (
     Answer,
@@ -121,6 +121,10 @@ def _kind(name: str):
 
 
 class ResultBase(ApiModel):
+    """Frozen: the service hands the same result of a repeated answer to several feedbacks."""
+
+    model_config = ConfigDict(frozen=True)
+
     points: Points
 
     @property
@@ -255,7 +259,9 @@ class _ComputeBase(ApiModel):
     tenantId: str | None = Field(default=None, max_length=200)
     metaData: LearnerMetaData | None = None
     taskType: AnyTaskType
-    answer: Answer
+    answer: SkipValidation[Answer]
+    """Validated by _answer_by_type (the union is the schema only: trying its members in turn on
+    the already validated answer raised and caught an AttributeError per member)."""
 
     @model_validator(mode="before")
     @classmethod

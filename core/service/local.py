@@ -50,7 +50,7 @@ from core.api import (
 )
 from core.api.webhooks import TASK_DELETED, TASK_UPSERTED
 from core.auth import Permission, Principal
-from core.engine import EngineUnavailable, compute_result
+from core.engine import REPEATABLE_TYPES, EngineUnavailable, compute_result
 from core.engine.base import EngineContext, GradedExample
 from core.service.local_tutor import TutorOperations
 from core.service.local_workspace import WorkspaceOperations
@@ -155,6 +155,12 @@ class LocalService(TutorOperations, WorkspaceOperations):
         graded: tuple[GradedExample, ...],
         transcript: Any,
     ) -> Any:
+        """The engine's result, or the one it gave before for the same answer to the same task
+        revision (repeatable types only: a class answering a multiple-choice question gives a few
+        distinct answers many times over). Results are shared between feedbacks, never changed."""
+        known_key = (digest, answer.model_dump_json()) if task.task_type in REPEATABLE_TYPES else None
+        if known_key is not None and (known := self.runtime.result_cache.get(known_key)) is not None:
+            return known
         ctx = EngineContext(
             catalogue=self.runtime.catalogue,
             graded=graded,
@@ -163,9 +169,12 @@ class LocalService(TutorOperations, WorkspaceOperations):
             transcript=transcript,
         )
         try:
-            return compute_result(task, answer, ctx)
+            result = compute_result(task, answer, ctx)
         except EngineUnavailable as exc:
             raise InvalidParameter(str(exc)) from None
+        if known_key is not None:
+            self.runtime.result_cache.put(known_key, result)
+        return result
 
     def _cached_graded(
         self, tenant: str, task: TaskBase, graded_count: int

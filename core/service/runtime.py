@@ -24,6 +24,8 @@ from core.store.db import Database
 
 log = logging.getLogger(__name__)
 PRINCIPAL_TTL_SECONDS = 5.0
+RESULT_CACHE_SIZE = 4096
+"""A class answering a quiz repeats a handful of answers per task; a few KB each at most."""
 
 
 class LruCache:
@@ -88,6 +90,8 @@ class Runtime:
         self.db = db
         self.catalogue = catalogue
         self.graded_cache = LruCache()
+        self.result_cache = LruCache(RESULT_CACHE_SIZE)
+        """Results of repeatable task types by (task hash, answer JSON); see LocalService._compute."""
         self.principal_cache = TimedCache(PRINCIPAL_TTL_SECONDS)
         """Principals by token hash: a revoked token or a changed grant is noticed within the TTL."""
         self._similarity: Any = None
