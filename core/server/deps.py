@@ -55,12 +55,15 @@ def bearer_token(header: str | None) -> str:
 
 async def _principal_for(runtime: Runtime, token: str) -> Principal:
     """The token's principal, remembered for a few seconds to spare a query per call."""
+    key = hash_token(token)
+    principal = runtime.principal_cache.fresh(key)
+    if principal is None:
 
-    async def lookup() -> Principal | None:
-        async with runtime.db.read() as session:
-            return await principals.principal_for_token(session, token)
+        async def lookup() -> Principal | None:
+            async with runtime.db.read() as session:
+                return await principals.principal_for_token(session, token)
 
-    principal = await runtime.principal_cache.get(hash_token(token), lookup)
+        principal = await runtime.principal_cache.get(key, lookup)
     if principal is None:
         raise InvalidToken("the bearer token is unknown or has been revoked")
     return principal

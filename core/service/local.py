@@ -86,7 +86,9 @@ class LocalService(TutorOperations, WorkspaceOperations):
         transcript = await self._transcript(tenant, request.answer)
         writer = self.runtime.db.sqlite_writer
         if writer is not None:
-            judged = await writer.run(partial(self._judge_unchanged, tenant, request, digest, transcript))
+            judged = await writer.run(
+                partial(self._judge_unchanged, tenant, request, digest, transcript), one_write=True
+            )
             if judged is not None:
                 return judged
         async with self.runtime.db.write() as session:
@@ -113,7 +115,8 @@ class LocalService(TutorOperations, WorkspaceOperations):
         connection: sqlite3.Connection,
     ) -> Feedback | None:
         """The usual case as one job of the SQLite writer: the stored task is the one supplied and
-        its graded answers are cached, so judging needs no Session. None: take the general path."""
+        its graded answers are cached, so judging needs no Session. None: take the general path.
+        Its one write is the last statement (the writer runs it without a savepoint)."""
         task = request.taskDefinition
         revision = hot_path.read_revision(connection, tenant, task.id)
         if revision is None or revision.content_hash != digest:

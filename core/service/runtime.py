@@ -68,10 +68,14 @@ class TimedCache:
         self._items = LruCache(size)
         self._pending: dict[Hashable, asyncio.Future[Any]] = {}
 
-    async def get(self, key: Hashable, compute: Callable[[], Awaitable[Any]]) -> Any:
+    def fresh(self, key: Hashable) -> Any | None:
+        """The value if it is kept and has not expired (no waiting, no coroutine: the usual case)."""
         entry = self._items.get(key)
-        if entry is not None and entry[1] > time.monotonic():
-            return entry[0]
+        return entry[0] if entry is not None and entry[1] > time.monotonic() else None
+
+    async def get(self, key: Hashable, compute: Callable[[], Awaitable[Any]]) -> Any:
+        if (value := self.fresh(key)) is not None:
+            return value
         pending = self._pending.get(key)
         if pending is None:
             pending = self._pending[key] = asyncio.ensure_future(compute())

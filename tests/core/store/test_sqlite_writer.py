@@ -66,6 +66,23 @@ async def test_a_failing_job_leaves_nothing_and_spares_its_batch(writer):
     assert stored_notes(path) == ["before", "after"]
 
 
+def add_empty_note(connection: sqlite3.Connection) -> None:
+    connection.execute("INSERT INTO notes (text) VALUES (NULL)")
+
+
+async def test_a_failing_single_write_needs_no_savepoint_to_spare_its_batch(writer):
+    """one_write jobs run without a savepoint: SQLite undoes the failed statement by itself."""
+    writer, path = writer
+    results = await asyncio.gather(
+        writer.run(add_note("before"), one_write=True),
+        writer.run(add_empty_note, one_write=True),
+        writer.run(add_note("after"), one_write=True),
+        return_exceptions=True,
+    )
+    assert isinstance(results[1], sqlite3.IntegrityError)
+    assert stored_notes(path) == ["before", "after"]
+
+
 def dangling_ref(connection: sqlite3.Connection) -> str:
     """Succeeds itself; its deferred foreign key fails the COMMIT of its whole batch."""
     connection.execute("INSERT INTO refs (note) VALUES (999)")
