@@ -49,7 +49,9 @@ _INSERT_INTERACTION = str(insert(_interactions).compile(dialect=DIALECT))
 _INTERACTION_PROCESSORS = {
     column.key: processor
     for column in _interactions.columns
-    if (processor := column.type.bind_processor(DIALECT)) is not None
+    # dialect_impl: a TypeDecorator's own bind_processor skips its impl's SQLite processor (the
+    # one that writes a datetime as the text the Session path stores).
+    if (processor := column.type.dialect_impl(DIALECT).bind_processor(DIALECT)) is not None
 }
 
 

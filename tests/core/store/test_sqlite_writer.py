@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 import sqlite3
 
 import pytest
@@ -161,6 +162,16 @@ async def test_the_hot_path_records_interactions_as_the_session_path_does(
     async with runtime.db.read() as session:
         row = await interactions.get_interaction(session, unchanged.metaData.interactionId)
     assert (row.task_version, row.verdict, row.user_id) == (1, "CORRECT", "learner")
+
+    # As stored, the two rows hold the same text for the same kind of value (created_at is
+    # compared and ordered as text by SQL).
+    def stored(connection: sqlite3.Connection) -> list[tuple[str, str]]:
+        return connection.execute("SELECT created_at, learner_meta FROM interactions").fetchall()
+
+    rows = await runtime.db.sqlite_writer.run(stored)
+    timestamp = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{6}")
+    assert [bool(timestamp.fullmatch(created_at)) for created_at, _ in rows] == [True, True]
+    assert sorted(meta for _, meta in rows) == ["null", '{"tryCount":2,"sessionId":"s1"}']
 
 
 async def test_the_hot_path_reads_the_tasks_revision(runtime, service: LocalService):
