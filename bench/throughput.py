@@ -41,10 +41,11 @@ BODY = {
 PLAN = [(1, 500), (32, 3000)]
 """(concurrency, requests) for the Python client; wrk runs WRK_SECONDS per row instead."""
 WRK_SECONDS = 5
-ROUNDS = 3
+ROUNDS = 5
 """With wrk, echo and feedback are measured side by side this many times: the speed of a shared
 host drifts by ±20 % over minutes, more than most changes this bench is meant to show, so the
-ratio is taken within each round and the median round is the result."""
+ratio is taken within each round and the median round is the result (with 3 rounds, the ratio
+of one build ranged from 0.39 to 0.63 between rounds on the 2-CPU VM of docs/performance.md)."""
 
 
 def measure_with_wrk(echo_url: str, api_url: str, headers: dict[str, str]) -> list[list]:
