@@ -36,8 +36,9 @@ ROUTERS = [
 GC_YOUNG_THRESHOLD = 10_000
 """Container allocations (net of frees) between two young collections; Python's default is 700.
 A request's objects are freed by reference counting (it leaves no cycles), but with 32 requests
-in flight the count climbs past 700 every few requests, and each collection traverses the live
-objects of all of them: 6 % of a feedback's CPU time, against 0.1 % at 10,000 (docs/performance.md)."""
+in flight the count passed 700 every 6 feedbacks, and each collection traversed the live objects
+of all of them: 6 % of a feedback's instructions. At 10,000 one comes every 1,000 feedbacks
+(docs/performance.md)."""
 
 DESCRIPTION = """Learner Feedback and Tutoring Service API 0.9.0, implemented by Feedback Studio.
 

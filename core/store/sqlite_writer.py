@@ -106,9 +106,9 @@ class SqliteWriter:
     async def run(self, job: Callable[[sqlite3.Connection], T], *, one_write: bool = False) -> T:
         """Run `job` in a write transaction; its result once that transaction is committed.
 
-        one_write: the job writes with at most one statement, so it needs no SAVEPOINT of its own
-        (SQLite undoes a failed statement by itself, and a job that raises before it has written
-        nothing). The savepoint and its release are 2 % of a feedback's CPU time.
+        one_write: the job's only write is its last step, so it needs no SAVEPOINT of its own
+        (SQLite undoes a failed statement by itself, and a job that raises before that step has
+        written nothing). The savepoint and its release cost 2 % of a feedback's instructions.
         """
         future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
         self._pending.append((job, not one_write, future))

@@ -84,14 +84,15 @@ async def test_changed_task_is_updated_while_computing(service: Service) -> None
 async def test_a_repeated_answer_is_judged_against_the_task_as_it_is_now(service: Service) -> None:
     """The same answer to the same task gets the same feedback (the service may keep it), until
     the task changes: then it is judged anew, and the feedback names the new task."""
-    first, repeated = [await service.compute_feedback(compute(mc_task(), {"selectedIndex": 0})) for _ in "ab"]
+    first = await service.compute_feedback(compute(mc_task(), {"selectedIndex": 0}))
+    repeated = await service.compute_feedback(compute(mc_task(), {"selectedIndex": 0}))
     assert repeated.result == first.result
     assert repeated.metaData.interactionId != first.metaData.interactionId
 
-    bern_was_wrong = mc_task().model_copy(
+    zurich_is_right = mc_task().model_copy(
         update={"options": [o.model_copy(update={"correct": not o.correct}) for o in mc_task().options[:2]]}
     )
-    changed = await service.compute_feedback(compute(bern_was_wrong, {"selectedIndex": 0}))
+    changed = await service.compute_feedback(compute(zurich_is_right, {"selectedIndex": 0}))
     assert changed.metaData.taskAction is TaskAction.UPDATED
     assert changed.result.verdict is Correctness.WRONG
     assert changed.result.sampleSolution.selectedIndex == 1
