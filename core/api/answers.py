@@ -1,4 +1,8 @@
-"""Answer shapes of API.md 2.3, one per task type, and the parser that picks the shape by type."""
+"""Answer shapes of API.md 2.3, one per task type, and the parser that picks the shape by type.
+
+An answer is a value: frozen, so its JSON is made once, both to recognise an answer given before
+(LocalService._compute) and to record it.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +10,7 @@ from typing import Annotated, Any
 
 from pydantic import Field, TypeAdapter, ValidationError, model_validator
 
-from core.api.common import ApiModel, TaskType
+from core.api.common import ApiModel, FrozenApiModel, TaskType
 from core.api.tasks import Text
 
 
@@ -14,23 +18,23 @@ class ContentPiece(ApiModel):
     content: Annotated[str, Field(max_length=5_000)]
 
 
-class FreeformTextAnswer(ApiModel):
+class FreeformTextAnswer(FrozenApiModel):
     content: Text
 
 
-class InTextFillInBlanksAnswer(ApiModel):
+class InTextFillInBlanksAnswer(FrozenApiModel):
     blanks: list[ContentPiece] = Field(max_length=100)
 
 
-class InTextChoicesAnswer(ApiModel):
+class InTextChoicesAnswer(FrozenApiModel):
     choices: list[ContentPiece] = Field(max_length=100)
 
 
-class MultipleChoiceAnswer(ApiModel):
+class MultipleChoiceAnswer(FrozenApiModel):
     selectedIndex: Annotated[int, Field(ge=-(2**31), le=2**31 - 1)]
 
 
-class MultipleResponsesAnswer(ApiModel):
+class MultipleResponsesAnswer(FrozenApiModel):
     selected: list[bool] = Field(max_length=50)
 
 
@@ -39,7 +43,7 @@ class ChatTurn(ApiModel):
     content: Text
 
 
-class SimulationAnswer(ApiModel):
+class SimulationAnswer(FrozenApiModel):
     """DESIGN.md: either a stored session's conversationId or the transcript itself."""
 
     conversationId: str | None = None

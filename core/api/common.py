@@ -8,6 +8,7 @@ reads a type goes through :func:`parse_task_type`, so clients may use any form a
 from __future__ import annotations
 
 from enum import StrEnum
+from functools import cached_property
 from typing import Annotated, Any
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict
@@ -26,6 +27,22 @@ class ApiModel(BaseModel):
         """The same as JSON text, serialised by pydantic-core (several times faster than json.dumps
         of to_wire())."""
         return self.model_dump_json(by_alias=True, exclude_none=True)
+
+
+class FrozenApiModel(ApiModel):
+    """A wire model that cannot change, so its JSON is made once and kept."""
+
+    model_config = ConfigDict(frozen=True)
+
+    @cached_property
+    def wire_json(self) -> str:
+        return self._serialise()
+
+    def to_wire_json(self) -> str:
+        return self.wire_json
+
+    def _serialise(self) -> str:
+        return super().to_wire_json()
 
 
 class TaskType(StrEnum):

@@ -7,10 +7,9 @@ by several spans of text.
 
 from __future__ import annotations
 
-from functools import cached_property
 from typing import Annotated, Any, Generic, Literal, TypeVar
 
-from pydantic import BeforeValidator, ConfigDict, Discriminator, Field, SkipValidation, Tag, model_validator
+from pydantic import BeforeValidator, Discriminator, Field, SkipValidation, Tag, model_validator
 
 from core.api.answers import (
     Answer,
@@ -27,6 +26,7 @@ from core.api.common import (
     ApiModel,
     AspectType,
     Correctness,
+    FrozenApiModel,
     TaskAction,
     TaskType,
     parse_task_type,
@@ -120,10 +120,9 @@ def _kind(name: str):
     return Annotated[Literal[name], BeforeValidator(_feedback_name_of)]  # type: ignore[valid-type]
 
 
-class ResultBase(ApiModel):
-    """Frozen: the service hands the same result of a repeated answer to several feedbacks."""
-
-    model_config = ConfigDict(frozen=True)
+class ResultBase(FrozenApiModel):
+    """Frozen: the service hands the same result of a repeated answer to several feedbacks, and
+    each feedback's JSON embeds the result's JSON made the first time."""
 
     points: Points
 
@@ -231,24 +230,20 @@ class FeedbackMetaData(ApiModel):
     interactionId: str
 
 
-class Feedback(ApiModel):
+class Feedback(FrozenApiModel):
     """The answer to a compute call. Frozen, so that its JSON can be made once and kept: the
     SQLite writer's hot path records the very text that the route then sends as the response."""
-
-    model_config = ConfigDict(frozen=True)
 
     userId: str
     taskId: str
     taskType: AnyTaskType
     metaData: FeedbackMetaData
     result: FeedbackResult
+    """The last field: its JSON, kept by the (often shared) result, closes the feedback's."""
 
-    @cached_property
-    def wire_json(self) -> str:
-        return super().to_wire_json()
-
-    def to_wire_json(self) -> str:
-        return self.wire_json
+    def _serialise(self) -> str:
+        head = self.model_dump_json(by_alias=True, exclude_none=True, exclude={"result"})
+        return f'{head[:-1]},"result":{self.result.to_wire_json()}}}'
 
 
 UserId = Annotated[str, Field(min_length=1, max_length=200)]

@@ -161,7 +161,7 @@ class LocalService(TutorOperations, WorkspaceOperations):
         """The engine's result, or the one it gave before for the same answer to the same task
         revision (repeatable types only: a class answering a multiple-choice question gives a few
         distinct answers many times over). Results are shared between feedbacks, never changed."""
-        known_key = (digest, answer.model_dump_json()) if task.task_type in REPEATABLE_TYPES else None
+        known_key = (digest, answer.to_wire_json()) if task.task_type in REPEATABLE_TYPES else None
         if known_key is not None and (known := self.runtime.result_cache.get(known_key)) is not None:
             return known
         ctx = EngineContext(
