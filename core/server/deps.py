@@ -15,6 +15,9 @@ from core.service.runtime import Runtime
 from core.store import principals
 
 BEARER_SCHEME = {"type": "http", "scheme": "bearer", "description": "Authorization: Bearer <ACCESS_TOKEN>"}
+BEARER_SECURITY = {"security": [{"bearer": []}]}
+"""The OpenAPI of an operation that takes the bearer token (declare_bearer_auth adds it where
+local_service is a dependency; a route that calls local_service itself declares it with this)."""
 
 
 async def get_runtime(request: Request) -> Runtime:
@@ -30,7 +33,7 @@ async def local_service(request: Request) -> LocalService:
     One dependency that reads the header itself, rather than a chain of runtime, HTTPBearer and
     principal: FastAPI resolves every dependency of a route on every call (tens of microseconds
     each), and this one is on every request. It is async because FastAPI would run a plain def
-    in a worker thread.
+    in a worker thread. The compute routes call it themselves (core.server.routers.feedback).
     """
     runtime: Runtime = request.app.state.runtime
     return LocalService(
@@ -86,7 +89,7 @@ def declare_bearer_auth(app: FastAPI, routers: list[APIRouter]) -> None:
                     and _uses(route.dependant, local_service)
                 ):
                     for method in route.methods:
-                        schema["paths"][route.path_format][method.lower()]["security"] = [{"bearer": []}]
+                        schema["paths"][route.path_format][method.lower()].update(BEARER_SECURITY)
         return app.openapi_schema
 
     app.openapi = openapi  # type: ignore[method-assign]

@@ -217,6 +217,23 @@ def test_the_matrix_covers_every_operation(module_live_server):
     assert missing == []
 
 
+def test_every_operation_of_the_matrix_declares_the_bearer_token(module_live_server):
+    """/docs offers its Authorize button for each of them, however the route reads the token."""
+    openapi = httpx.get(f"{module_live_server.base_url}/openapi.json").json()
+    operations = {
+        f"{method.upper()} {template}": operation
+        for template, methods in openapi["paths"].items()
+        for method, operation in methods.items()
+    }
+    undeclared = [
+        name
+        for name, operation in operations.items()
+        if not name.endswith("/webhooks/{token}") and operation.get("security") != [{"bearer": []}]
+    ]
+    assert openapi["components"]["securitySchemes"]["bearer"]["scheme"] == "bearer"
+    assert undeclared == []
+
+
 async def test_access_alone_computes_feedback_on_an_unchanged_task(world):
     """A learner-facing client with access only may compute as long as it changes no task."""
     base_url, _, tokens = world
