@@ -23,6 +23,7 @@ tui: $(STAMP)  ## terminal app
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports
 
 test: lint  ## the whole suite (pytest's exit 5, no tests collected, fails the target)
