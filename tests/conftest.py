@@ -28,10 +28,26 @@ from core.store.db import Database
 POSTGRES_URL = os.environ.get("FEEDBACK_STUDIO_TEST_POSTGRES_URL")
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+_RESERVED: dict[int, socket.socket] = {}
+"""Ports handed out by ``free_port``, still bound, until a ``ServerThread`` listens on them."""
+
+
+def free_port(*, reserve: bool = True) -> int:
+    """A free port of 127.0.0.1, by default still bound, so nothing else takes it, until a
+    ``ServerThread`` serves on it. (Closing the socket here and binding again later raced: another
+    server sometimes got the same port in between, and the first failed to start.) A port no
+    server takes stays bound and refuses connections, as a test of an unreachable server wants.
+
+    ``reserve=False`` releases it at once, for a server in another process, which binds it itself.
+    """
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    if reserve:
+        _RESERVED[port] = s
+    else:
+        s.close()
+    return port
 
 
 def sqlite_url(tmp_path) -> str:
@@ -98,7 +114,8 @@ class ServerThread:
 
     def __init__(self, app, port: int) -> None:
         self.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        sockets = [_RESERVED.pop(port)] if port in _RESERVED else None
+        self.thread = threading.Thread(target=self.server.run, args=(sockets,), daemon=True)
 
     def __enter__(self) -> ServerThread:
         self.thread.start()

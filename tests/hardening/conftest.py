@@ -61,7 +61,7 @@ class ServeProcess:
 
     def __init__(self, database_url: str) -> None:
         self.database_url = database_url
-        self.port = free_port()
+        self.port = free_port(reserve=False)
         self.base_url = f"http://127.0.0.1:{self.port}"
         self.process: subprocess.Popen[bytes] | None = None
 

@@ -16,7 +16,7 @@ from core.assets import demo_tasks
 from core.auth import local_principal
 from core.service.local import LocalService
 from tests.webui import harness
-from tests.webui.helpers import count, eventually
+from tests.webui.helpers import SLOW, count, eventually
 
 DEMO = len(demo_tasks())
 OPTIONS = [ChoiceOption(content="A", correct=True), ChoiceOption(content="B")]
@@ -54,7 +54,7 @@ async def test_duplicating_a_task_adds_a_copy(user: User) -> None:
     with user.scope(marker="dialog"):
         await user.should_see("Id of the copy")
         user.find("Create copy").click()
-    await user.should_see("Duplicated as mc-photosynthesis-en-copy")
+    await user.should_see("Duplicated as mc-photosynthesis-en-copy", retries=SLOW)
     await user.should_see(f"{DEMO + 1} of {DEMO + 1} tasks")
 
 
@@ -69,7 +69,7 @@ async def test_deleting_a_task_asks_first_and_then_removes_it(user: User) -> Non
         user.find(marker="delete").click()
     with user.scope(marker="dialog"):
         user.find("Delete").click()
-    await user.should_see("Deleted blanks-water-cycle-en")
+    await user.should_see("Deleted blanks-water-cycle-en", retries=SLOW)
     await user.should_not_see("The water cycle")
 
 
@@ -93,10 +93,10 @@ async def test_importing_task_files_adds_them_and_names_a_bad_one(user: User) ->
     upload = user.find(ui.upload).elements.pop()
     good = b"id: imported-task\ntype: MULTIPLE_CHOICE\nproblemStatement: Which?\noptions:\n- content: A\n  correct: true\n- content: B\n"
     await upload.handle_uploads([SmallFileUpload("imported.yaml", "application/yaml", good)])
-    await user.should_see("imported.yaml: task imported-task created")
+    await user.should_see("imported.yaml: task imported-task created", retries=SLOW)
     await user.should_see(f"{DEMO + 1} of {DEMO + 1} tasks")
     await upload.handle_uploads([SmallFileUpload("broken.json", "application/json", b'{"id": "x"}')])
-    await user.should_see("broken.json: not a task definition")
+    await user.should_see("broken.json: not a task definition", retries=SLOW)
 
 
 async def test_a_big_library_shows_its_cards_a_page_at_a_time(user: User) -> None:

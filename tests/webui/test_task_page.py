@@ -8,7 +8,7 @@ import pytest
 from nicegui import ui
 from nicegui.testing import User
 
-from tests.webui.helpers import click_item
+from tests.webui.helpers import SLOW, click_item
 
 
 async def test_a_wrong_choice_gets_its_feedback_and_the_sample_solution(user: User) -> None:
@@ -18,7 +18,7 @@ async def test_a_wrong_choice_gets_its_feedback_and_the_sample_solution(user: Us
     with user:
         user.find(ui.radio).elements.pop().value = 0  # "Oxygen"
     user.find("Get feedback").click()
-    await user.should_see("Oxygen is what plants give off during photosynthesis")
+    await user.should_see("Oxygen is what plants give off during photosynthesis", retries=SLOW)
     await user.should_see("WRONG")
     await user.should_see("0 / 1 points")
     await user.should_see("Sample solution")
@@ -28,7 +28,7 @@ async def test_free_text_feedback_marks_the_evidence_in_the_answer(user: User) -
     await user.open("/tasks/default/ff-bulb-circuit-en")
     user.find(marker="answer").type("I connect a single wire from the battery to the bulb <b>now</b>.")
     user.find("Get feedback").click()
-    await user.should_see(marker="marked-answer", retries=30)
+    await user.should_see(marker="marked-answer", retries=SLOW)
     marked = user.find(marker="marked-answer").elements.pop()
     assert '<mark class="fs-mark fs-wrong"' in marked.content
     assert "&lt;b&gt;now&lt;/b&gt;" in marked.content  # the learner's text is escaped
@@ -45,7 +45,7 @@ async def test_gap_answers_are_checked_in_the_statement(user: User) -> None:
         with user:
             gap.value = text
     user.find("Get feedback").click()
-    await user.should_see("CORRECT")
+    await user.should_see("CORRECT", retries=SLOW)
     await user.should_see("4 / 4 points")
 
 
@@ -54,9 +54,9 @@ async def test_the_history_shows_the_answers_and_the_charts(user: User) -> None:
     with user:
         user.find(ui.radio).elements.pop().value = 1
     user.find("Get feedback").click()
-    await user.should_see("CORRECT")
+    await user.should_see("CORRECT", retries=SLOW)
     user.find("History").click()
-    await user.should_see("Answers (1)")
+    await user.should_see("Answers (1)", retries=SLOW)
     await user.should_see("Verdicts over time")
     await user.should_see(ui.echart)
 
@@ -64,7 +64,7 @@ async def test_the_history_shows_the_answers_and_the_charts(user: User) -> None:
 async def test_an_empty_history_says_what_to_do(user: User) -> None:
     await user.open("/tasks/default/blanks-water-cycle-en")
     user.find("History").click()
-    await user.should_see("No answers yet")
+    await user.should_see("No answers yet", retries=SLOW)
 
 
 async def test_editing_a_task_saves_a_new_version(user: User) -> None:
@@ -72,14 +72,14 @@ async def test_editing_a_task_saves_a_new_version(user: User) -> None:
     user.find("Edit").click()
     user.find("Title").type(" (revised)")
     user.find("Save task").click()
-    await user.should_see("Task updated")
+    await user.should_see("Task updated", retries=SLOW)
 
 
 async def test_a_new_multiple_choice_task_is_checked_then_saved(user: User) -> None:
     await user.open("/new/MULTIPLE_CHOICE")
     await user.should_see("New multiple choice task")
     user.find("Save task").click()
-    await user.should_see("id: Field required")
+    await user.should_see("id: Field required", retries=SLOW)
     user.find("Id").type("mc-capital")
     user.find("Title").type("Capital of France")
     user.find("Problem statement").type("Which city is the capital of France?")
@@ -88,7 +88,7 @@ async def test_a_new_multiple_choice_task_is_checked_then_saved(user: User) -> N
         with user:
             option.value = text
     user.find("Save task").click()
-    await user.should_see("Task created")
+    await user.should_see("Task created", retries=SLOW)
     await user.should_see("Which city is the capital of France?")
 
 
@@ -135,7 +135,9 @@ async def test_gaps_that_do_not_match_the_blanks_are_reported_before_saving(user
     with user:
         user.find(ui.input_chips).elements.pop().value = ["one"]
     user.find("Save task").click()
-    await user.should_see("the problem statement must mark {{1}} … {{1}} once each for its 1 blanks")
+    await user.should_see(
+        "the problem statement must mark {{1}} … {{1}} once each for its 1 blanks", retries=SLOW
+    )
 
 
 async def test_the_feedback_can_be_rated(user: User) -> None:
@@ -143,13 +145,13 @@ async def test_the_feedback_can_be_rated(user: User) -> None:
     with user:
         user.find(ui.radio).elements.pop().value = 0
     user.find("Get feedback").click()
-    await user.should_see("WRONG")
+    await user.should_see("WRONG", retries=SLOW)
     user.find("Bad").click()
     user.find("Remark (optional)").type("Too short")
     user.find("Send rating").click()
-    await user.should_see("Thanks: the rating is saved")
+    await user.should_see("Thanks: the rating is saved", retries=SLOW)
     user.find("History").click()
-    await user.should_see("Answers (1)")
+    await user.should_see("Answers (1)", retries=SLOW)
     click_item(user, "Oxygen")
     with user.scope(marker="dialog"):
         await user.should_see("Oxygen is what plants give off during photosynthesis")
