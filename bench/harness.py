@@ -18,7 +18,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Awaitable, Callable, Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -54,10 +54,18 @@ def bench_headers(database: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
+def free_ports(count: int) -> list[int]:
+    """Distinct free ports of 127.0.0.1, for servers in other processes, which bind them themselves.
+    They are found while all are bound: one at a time, the kernel may hand out the same port twice."""
+    with ExitStack() as stack:
+        sockets = [stack.enter_context(socket.socket()) for _ in range(count)]
+        for s in sockets:
+            s.bind(("127.0.0.1", 0))
+        return [s.getsockname()[1] for s in sockets]
+
+
 def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    return free_ports(1)[0]
 
 
 @contextmanager

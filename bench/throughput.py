@@ -15,7 +15,7 @@ from pathlib import Path
 
 from harness import (
     bench_headers,
-    free_port,
+    free_ports,
     have_wrk,
     machine,
     median,
@@ -100,7 +100,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         database = f"sqlite+aiosqlite:///{Path(tmp) / 'bench.sqlite3'}"
         headers = bench_headers(database)
-        echo_port, api_port = free_port(), free_port()
+        echo_port, api_port = free_ports(2)
         uvicorn = [sys.executable, "-m", "uvicorn", "--log-level", "warning", "--no-access-log"]
         with (
             server_process(
