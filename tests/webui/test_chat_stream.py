@@ -11,6 +11,7 @@ from nicegui.testing.user_simulation import user_simulation
 
 from core.api import ChatMessage, ChatRequest, InvalidParameter, TutorEvent, TutorEventType
 from core.config import Settings
+from tests.webui.helpers import SLOW
 from webui.components.chat import ChatView
 from webui.context import Studio
 
@@ -71,7 +72,7 @@ async def test_pieces_grow_a_bubble_and_a_boundary_opens_the_next() -> None:
     async with user_simulation(root) as user:
         await user.open("/")
         user.find("go").click()
-        await user.should_see(marker="thumb-up", retries=20)
+        await user.should_see(marker="thumb-up", retries=SLOW)
         contents = [m.content for m in user.find(ui.markdown).elements]
         assert sorted(contents) == sorted(["Hi", "Hello!", "How can I help?"])
         assert len(user.find(ui.chat_message).elements) == 3
@@ -84,7 +85,7 @@ async def test_an_error_event_is_shown_in_place_of_the_reply() -> None:
     async with user_simulation(root) as user:
         await user.open("/")
         user.find("go").click()
-        await user.should_see("The reply failed: the model is unreachable")
+        await user.should_see("The reply failed: the model is unreachable", retries=SLOW)
 
 
 async def test_a_refused_request_is_shown_in_the_services_words() -> None:
@@ -92,4 +93,4 @@ async def test_a_refused_request_is_shown_in_the_services_words() -> None:
     async with user_simulation(root) as user:
         await user.open("/")
         user.find("go").click()
-        await user.should_see("The reply failed: tutor 't' does not exist")
+        await user.should_see("The reply failed: tutor 't' does not exist", retries=SLOW)

@@ -9,6 +9,8 @@ import asyncio
 from nicegui import ui
 from nicegui.testing import User
 
+from tests.webui.helpers import SLOW
+
 
 async def test_the_tutor_greets_and_replies_in_a_bubble(user: User) -> None:
     await user.open("/tutor")
@@ -24,9 +26,9 @@ async def test_rating_the_reply_thanks_and_locks_the_thumbs(user: User) -> None:
     await user.open("/tutor")
     user.find(marker="chat-input").type("Hello")
     user.find(marker="send").click()
-    await user.should_see(marker="thumb-up", retries=50)
+    await user.should_see(marker="thumb-up", retries=SLOW)
     user.find(marker="thumb-up").click()
-    await user.should_see("Thanks: the rating of this reply is saved", retries=20)
+    await user.should_see("Thanks: the rating of this reply is saved", retries=SLOW)
     assert not user.find(marker="thumb-down").elements.pop().enabled
 
 
@@ -35,7 +37,7 @@ async def test_debug_mode_fills_the_debug_drawer(user: User) -> None:
     user.find("Debug mode").click()
     user.find(marker="chat-input").type("Hello")
     user.find(marker="send").click()
-    await user.should_see(marker="debug-entry", retries=50)
+    await user.should_see(marker="debug-entry", retries=SLOW)
 
 
 async def test_a_new_tutor_can_be_set_up(user: User) -> None:
@@ -46,28 +48,28 @@ async def test_a_new_tutor_can_be_set_up(user: User) -> None:
         user.find("Name").type("Water coach")
         user.find("Opening messages (one a line)").type("Ask me about the water cycle.")
         user.find("Create").click()
-    await user.should_see("Ask me about the water cycle.", retries=20)
+    await user.should_see("Ask me about the water cycle.", retries=SLOW)
 
 
 async def test_a_simulation_session_runs_and_gets_feedback(user: User) -> None:
     await user.open("/simulation?task=sim-customer-objections-en")
     await user.should_see("Selling a till system to a careful customer")
     user.find("Start session").click()
-    await user.should_see(marker="chat-input", retries=30)
+    await user.should_see(marker="chat-input", retries=SLOW)
     bubbles = len(user.find(ui.chat_message).elements)
     user.find(marker="chat-input").type("I understand your worry about the price. What matters most to you?")
     user.find(marker="send").click()
     await _replied(user, bubbles + 2)
     user.find("Finish and get feedback").click()
-    await user.should_see("Feedback on the conversation", retries=50)
+    await user.should_see("Feedback on the conversation", retries=SLOW)
     await user.should_see(marker="marked-answer")
 
 
 async def test_the_settings_check_the_health_of_the_service(user: User) -> None:
     await user.open("/settings")
     user.find("Check health").click()
-    await user.should_see("Service: OK (embedded service)", retries=30)
-    await user.should_see("Tutor chat: answered", retries=30)
+    await user.should_see("Service: OK (embedded service)", retries=SLOW)
+    await user.should_see("Tutor chat: answered", retries=SLOW)
 
 
 async def test_a_remote_needs_a_web_address(user: User) -> None:
@@ -75,7 +77,7 @@ async def test_a_remote_needs_a_web_address(user: User) -> None:
     user.find("Remote service of the API").click()
     user.find("Base URL").type("feedback.example.org")
     user.find("Save and check").click()
-    await user.should_see("The base URL must start with http:// or https://")
+    await user.should_see("The base URL must start with http:// or https://", retries=SLOW)
 
 
 async def _replied(user: User, bubbles: int) -> None:
@@ -103,12 +105,12 @@ async def test_switching_to_a_remote_service_shows_its_tasks(user: User, live_se
     user.find("Base URL").type(live_server.base_url)
     user.find("Bearer token").type(token)
     user.find("Save and check").click()
-    await user.should_see(f"Service: OK ({live_server.base_url})", retries=50)
+    await user.should_see(f"Service: OK ({live_server.base_url})", retries=SLOW)
     await user.should_see("as test on tenant default")  # the remote's principal, named by its token
     await user.open("/")  # the library now comes from the remote (which shares the test's database)
     await user.should_see("The water cycle")
     await user.open("/settings")
     user.find("Embedded service (this machine's database)").click()
     user.find("Save and check").click()
-    await user.should_see("Service: OK (embedded service)", retries=50)
+    await user.should_see("Service: OK (embedded service)", retries=SLOW)
     await user.should_see("as local user on tenant default")
