@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import Enum
 
+import numpy as np
+
 from core.api import Aspect as WireAspect
 from core.api import (
     AspectDefinition,
@@ -15,18 +17,18 @@ from core.api import (
     TextSpan,
 )
 from core.engine.base import GradedExample, to_aspect
+from core.engine.freeform.judge import FACT_SHOWN_BY_MEANING, judge, sentence_vectors
 from core.engine.freeform.model import AspectPhrases, TaskModel
 from core.engine.text.coverage import AnswerWords, coverage
 from core.engine.text.phrases import Found, PhraseMatch, evidence_spans, find_phrase
 from core.engine.text.segment import Span
 from core.engine.text.tokens import Analysis
 
-COVERAGE_CORRECT = 0.23
-COVERAGE_WRONG_BELOW = 0.03
-"""General thresholds on sample-solution coverage, used when a task has no graded answers; chosen
-once on the graded answers of many questions (docs/freeform-engine.md), never per task."""
-IDEA_COVERED = 0.5
 DESCRIPTION_COVERED = 0.6
+SAID_IN_OTHER_WORDS = 0.7
+"""Cosine from which an answer sentence says what a concept's cue or description says. USE puts
+paraphrases of one short statement at about 0.7–0.9 and sentences that share a topic at 0.3–0.6
+(docs/freeform-engine.md); set by that principle, not fitted."""
 NEAR_DUPLICATE = 0.9
 """A graded answer this similar is the same answer: its verdict is taken over."""
 SIMILAR_FEEDBACK = 0.75
@@ -78,41 +80,53 @@ def assess(task: FreeformTextTask, model: TaskModel, answer: Analysis) -> Assess
 
 
 def _coverage_assessment(model: TaskModel, answer: Analysis, words: AnswerWords) -> Assessment:
-    if not model.solutions:
+    """No graded answers: the learnt judge of :mod:`judge` over the sample solutions' facts."""
+    if not model.references:
         return Assessment(Basis.NOTHING, Correctness.UNKNOWN, 0.0)
-    best = max((coverage(words, terms) for terms in model.solutions), key=lambda c: c.score)
-    idea_coverages = [(idea, coverage(words, idea.terms)) for idea in model.ideas]
-    covered = [(idea, found) for idea, found in idea_coverages if found.score >= IDEA_COVERED]
-    detected = [
-        DetectedAspect[list[TextSpan]](
-            aspect=WireAspect(name=_idea_name(idea.text), description=idea.text, type=AspectType.CONCEPT),
-            context=text_spans(answer.text, evidence_spans(answer, found.matched)),
+    judgement = judge(model.references, answer, words)
+    reference = model.references[judgement.reference]
+    shown = [fact for fact, is_shown in zip(reference.facts, judgement.facts_shown, strict=True) if is_shown]
+    detected = []
+    for fact in shown:
+        found = coverage(words, fact.terms)
+        detected.append(
+            DetectedAspect[list[TextSpan]](
+                aspect=WireAspect(name=_idea_name(fact.text), description=fact.text, type=AspectType.CONCEPT),
+                context=text_spans(answer.text, evidence_spans(answer, found.matched)),
+            )
         )
-        for idea, found in covered
-    ]
-    score = best.score
-    if score >= COVERAGE_CORRECT:
-        verdict, share = Correctness.CORRECT, 1.0
-    elif score < COVERAGE_WRONG_BELOW:
-        verdict, share = Correctness.WRONG, 0.0
-    else:
-        span = COVERAGE_CORRECT - COVERAGE_WRONG_BELOW
-        verdict, share = Correctness.PARTIAL, 0.25 + 0.5 * (score - COVERAGE_WRONG_BELOW) / span
+    best = coverage(words, model.solutions[judgement.reference]) if model.solutions else None
     return Assessment(
         basis=Basis.COVERAGE,
-        verdict=verdict,
-        score=share,
+        verdict=judgement.verdict,
+        score=judgement.share,
         detected=detected,
-        evidence=evidence_spans(answer, [t for t in best.matched if not t.stop]),
-        contradictions=evidence_spans(answer, best.contradicted),
-        covered_ideas=len(covered),
-        total_ideas=len(model.ideas),
+        evidence=evidence_spans(answer, [t for t in best.matched if not t.stop]) if best else [],
+        contradictions=evidence_spans(answer, best.contradicted) if best else [],
+        covered_ideas=len(shown),
+        total_ideas=len(reference.facts),
     )
 
 
 def _idea_name(text: str, limit: int = 60) -> str:
     single_line = " ".join(text.split())
     return single_line if len(single_line) <= limit else single_line[: limit - 1].rstrip() + "…"
+
+
+def _said_in_other_words(phrases: AspectPhrases, answer: Analysis, sentences: np.ndarray) -> PhraseMatch:
+    """A concept none of whose cues occurs may still be said in other words: an answer sentence
+    close in meaning to a cue or the description (and clearly closer than the problem statement),
+    that does not negate. Only for concepts: a misconception is flagged on its words alone, since
+    sentence vectors do not see negation and a false accusation costs a learner more."""
+    if phrases.definition.type is not AspectType.CONCEPT or not len(phrases.meaning):
+        return PhraseMatch(Found.ABSENT)
+    similarity = sentences @ phrases.meaning.T
+    close = (similarity >= SAID_IN_OTHER_WORDS) & (similarity - phrases.baseline >= FACT_SHOWN_BY_MEANING)
+    for index in np.flatnonzero(close.any(axis=1)):
+        tokens = tuple(t for t in answer.tokens if t.sentence == index)
+        if tokens and not any(t.negation for t in tokens):
+            return PhraseMatch(Found.PRESENT, tokens)
+    return PhraseMatch(Found.ABSENT)
 
 
 def _find_aspect(phrases: AspectPhrases, answer: Analysis, words: AnswerWords) -> PhraseMatch:
@@ -136,8 +150,12 @@ def _aspect_assessment(
     model: TaskModel, answer: Analysis, words: AnswerWords, fallback: Assessment
 ) -> Assessment:
     findings = []
+    sentences: np.ndarray | None = None
     for phrases in model.aspects:
         match = _find_aspect(phrases, answer, words)
+        if match.found is Found.ABSENT and phrases.definition.type is AspectType.CONCEPT:
+            sentences = sentence_vectors(answer) if sentences is None else sentences
+            match = _said_in_other_words(phrases, answer, sentences)
         findings.append(
             AspectFinding(phrases.definition, match.found, tuple(evidence_spans(answer, match.tokens)))
         )

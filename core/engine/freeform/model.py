@@ -13,11 +13,16 @@ from collections.abc import Hashable
 from dataclasses import dataclass, replace
 from threading import Lock
 
+import numpy as np
+
 from core.api import AspectDefinition, Correctness, FreeformTextTask
 from core.engine.base import EngineContext, GradedExample
+from core.engine.freeform.facts import split_facts, without_point_marks
 from core.engine.freeform.grading import LABEL_SCORES, MIN_GRADED, Grader
+from core.engine.freeform.judge import Fact, Reference
 from core.engine.similarity import Backend, Index, LexicalBackend
 from core.engine.text.coverage import AnswerWords, KeyTerm, coverage, key_terms
+from core.engine.text.embedding import encoder
 from core.engine.text.languages import base_of
 from core.engine.text.phrases import phrase_terms
 from core.engine.text.tokens import analyse
@@ -27,18 +32,14 @@ DEFAULT_BACKEND = LexicalBackend()
 
 
 @dataclass(frozen=True, slots=True)
-class KeyIdea:
-    """One sentence or list item of a sample solution: a unit the feedback can count."""
-
-    text: str
-    terms: tuple[KeyTerm, ...]
-
-
-@dataclass(frozen=True, slots=True)
 class AspectPhrases:
     definition: AspectDefinition
     phrases: tuple[tuple[KeyTerm, ...], ...]
     description: tuple[KeyTerm, ...]
+    meaning: np.ndarray
+    """Unit vectors of the cues, the name and the description: a concept said in other words."""
+    baseline: np.ndarray
+    """Per vector, the cosine of the nearest sentence of the problem statement."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,7 +54,8 @@ class GradedIndex:
 class TaskModel:
     base: str
     solutions: tuple[tuple[KeyTerm, ...], ...]
-    ideas: tuple[KeyIdea, ...]
+    references: tuple[Reference, ...]
+    """The sample solutions' facts, for judging an answer without graded answers (:mod:`judge`)."""
     aspects: tuple[AspectPhrases, ...]
     graded: GradedIndex | None
 
@@ -107,16 +109,10 @@ def _graded_fingerprint(graded: tuple[GradedExample, ...]) -> int:
 def build_model(task: FreeformTextTask, graded: tuple[GradedExample, ...], backend: Backend) -> TaskModel:
     base = base_of(task.language)
     question = frozenset(t.stem for t in analyse(task.problemStatement, base).tokens)
-    solutions = [s.content for s in task.sampleSolutions if s.content.strip()]
+    solutions = [without_point_marks(s.content) for s in task.sampleSolutions if s.content.strip()]
     solution_terms = tuple(key_terms(analyse(s, base), question) for s in solutions)
-    ideas = []
-    for solution in solutions:
-        analysis = analyse(solution, base)
-        for sentence in analysis.sentences:
-            text = sentence.text(solution)
-            terms = key_terms(analyse(text, base), question)
-            if any(t.weight >= 1.0 for t in terms):
-                ideas.append(KeyIdea(text, terms))
+    references = _references(task, base, question, _statement_vectors(task, base))
+    statement_vectors = _statement_vectors(task, base)
     aspects = tuple(
         AspectPhrases(
             definition=a,
@@ -124,12 +120,42 @@ def build_model(task: FreeformTextTask, graded: tuple[GradedExample, ...], backe
                 terms for phrase in (*a.cues, a.name) if (terms := phrase_terms(analyse(phrase, base)))
             ),
             description=tuple(t for t in key_terms(analyse(a.description, base), question) if t.weight >= 1),
+            meaning=(meaning := encoder().encode([*a.cues, a.name, a.description])),
+            baseline=(statement_vectors @ meaning.T).max(axis=0),
         )
         for a in task.aspects
     )
-    model = TaskModel(base, solution_terms, tuple(ideas), aspects, None)
+    model = TaskModel(base, solution_terms, references, aspects, None)
     graded_index = _graded_index(task, graded, solutions, backend, model)
-    return TaskModel(base, solution_terms, tuple(ideas), aspects, graded_index)
+    return TaskModel(base, solution_terms, references, aspects, graded_index)
+
+
+def _statement_vectors(task: FreeformTextTask, base: str) -> np.ndarray:
+    """The problem statement's sentences: what an answer that only echoes the question says."""
+    statement = analyse(task.problemStatement, base)
+    return encoder().encode([s.text(statement.text) for s in statement.sentences] or [""])
+
+
+def _references(
+    task: FreeformTextTask, base: str, question: frozenset[str], statement_vectors: np.ndarray
+) -> tuple[Reference, ...]:
+    references = []
+    for solution in task.sampleSolutions:
+        facts = tuple(
+            Fact(text, key_terms(analyse(text, base), question)) for text in split_facts(solution.content)
+        )
+        if not facts:
+            continue
+        vectors = encoder().encode([f.text for f in facts])
+        references.append(
+            Reference(
+                facts=facts,
+                vectors=vectors,
+                statement_similarity=(statement_vectors @ vectors.T).max(axis=0),
+                whole=encoder().encode([without_point_marks(solution.content)])[0],
+            )
+        )
+    return tuple(references)
 
 
 def _score_of(example: GradedExample, max_points: float) -> float:

@@ -25,6 +25,9 @@ ECHOED_WORD_WEIGHT = 0.2
 coverage thresholds on train answers (bench/freeform_eval_dev.py): echoed words at full weight
 lost 0.02 macro-F1."""
 TYPO_CREDIT = 0.9
+PART_CREDIT = 0.7
+"""A German word that holds the term as a part ("Informationsschreiben" for "Schreiben",
+"ausdehnt" for "dehnt … aus") or shares its root ("gegrüßt", "Begrüßung") says nearly the same."""
 CONTRADICTION_CREDIT = -0.5
 
 
@@ -60,6 +63,7 @@ class AnswerWords:
     """An answer's words indexed for fast lookup by stem and by spelling."""
 
     def __init__(self, analysis: Analysis) -> None:
+        self.compounding = analysis.base in COMPOUNDING
         self.by_stem: dict[str, list[Token]] = {}
         self.by_spelling: dict[str, list[Token]] = {}
         for token in analysis.tokens:
@@ -87,9 +91,40 @@ class AnswerWords:
         if limit == 0 or not self._spellings:
             return [], 0.0
         found = process.extractOne(spelling, self._spellings, scorer=OSA.distance, score_cutoff=limit)
-        if found is None or allowed_edits(found[0]) == 0:
-            return [], 0.0
-        return self.by_spelling[found[0]], TYPO_CREDIT
+        if found is not None and allowed_edits(found[0]) > 0:
+            return self.by_spelling[found[0]], TYPO_CREDIT
+        if self.compounding:
+            parts = [
+                t for stem, tokens in self.by_stem.items() if share_part(stem, term.stem) for t in tokens
+            ]
+            if parts:
+                return parts, PART_CREDIT
+        return [], 0.0
+
+
+COMPOUNDING = frozenset({"de"})
+"""Languages that write compounds as one word and split verbs ("dehnt sich aus")."""
+MIN_PART = 5
+_VERB_PREFIXES = ("ge", "be", "ver", "er", "zer", "ent")
+
+
+def _root(stem: str) -> str:
+    for prefix in _VERB_PREFIXES:
+        if stem.startswith(prefix) and len(stem) - len(prefix) >= MIN_PART:
+            return stem[len(prefix) :]
+    return stem
+
+
+def share_part(a: str, b: str) -> bool:
+    """Two German stems share a meaningful part: one holds the other (a compound's head or a
+    joined separable verb), or their roots agree on their first six letters."""
+    short, long = sorted((strip_accents(a), strip_accents(b)), key=len)
+    if len(short) < MIN_PART:
+        return False
+    if short in long:
+        return True
+    ra, rb = _root(short), _root(long)
+    return len(ra) >= 6 and len(rb) >= 6 and ra[:6] == rb[:6]
 
 
 def coverage(words: AnswerWords, terms: tuple[KeyTerm, ...]) -> Coverage:

@@ -3,7 +3,8 @@
 Negation is judged per clause: a clause ends at a sentence end, at clause punctuation or at a
 connective ("because", "aber", "mais" …). In a clause, the words after a negation word are negated
 ("the bulb is not lit"); in German, where the negation often stands last ("leuchtet die Lampe
-nicht"), a final negation covers the whole clause. Negated words carry a distinct feature, so
+nicht"), a final negation covers the whole clause. A negation right before a connective denies
+what follows ("not because the Earth is closer"), so it covers that clause too. Negated words carry a distinct feature, so
 "not connected" never counts as "connected".
 """
 
@@ -126,7 +127,9 @@ def _negated_positions(raw_tokens: list[tuple[int, int, _Word, int, int]], base:
     clauses: dict[int, list[int]] = {}
     for index, token in enumerate(raw_tokens):
         clauses.setdefault(token[4], []).append(index)
-    for members in clauses.values():
+    order = list(clauses)
+    for position, clause in enumerate(order):
+        members = clauses[clause]
         cues = [i for i in members if raw_tokens[i][2].negation]
         if not cues:
             continue
@@ -134,4 +137,12 @@ def _negated_positions(raw_tokens: list[tuple[int, int, _Word, int, int]], base:
         if base == "de" and cues[-1] == members[-1]:
             first = members[0]
         negated.update(i for i in members if i >= first and not raw_tokens[i][2].negation)
+        following = clauses[order[position + 1]] if position + 1 < len(order) else []
+        if cues[-1] == members[-1] and following and _opens_with_connective(raw_tokens, following[0], base):
+            # "not because the Earth is closer", "nicht, weil …": the negation denies the reason.
+            negated.update(i for i in following if not raw_tokens[i][2].negation)
     return negated
+
+
+def _opens_with_connective(raw_tokens: list[tuple[int, int, _Word, int, int]], index: int, base: str) -> bool:
+    return raw_tokens[index][2].norm in CLAUSE_CONNECTIVES[base]
