@@ -139,7 +139,9 @@ async def _seed_demo(args: argparse.Namespace) -> int:
 
 
 async def _eval(args: argparse.Namespace) -> int:
-    from core.evaluation import evaluate_file, format_report
+    from rich.progress import Progress
+
+    from core.evaluation import answers_in, evaluate_file, format_report
     from core.service import connect
 
     settings = _settings(args)
@@ -152,7 +154,16 @@ async def _eval(args: argparse.Namespace) -> int:
         service = await connect(settings)
         try:
             tenant = args.tenant or (await service.info()).defaultTenantId
-            reports = [await evaluate_file(service, path, tenant) for path in args.files]
+            # rich draws the bar only on a terminal, so piped output stays the plain table.
+            with Progress(transient=True) as progress:
+                reports = []
+                for path in args.files:
+                    bar = progress.add_task(Path(path).name, total=answers_in(path))
+                    reports.append(
+                        await evaluate_file(
+                            service, path, tenant, lambda n, bar=bar: progress.advance(bar, n)
+                        )
+                    )
         finally:
             await service.aclose()
     print(format_report(reports))

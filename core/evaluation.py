@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -95,16 +95,23 @@ class FileReport:
     graded_answers: int = 0
 
     @property
+    def matrix_labels(self) -> list[str]:
+        """The file's labels and any other label the engine predicted (a file whose answers are
+        all CORRECT still shows the WRONG column), in the usual order."""
+        seen = set(self.labels) | set(self.predicted)
+        return [label for label in LABEL_ORDER if label in seen]
+
+    @property
     def accuracy(self) -> float:
         return accuracy(self.gold, self.predicted)
 
     @property
     def macro_f1(self) -> float:
-        return macro_f1(self.gold, self.predicted, self.labels)
+        return macro_f1(self.gold, self.predicted, self.matrix_labels)
 
     @property
     def confusion(self) -> list[list[int]]:
-        return confusion(self.gold, self.predicted, self.labels)
+        return confusion(self.gold, self.predicted, self.matrix_labels)
 
     @property
     def p50_ms(self) -> float:
@@ -118,6 +125,11 @@ class FileReport:
     def first_ms(self) -> float:
         """Mean time of the first call per task (index build included)."""
         return sum(self.warmup_ms) / len(self.warmup_ms) if self.warmup_ms else 0.0
+
+
+def answers_in(path: str | Path) -> int:
+    """How many test answers a benchmark file holds (the length of its progress bar)."""
+    return sum(len(q.get("test", [])) for q in read_questions(Path(path)))
 
 
 def read_questions(path: Path) -> list[dict]:
@@ -155,9 +167,12 @@ def _request(task: FreeformTextTask, tenant_id: str, content: str) -> ComputeFee
     )
 
 
-async def evaluate_file(service: Service, path: str | Path, tenant_id: str) -> FileReport:
+async def evaluate_file(
+    service: Service, path: str | Path, tenant_id: str, progress: Callable[[int], None] = lambda _: None
+) -> FileReport:
     """Upsert each question as a task, add its train answers as graded answers, judge its test
-    answers one by one (each call timed) and compare the verdicts with the gold labels."""
+    answers one by one (each call timed) and compare the verdicts with the gold labels.
+    ``progress`` is told of every judged answer (the command shows a progress bar)."""
     questions = read_questions(Path(path))
     seen = {item["label"] for q in questions for part in ("train", "test") for item in q.get(part, [])}
     report = FileReport(path=str(path), labels=[label for label in LABEL_ORDER if label in seen])
@@ -179,6 +194,7 @@ async def evaluate_file(service: Service, path: str | Path, tenant_id: str) -> F
             report.latencies_ms.append((time.perf_counter() - started) * 1000)
             report.gold.append(item["label"])
             report.predicted.append(read_verdict(feedback.result.points.verdict, report.labels))
+            progress(1)
     return report
 
 
@@ -194,8 +210,9 @@ def format_report(reports: Sequence[FileReport]) -> str:
         )
     for r in reports:
         lines += ["", f"{Path(r.path).name}: confusion (rows gold, columns predicted)"]
-        width = max(len(label) for label in r.labels) + 2
-        lines.append(" " * width + "".join(f"{label:>{width}}" for label in r.labels))
-        for label, row in zip(r.labels, r.confusion, strict=True):
+        labels = r.matrix_labels
+        width = max(len(label) for label in labels) + 2
+        lines.append(" " * width + "".join(f"{label:>{width}}" for label in labels))
+        for label, row in zip(labels, r.confusion, strict=True):
             lines.append(f"{label:<{width}}" + "".join(f"{n:>{width}}" for n in row))
     return "\n".join(lines)

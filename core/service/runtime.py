@@ -18,6 +18,7 @@ from typing import Any
 from core.api import TutorUpsert, parse_task
 from core.assets import demo_tasks, demo_tutors, load_catalogue
 from core.config import Settings
+from core.engine.text.embedding import warm_up
 from core.engine.messages import Catalogue
 from core.store import conversations, principals, tasks
 from core.store.db import Database
@@ -102,6 +103,9 @@ class Runtime:
 
     @classmethod
     async def open(cls, settings: Settings) -> Runtime:
+        # The freeform judge's sentence encoder loads in the background (about 1 s), so that the
+        # health check, the apps' first screens and other task types never wait for it.
+        warm_up()
         db = Database(settings.database_url)
         await db.migrate()
         runtime = cls(settings, db, load_catalogue())

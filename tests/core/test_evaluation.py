@@ -81,3 +81,14 @@ def test_format_report_prints_the_confusion_matrix() -> None:
     lines = format_report([report]).splitlines()
     assert lines[1].split()[:4] == ["x.jsonl", "3", "0.667", "0.556"]
     assert lines[-2].split() == ["PARTIAL", "0", "0", "1"]
+
+
+def test_a_file_whose_gold_lacks_a_predicted_label_gets_that_column() -> None:
+    """A file whose answers are all CORRECT used to raise KeyError when the engine said WRONG."""
+    report = FileReport(path="all-correct.jsonl", labels=["CORRECT"])
+    report.gold, report.predicted = ["CORRECT", "CORRECT"], ["CORRECT", "WRONG"]
+    report.latencies_ms = [1.0, 1.0]
+    lines = format_report([report]).splitlines()
+    assert report.matrix_labels == ["CORRECT", "WRONG"]
+    assert lines[-2].split() == ["CORRECT", "1", "1"]
+    assert lines[-1].split() == ["WRONG", "0", "0"]

@@ -83,7 +83,7 @@ def _coverage_assessment(model: TaskModel, answer: Analysis, words: AnswerWords)
     """No graded answers: the learnt judge of :mod:`judge` over the sample solutions' facts."""
     if not model.references:
         return Assessment(Basis.NOTHING, Correctness.UNKNOWN, 0.0)
-    judgement = judge(model.references, answer, words)
+    judgement = judge(model.references, model.statement, answer, words)
     reference = model.references[judgement.reference]
     shown = [fact for fact, is_shown in zip(reference.facts, judgement.facts_shown, strict=True) if is_shown]
     detected = []

@@ -38,8 +38,9 @@ FACT_SHOWN_BY_MEANING = 0.25
 """A fact counts as stated (for the feedback's "n of m") when half its key terms are there, or the
 answer comes this much closer to it than the problem statement does. Reporting thresholds, set by
 principle (half; a quarter of the cosine range), not fitted: the verdict does not use them."""
-SAME_AS_SOLUTION = 0.97
-"""An answer this close (cosine) to a sample solution is that solution."""
+SAME_TEXT = 0.95
+"""An answer this close (cosine) to a sample solution is that solution; this close to the problem
+statement, it only repeats the question."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,14 +119,21 @@ def features(
     return np.array([lexical.mean(), gain.mean(), (gain > 0).mean()]), shown
 
 
-def judge(references: tuple[Reference, ...], answer: Analysis, words: AnswerWords) -> Judgement:
+def judge(
+    references: tuple[Reference, ...], statement: np.ndarray, answer: Analysis, words: AnswerWords
+) -> Judgement:
+    """``statement``: the unit vector of the whole problem statement."""
     sentences = sentence_vectors(answer)
     whole = encoder().encode([answer.text])[0]
     model = grader()
     best: Judgement | None = None
+    echo = float(whole @ statement) >= SAME_TEXT
     for index, reference in enumerate(references):
         values, shown = features(reference, words, sentences)
-        probability = 1.0 if float(whole @ reference.whole) >= SAME_AS_SOLUTION else model.probability(values)
+        if float(whole @ reference.whole) >= SAME_TEXT:
+            probability = 1.0
+        else:
+            probability = 0.0 if echo else model.probability(values)
         if best is None or probability > best.probability:
             verdict, share = _verdict(probability, model)
             best = Judgement(verdict, probability, share, index, tuple(bool(s) for s in shown), values)

@@ -56,6 +56,8 @@ class TaskModel:
     solutions: tuple[tuple[KeyTerm, ...], ...]
     references: tuple[Reference, ...]
     """The sample solutions' facts, for judging an answer without graded answers (:mod:`judge`)."""
+    statement: np.ndarray
+    """The unit vector of the whole problem statement: an answer that only repeats it is WRONG."""
     aspects: tuple[AspectPhrases, ...]
     graded: GradedIndex | None
 
@@ -125,9 +127,10 @@ def build_model(task: FreeformTextTask, graded: tuple[GradedExample, ...], backe
         )
         for a in task.aspects
     )
-    model = TaskModel(base, solution_terms, references, aspects, None)
+    statement = encoder().encode([task.problemStatement])[0]
+    model = TaskModel(base, solution_terms, references, statement, aspects, None)
     graded_index = _graded_index(task, graded, solutions, backend, model)
-    return TaskModel(base, solution_terms, references, aspects, graded_index)
+    return replace(model, graded=graded_index)
 
 
 def _statement_vectors(task: FreeformTextTask, base: str) -> np.ndarray:

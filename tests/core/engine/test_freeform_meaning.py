@@ -1,0 +1,151 @@
+"""Freeform judgement of a new task (sample solutions only, no graded answers) by meaning: the
+facts of a sample solution, paraphrases in other words and languages, negation, and bad input."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.api import AspectDefinition, AspectType, Correctness, FreeformTextTask, Language
+from core.assets import demo_tasks
+from core.engine.freeform.facts import split_facts, without_point_marks
+from core.engine.text.embedding import encoder
+from tests.core.engine.test_freeform import judge
+
+CIRCUIT = FreeformTextTask(
+    id="circuit",
+    title="Bulb",
+    problemStatement="On the table lie a bulb, a battery and two wires. Explain what you do so that the bulb lights up.",
+    sampleSolutions=[
+        {
+            "content": "Connect one wire from the plus pole of the battery to the bulb and a second wire from "
+            "the bulb back to the minus pole, so that the circuit is closed. A current then flows "
+            "through the filament, which heats up and glows."
+        }
+    ],
+)
+JOBBER = FreeformTextTask(
+    id="jobber",
+    language=Language.DE_DE,
+    problemStatement="Wie reagierst du, wenn du auf deine Tätigkeit angesprochen wirst?",
+    sampleSolutions=[
+        {
+            "content": "Der Jobber soll sich dem Personal gegenüber zu erkennen geben (0.25 P) und das "
+            "Informationsschreiben in der App vorzeigen (0.25 P). Zusätzlich muss notiert werden, zu "
+            "welchem Zeitpunkt (0.25 P) der Jobber enttarnt wurde. Zentrale Frage ist dabei, ob ein "
+            "neutrales Gespräch stattgefunden hat. Der Job soll mit Erlaubnis der Mitarbeiter bis zum "
+            "Ende durchgeführt (0.25 P) werden."
+        }
+    ],
+)
+
+
+def verdict(task: FreeformTextTask, content: str) -> Correctness:
+    return judge(task, content).points.verdict
+
+
+def test_point_markers_make_the_facts_and_leave_the_text() -> None:
+    facts = split_facts(JOBBER.sampleSolutions[0].content)
+    assert facts == [
+        "Der Jobber soll sich dem Personal gegenüber zu erkennen geben",
+        "und das Informationsschreiben in der App vorzeigen",
+        "Zusätzlich muss notiert werden, zu welchem Zeitpunkt",
+        "Der Job soll mit Erlaubnis der Mitarbeiter bis zum Ende durchgeführt",
+    ]
+    assert "(0.25 P)" not in without_point_marks(JOBBER.sampleSolutions[0].content)
+
+
+def test_a_list_solution_has_one_fact_a_line_and_no_heading() -> None:
+    solution = "The controller takes care of:\n● configuration of forwarding tables\n● discovery of topology"
+    assert split_facts(solution) == ["configuration of forwarding tables", "discovery of topology"]
+
+
+@pytest.mark.parametrize("document", demo_tasks(), ids=lambda d: d["id"])
+def test_every_demo_freeform_task_scores_its_own_sample_solution_correct(document: dict) -> None:
+    if document["type"] != "FreeformTextTask":
+        pytest.skip("not a freeform task")
+    task = FreeformTextTask.model_validate(document)
+    for plain in (task, task.model_copy(update={"aspects": []})):
+        assert verdict(plain, task.sampleSolutions[0].content) is Correctness.CORRECT
+
+
+def test_a_paraphrase_in_other_words_is_correct_and_a_wrong_relation_is_not() -> None:
+    paraphrase = (
+        "Link the battery's plus terminal to the lamp with one cable and run another cable from the lamp "
+        "to the minus terminal, closing the circuit; the current through the thin filament makes it hot "
+        "so it glows."
+    )
+    assert verdict(CIRCUIT, paraphrase) is Correctness.CORRECT
+    assert verdict(CIRCUIT, "The bulb glows because the circuit is not closed and no current flows.") is not (
+        Correctness.CORRECT
+    )
+    assert verdict(CIRCUIT, CIRCUIT.problemStatement) is Correctness.WRONG
+
+
+def test_a_german_answer_in_other_words_with_every_fact_is_correct_and_counts_missing_facts() -> None:
+    full = (
+        "Ich gebe mich als Jobber zu erkennen und zeige das Schreiben in der App vor. Ich notiere, zu "
+        "welchem Zeitpunkt ich enttarnt wurde, und führe den Job mit Erlaubnis der Mitarbeiter zu Ende."
+    )
+    assert verdict(JOBBER, full) is Correctness.CORRECT
+    partial = judge(JOBBER, "Ich zeige das Informationsschreiben in der App vor.")
+    assert partial.points.verdict is Correctness.PARTIAL
+    assert "1" in partial.feedback[0].message and "4" in partial.feedback[0].message
+
+
+def test_a_concept_said_in_other_words_is_detected_with_the_span_of_its_sentence() -> None:
+    task = CIRCUIT.model_copy(
+        update={
+            "aspects": [
+                AspectDefinition(name="Filament heats", cues=["wire in the bulb gets hot"], points=1),
+            ]
+        }
+    )
+    answer = "I hook both ends to the battery. The little wire in the bulb heats up."
+    result = judge(task, answer)
+    assert [d.aspect.name for d in result.allAspects] == ["Filament heats"]
+    assert [s.content for s in result.allAspects[0].context] == ["The little wire in the bulb heats up"]
+    assert judge(task, "The bulb is in a closed path.").allAspects == []
+    assert judge(task, "The little wire in the bulb does not heat up.").allAspects == []
+
+
+def test_a_denied_reason_is_not_flagged_as_the_misconception() -> None:
+    task = FreeformTextTask(
+        id="seasons",
+        problemStatement="Why is it warmer in summer?",
+        sampleSolutions=[{"content": "The Sun's rays hit the ground more steeply in summer."}],
+        aspects=[
+            AspectDefinition(name="steeper rays", cues=["rays more steeply"], points=1),
+            AspectDefinition(
+                name="closer", type=AspectType.MISCONCEPTION, cues=["Earth is closer to the Sun"]
+            ),
+        ],
+    )
+    result = judge(task, "It is not because the Earth is closer to the Sun: the rays hit more steeply.")
+    assert all(d.aspect.type is AspectType.CONCEPT for d in result.allAspects)
+    assert judge(task, "Because the Earth is closer to the Sun.").points.verdict is Correctness.WRONG
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        "",
+        "   \n\t",
+        "?!… ---",
+        "🙂🙂🔥",
+        "x" * 10_000,
+        "the circuit " * 1_000,
+        "Die Birne leuchtet, weil der Stromkreis geschlossen ist.",
+    ],
+    ids=["empty", "whitespace", "punctuation", "emoji", "one-long-word", "10k-chars", "other-language"],
+)
+def test_bad_input_gets_a_verdict(content: str) -> None:
+    result = judge(CIRCUIT, content)
+    assert result.points.verdict in {Correctness.CORRECT, Correctness.PARTIAL, Correctness.WRONG}
+    assert result.feedback
+
+
+def test_the_packaged_encoder_ranks_a_translation_above_an_unrelated_sentence() -> None:
+    vectors = encoder().encode(
+        ["The circuit must be closed.", "Der Stromkreis muss geschlossen sein.", "I like pizza on Sundays."]
+    )
+    assert vectors[0] @ vectors[1] > 0.7 > 0.3 > vectors[0] @ vectors[2]
