@@ -18,8 +18,8 @@ from typing import Any
 from core.api import TutorUpsert, parse_task
 from core.assets import demo_tasks, demo_tutors, load_catalogue
 from core.config import Settings
-from core.engine.text.embedding import warm_up
 from core.engine.messages import Catalogue
+from core.engine.text.embedding import warm_up
 from core.store import conversations, principals, tasks
 from core.store.db import Database
 

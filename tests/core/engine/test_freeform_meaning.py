@@ -59,10 +59,10 @@ def test_a_list_solution_has_one_fact_a_line_and_no_heading() -> None:
     assert split_facts(solution) == ["configuration of forwarding tables", "discovery of topology"]
 
 
-@pytest.mark.parametrize("document", demo_tasks(), ids=lambda d: d["id"])
+@pytest.mark.parametrize(
+    "document", [d for d in demo_tasks() if d["type"] == "FreeformTextTask"], ids=lambda d: d["id"]
+)
 def test_every_demo_freeform_task_scores_its_own_sample_solution_correct(document: dict) -> None:
-    if document["type"] != "FreeformTextTask":
-        pytest.skip("not a freeform task")
     task = FreeformTextTask.model_validate(document)
     for plain in (task, task.model_copy(update={"aspects": []})):
         assert verdict(plain, task.sampleSolutions[0].content) is Correctness.CORRECT
