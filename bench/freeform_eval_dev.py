@@ -4,10 +4,9 @@
 
 1. Similarity constants (stop-word weight, n-gram share): three folds over the TRAIN answers of
    each unseen-answers question (one third held out, the rest graded); mean held-out macro-F1.
-2. Coverage thresholds for tasks without graded answers: fitted on the TRAIN answers of the
-   unseen-answers files (coverage of the sample solution alone), mean macro-F1 of both files.
-3. Engine-only cost per test answer (CPU time of the thread, p50 and p99) and macro-F1 per file.
-No test answer is used in 1 or 2.
+2. Engine-only cost per test answer (CPU time of the thread, p50 and p99) and macro-F1 per file.
+No test answer is used in 1. Tasks without graded answers are judged by the learnt judge, whose
+weights and cut points bench/freeform_grader.py trains leaving one corpus out.
 """
 
 from __future__ import annotations
@@ -25,9 +24,6 @@ from core.api import FreeformTextAnswer
 from core.assets import load_catalogue
 from core.engine import compute_result
 from core.engine.base import EngineContext, GradedExample
-from core.engine.freeform.model import build_model
-from core.engine.text.coverage import AnswerWords
-from core.engine.text.tokens import analyse
 from core.evaluation import (
     LABEL_ORDER,
     graded_answer_of,
@@ -91,38 +87,6 @@ def choose_similarity_constants(data: Path) -> None:
         )
 
 
-def coverage_of_train(path: Path) -> list[tuple[float, str]]:
-    pairs = []
-    for q in read_questions(path):
-        task = task_of(q)
-        model = build_model(task, (), similarity.LexicalBackend())
-        pairs += [
-            (model.solution_coverage(AnswerWords(analyse(i["answer"], model.base))), i["label"])
-            for i in q["train"]
-        ]
-    return pairs
-
-
-def choose_coverage_thresholds(data: Path) -> None:
-    files = [coverage_of_train(data / name) for name in UNSEEN_ANSWERS]
-
-    def score(low: float, high: float) -> float:
-        total = 0.0
-        for pairs in files:
-            labels = [label for label in LABEL_ORDER if any(g == label for _, g in pairs)]
-            verdicts = ["CORRECT" if c >= high else "WRONG" if c < low else "PARTIAL" for c, _ in pairs]
-            verdicts = [v if v in labels else "WRONG" for v in verdicts]
-            total += macro_f1([g for _, g in pairs], verdicts, labels)
-        return total / len(files)
-
-    grid = [i / 100 for i in range(60)]
-    best = max((score(low, high), low, high) for high in grid for low in grid if low < high)
-    print(
-        f"coverage thresholds on train answers: WRONG below {best[1]:.2f}, CORRECT from {best[2]:.2f}"
-        f" (mean macro-F1 {best[0]:.3f})"
-    )
-
-
 def engine_cost(data: Path) -> None:
     print(f"{'file':<42} {'macro-F1':>8} {'cpu p50 ms':>10} {'cpu p99 ms':>10}")
     for path in sorted(data.glob("*.jsonl")):
@@ -152,5 +116,4 @@ if __name__ == "__main__":
         Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).resolve().parents[2] / "shared/bench/data"
     )
     choose_similarity_constants(data)
-    choose_coverage_thresholds(data)
     engine_cost(data)
