@@ -103,9 +103,6 @@ class Runtime:
 
     @classmethod
     async def open(cls, settings: Settings) -> Runtime:
-        # The freeform judge's sentence encoder loads in the background (about 1 s), so that the
-        # health check, the apps' first screens and other task types never wait for it.
-        warm_up()
         db = Database(settings.database_url)
         await db.migrate()
         runtime = cls(settings, db, load_catalogue())
@@ -113,6 +110,9 @@ class Runtime:
             await principals.ensure_tenant(session, settings.default_tenant, "Default tenant")
         if settings.seed_demo:
             await runtime.seed_demo_if_empty()
+        # The freeform judge's sentence encoder loads in the background (0.8 s), after the store is
+        # ready, so that the health check, the apps' first screens and other task types never wait.
+        warm_up()
         return runtime
 
     @property

@@ -95,14 +95,14 @@ def _coverage_assessment(model: TaskModel, answer: Analysis, words: AnswerWords)
                 context=text_spans(answer.text, evidence_spans(answer, found.matched)),
             )
         )
-    best = coverage(words, model.solutions[judgement.reference]) if model.solutions else None
+    best = coverage(words, reference.terms)
     return Assessment(
         basis=Basis.COVERAGE,
         verdict=judgement.verdict,
         score=judgement.share,
         detected=detected,
-        evidence=evidence_spans(answer, [t for t in best.matched if not t.stop]) if best else [],
-        contradictions=evidence_spans(answer, best.contradicted) if best else [],
+        evidence=evidence_spans(answer, [t for t in best.matched if not t.stop]),
+        contradictions=evidence_spans(answer, best.contradicted),
         covered_ideas=len(shown),
         total_ideas=len(reference.facts),
     )

@@ -53,6 +53,8 @@ class Fact:
 class Reference:
     """One sample solution, prepared once per task version."""
 
+    terms: tuple[KeyTerm, ...]
+    """The whole solution's key terms: the evidence and the contradictions the feedback points at."""
     facts: tuple[Fact, ...]
     vectors: np.ndarray
     """Unit vectors of the facts, one row each."""
@@ -103,8 +105,12 @@ class Judgement:
     features: np.ndarray
 
 
+MAX_SENTENCES = 64
+"""A longer answer is read as its first 64 sentences: a pasted essay costs milliseconds, not seconds."""
+
+
 def sentence_vectors(answer: Analysis) -> np.ndarray:
-    texts = [s.text(answer.text) for s in answer.sentences] or [answer.text]
+    texts = [s.text(answer.text) for s in answer.sentences[:MAX_SENTENCES]] or [answer.text]
     return encoder().encode(texts)
 
 

@@ -113,8 +113,8 @@ def build_model(task: FreeformTextTask, graded: tuple[GradedExample, ...], backe
     question = frozenset(t.stem for t in analyse(task.problemStatement, base).tokens)
     solutions = [without_point_marks(s.content) for s in task.sampleSolutions if s.content.strip()]
     solution_terms = tuple(key_terms(analyse(s, base), question) for s in solutions)
-    references = _references(task, base, question, _statement_vectors(task, base))
     statement_vectors = _statement_vectors(task, base)
+    references = _references(task, base, question, statement_vectors)
     aspects = tuple(
         AspectPhrases(
             definition=a,
@@ -150,12 +150,14 @@ def _references(
         if not facts:
             continue
         vectors = encoder().encode([f.text for f in facts])
+        whole = without_point_marks(solution.content)
         references.append(
             Reference(
+                terms=key_terms(analyse(whole, base), question),
                 facts=facts,
                 vectors=vectors,
                 statement_similarity=(statement_vectors @ vectors.T).max(axis=0),
-                whole=encoder().encode([without_point_marks(solution.content)])[0],
+                whole=encoder().encode([whole])[0],
             )
         )
     return tuple(references)

@@ -49,17 +49,20 @@ class SentenceEncoder:
         rows = np.zeros((len(texts), DIMENSIONS), dtype=np.float32)
         with self._lock:
             missing = [t for t in dict.fromkeys(texts) if t.strip() and t not in self._cache]
-            if missing:
-                vectors = self._load().encode([t[:MAX_CHARS] for t in missing])
-                for text, vector in zip(missing, vectors, strict=True):
-                    self._cache[text] = np.asarray(vector, dtype=np.float32)
-                while len(self._cache) > CACHE_SIZE:
-                    self._cache.popitem(last=False)
+            fresh = (
+                dict(zip(missing, self._load().encode([t[:MAX_CHARS] for t in missing]), strict=True))
+                if missing
+                else {}
+            )
             for i, text in enumerate(texts):
-                vector = self._cache.get(text)
+                vector = fresh.get(text)
+                if vector is None and (vector := self._cache.get(text)) is not None:
+                    self._cache.move_to_end(text)
                 if vector is not None:
                     rows[i] = vector
-                    self._cache.move_to_end(text)
+            self._cache.update(fresh)
+            while len(self._cache) > CACHE_SIZE:
+                self._cache.popitem(last=False)
         return rows
 
 
