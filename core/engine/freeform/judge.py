@@ -102,7 +102,6 @@ class Judgement:
     """Points as a share of the maximum: 1, 0, or strictly between for PARTIAL."""
     reference: int
     facts_shown: tuple[bool, ...]
-    features: np.ndarray
 
 
 MAX_SENTENCES = 64
@@ -142,7 +141,7 @@ def judge(
             probability = 0.0 if echo else model.probability(values)
         if best is None or probability > best.probability:
             verdict, share = _verdict(probability, model)
-            best = Judgement(verdict, probability, share, index, tuple(bool(s) for s in shown), values)
+            best = Judgement(verdict, probability, share, index, tuple(bool(s) for s in shown))
     assert best is not None, "judge() needs at least one reference"
     return best
 
