@@ -21,7 +21,7 @@ import json
 import sys
 import time
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -31,12 +31,12 @@ from sklearn.preprocessing import StandardScaler
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from core.engine.freeform.judge import FEATURES, features, sentence_vectors  # noqa: E402
+from core.engine.freeform.judge import FEATURES, JudgeWeights, evidence, sentence_vectors  # noqa: E402
 from core.engine.freeform.model import build_model  # noqa: E402
 from core.engine.similarity import LexicalBackend  # noqa: E402
 from core.engine.text.coverage import AnswerWords  # noqa: E402
 from core.engine.text.tokens import analyse  # noqa: E402
-from core.evaluation import macro_f1, read_questions, task_of  # noqa: E402
+from core.evaluation import macro_f1, read_questions, read_verdict, task_of  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "bench" / "data"
 CORPORA = {
@@ -75,19 +75,18 @@ def examples_of(corpus: str, file: str) -> list[Example]:
         for item in question.get("train", []) + question.get("test", []):
             analysis = analyse(item["answer"], model.base)
             words, sentences = AnswerWords(analysis), sentence_vectors(analysis)
+            # With several sample solutions, the one the answer covers best (the judge takes the
+            # likeliest; before there are weights, coverage plus gain is the stand-in).
             values = max(
-                (features(r, words, sentences)[0] for r in model.references), key=lambda v: v[0] + v[1]
+                (evidence(r, words, sentences).features for r in model.references), key=lambda v: v[0] + v[1]
             )
             out.append(Example(corpus, file, values, item["label"]))
     return out
 
 
-def read(probabilities: np.ndarray, correct_from: float, wrong_below: float, labels: list[str]) -> list[str]:
-    three_way = "PARTIAL" in labels
-    return [
-        "CORRECT" if p >= correct_from else ("PARTIAL" if three_way and p >= wrong_below else "WRONG")
-        for p in probabilities
-    ]
+def read(weights: JudgeWeights, probabilities: np.ndarray, labels: list[str]) -> list[str]:
+    """The judge's verdicts as the benchmark reads them (PARTIAL is WRONG in a 2-way file)."""
+    return [read_verdict(weights.verdict(p)[0], labels) for p in probabilities]
 
 
 def fit(train: list[Example]) -> dict:
@@ -107,15 +106,19 @@ def fit(train: list[Example]) -> dict:
         "scale": scaler.scale_.tolist(),
         "coef": model.coef_[0].tolist(),
         "intercept": float(model.intercept_[0]),
+        "correct_from": 0.5,
+        "wrong_below": 0.5,
     }
+    weights = JudgeWeights.from_json(grader)
     scored = {
-        c: (probabilities(grader, es), [e.label for e in es], labels_of(es)) for c, es in by_corpus.items()
+        c: (probabilities(weights, es), [e.label for e in es], labels_of(es)) for c, es in by_corpus.items()
     }
-    pairs = [
-        (float(np.mean([macro_f1(g, read(p, hi, lo, ls), ls) for p, g, ls in scored.values()])), hi, lo)
-        for hi in GRID
-        for lo in GRID[hi > GRID]
-    ]
+
+    def mean_f1(hi: float, lo: float) -> float:
+        cut = replace(weights, correct_from=hi, wrong_below=lo)
+        return float(np.mean([macro_f1(g, read(cut, p, ls), ls) for p, g, ls in scored.values()]))
+
+    pairs = [(mean_f1(hi, lo), hi, lo) for hi in GRID for lo in GRID[hi > GRID]]
     top = max(score for score, _, _ in pairs)
     near = [(hi, lo) for score, hi, lo in pairs if score >= top - FLAT]
     grader["correct_from"] = float(np.median([hi for hi, _ in near]))
@@ -123,9 +126,8 @@ def fit(train: list[Example]) -> dict:
     return grader
 
 
-def probabilities(grader: dict, examples: list[Example]) -> np.ndarray:
-    x = (np.array([e.values for e in examples]) - grader["mean"]) / grader["scale"]
-    return 1 / (1 + np.exp(-(x @ np.array(grader["coef"]) + grader["intercept"])))
+def probabilities(weights: JudgeWeights, examples: list[Example]) -> np.ndarray:
+    return weights.probabilities(np.array([e.values for e in examples]))
 
 
 def main() -> None:
@@ -140,10 +142,10 @@ def main() -> None:
         f"{'macro-F1':>8} {'goal':>5} {'before':>6}"
     )
     for corpus, files in CORPORA.items():
-        grader = fit([e for e in examples if e.corpus != corpus])
+        weights = JudgeWeights.from_json(fit([e for e in examples if e.corpus != corpus]))
         judged = [e for e in examples if e.file == files[-1]]
         labels = labels_of(judged)
-        predicted = read(probabilities(grader, judged), grader["correct_from"], grader["wrong_below"], labels)
+        predicted = read(weights, probabilities(weights, judged), labels)
         gold = [e.label for e in judged]
         accuracy = sum(g == p for g, p in zip(gold, predicted, strict=True)) / len(gold)
         others = " + ".join(c for c in CORPORA if c != corpus)

@@ -141,7 +141,7 @@ async def _seed_demo(args: argparse.Namespace) -> int:
 async def _eval(args: argparse.Namespace) -> int:
     from rich.progress import Progress
 
-    from core.evaluation import answers_in, evaluate_file, format_report
+    from core.evaluation import evaluate_file, format_report
     from core.service import connect
 
     settings = _settings(args)
@@ -158,10 +158,13 @@ async def _eval(args: argparse.Namespace) -> int:
             with Progress(transient=True) as progress:
                 reports = []
                 for path in args.files:
-                    bar = progress.add_task(Path(path).name, total=answers_in(path))
+                    bar = progress.add_task(Path(path).name, total=None)
                     reports.append(
                         await evaluate_file(
-                            service, path, tenant, lambda n, bar=bar: progress.advance(bar, n)
+                            service,
+                            path,
+                            tenant,
+                            lambda done, total, bar=bar: progress.update(bar, completed=done, total=total),
                         )
                     )
         finally:

@@ -127,11 +127,6 @@ class FileReport:
         return sum(self.warmup_ms) / len(self.warmup_ms) if self.warmup_ms else 0.0
 
 
-def answers_in(path: str | Path) -> int:
-    """How many test answers a benchmark file holds (the length of its progress bar)."""
-    return sum(len(q.get("test", [])) for q in read_questions(Path(path)))
-
-
 def read_questions(path: Path) -> list[dict]:
     with path.open(encoding="utf-8") as lines:
         return [json.loads(line) for line in lines if line.strip()]
@@ -168,12 +163,17 @@ def _request(task: FreeformTextTask, tenant_id: str, content: str) -> ComputeFee
 
 
 async def evaluate_file(
-    service: Service, path: str | Path, tenant_id: str, progress: Callable[[int], None] = lambda _: None
+    service: Service,
+    path: str | Path,
+    tenant_id: str,
+    progress: Callable[[int, int], None] = lambda done, total: None,
 ) -> FileReport:
     """Upsert each question as a task, add its train answers as graded answers, judge its test
     answers one by one (each call timed) and compare the verdicts with the gold labels.
-    ``progress`` is told of every judged answer (the command shows a progress bar)."""
+    ``progress`` is told, after every judged answer, how many are done of how many (the command
+    shows a progress bar)."""
     questions = read_questions(Path(path))
+    total = sum(len(q.get("test", [])) for q in questions)
     seen = {item["label"] for q in questions for part in ("train", "test") for item in q.get(part, [])}
     report = FileReport(path=str(path), labels=[label for label in LABEL_ORDER if label in seen])
     for question in questions:
@@ -194,7 +194,7 @@ async def evaluate_file(
             report.latencies_ms.append((time.perf_counter() - started) * 1000)
             report.gold.append(item["label"])
             report.predicted.append(read_verdict(feedback.result.points.verdict, report.labels))
-            progress(1)
+            progress(len(report.gold), total)
     return report
 
 

@@ -1,9 +1,9 @@
-"""Feedback on freeform text: authored aspects with evidence spans, coverage of the sample
-solutions, and the verdicts of the task's graded answers.
+"""Feedback on freeform text: authored aspects with evidence spans, the sample solutions' facts,
+and the verdicts of the task's graded answers.
 
 Order of evidence: authored aspects decide when the task has them; otherwise the graded answers
 (a calibrated nearest-neighbour vote, see :mod:`grading`) when there are enough; otherwise the
-answer's coverage of the sample solutions against two general thresholds. The feedback items
+learnt judge of the answer against the sample solutions' facts (:mod:`judge`). The feedback items
 always point at the learner's own words.
 """
 

@@ -17,7 +17,6 @@ POINT_MARK = re.compile(
     r"\(\s*\d+(?:[.,]\d+)?\s*(?:p|pkt|pt|pts|punkte?|points?|punti|pti)\.?\s*\)", re.IGNORECASE
 )
 """'(0.25 P)', '(1 point)', '(0,5 Punkte)', '(2 pts)', '(1 punto)'."""
-_SENTENCE_END = re.compile(r"(?<=[.!?;:])\s+")
 MAX_FACTS = 24
 """A longer solution is read as its first 24 facts: judging stays a few milliseconds."""
 
@@ -39,4 +38,5 @@ def split_facts(solution: str) -> list[str]:
 
 def _last_sentence(piece: str) -> str:
     """The part of the text before a point marker that the points belong to: its sentence."""
-    return _SENTENCE_END.split(piece.strip())[-1]
+    spans = sentences(piece)
+    return spans[-1].text(piece) if spans else ""

@@ -20,7 +20,6 @@ CORRECT, PARTIAL or WRONG. The best of the sample solutions (they are alternativ
 from __future__ import annotations
 
 import json
-import math
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -39,8 +38,9 @@ FACT_SHOWN_BY_MEANING = 0.25
 answer comes this much closer to it than the problem statement does. Reporting thresholds, set by
 principle (half; a quarter of the cosine range), not fitted: the verdict does not use them."""
 SAME_TEXT = 0.95
-"""An answer this close (cosine) to a sample solution is that solution; this close to the problem
-statement, it only repeats the question."""
+"""Cosine from which two sentences say the same. An answer that states every fact of a sample
+solution this closely is that solution (CORRECT); one whose every sentence is this close to a
+sentence of the problem statement only repeats the question (WRONG)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,12 +60,12 @@ class Reference:
     """Unit vectors of the facts, one row each."""
     statement_similarity: np.ndarray
     """Per fact, the cosine of the nearest sentence of the problem statement: the task's baseline."""
-    whole: np.ndarray
-    """The unit vector of the whole solution (without point markers)."""
 
 
 @dataclass(frozen=True, slots=True)
-class Grader:
+class JudgeWeights:
+    """The logistic model over :data:`FEATURES` and its two cut points."""
+
     mean: np.ndarray
     scale: np.ndarray
     coef: np.ndarray
@@ -73,25 +73,51 @@ class Grader:
     correct_from: float
     wrong_below: float
 
-    def probability(self, features: np.ndarray) -> float:
-        z = float(((features - self.mean) / self.scale) @ self.coef + self.intercept)
-        return 1.0 / (1.0 + math.exp(-z))
+    @classmethod
+    def from_json(cls, data: dict) -> JudgeWeights:
+        if tuple(data["features"]) != FEATURES:
+            raise ValueError(
+                f"the weights were trained on {data['features']}, this engine computes {FEATURES}"
+            )
+        return cls(
+            mean=np.array(data["mean"]),
+            scale=np.array(data["scale"]),
+            coef=np.array(data["coef"]),
+            intercept=float(data["intercept"]),
+            correct_from=float(data["correct_from"]),
+            wrong_below=float(data["wrong_below"]),
+        )
+
+    def probabilities(self, features: np.ndarray) -> np.ndarray:
+        """The chance of CORRECT for one feature vector, or for each row of a matrix of them."""
+        return 1.0 / (1.0 + np.exp(-(((features - self.mean) / self.scale) @ self.coef + self.intercept)))
+
+    def verdict(self, probability: float) -> tuple[Correctness, float]:
+        """The verdict and the points as a share of the maximum (strictly between for PARTIAL)."""
+        if probability >= self.correct_from:
+            return Correctness.CORRECT, 1.0
+        if probability < self.wrong_below:
+            return Correctness.WRONG, 0.0
+        position = (probability - self.wrong_below) / (self.correct_from - self.wrong_below)
+        return Correctness.PARTIAL, 0.25 + 0.5 * position
 
 
 @cache
-def grader() -> Grader:
-    """The shipped weights (core/engine/freeform/grader.json, written by bench/freeform_grader.py)."""
-    data = json.loads(resources.files(__package__).joinpath("grader.json").read_text(encoding="utf-8"))
-    if tuple(data["features"]) != FEATURES:
-        raise ValueError(f"grader.json was trained on {data['features']}, this engine computes {FEATURES}")
-    return Grader(
-        mean=np.array(data["mean"]),
-        scale=np.array(data["scale"]),
-        coef=np.array(data["coef"]),
-        intercept=float(data["intercept"]),
-        correct_from=float(data["correct_from"]),
-        wrong_below=float(data["wrong_below"]),
-    )
+def shipped_weights() -> JudgeWeights:
+    """core/engine/freeform/grader.json, written by bench/freeform_grader.py --write."""
+    text = resources.files(__package__).joinpath("grader.json").read_text(encoding="utf-8")
+    return JudgeWeights.from_json(json.loads(text))
+
+
+@dataclass(frozen=True, slots=True)
+class Evidence:
+    """What an answer shows of one sample solution."""
+
+    features: np.ndarray
+    shown: np.ndarray
+    """Per fact, whether the answer states it (for the feedback's "n of m")."""
+    verbatim: bool
+    """Every fact is stated nearly word for word."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,48 +134,41 @@ MAX_SENTENCES = 64
 """A longer answer is read as its first 64 sentences: a pasted essay costs milliseconds, not seconds."""
 
 
-def sentence_vectors(answer: Analysis) -> np.ndarray:
-    texts = [s.text(answer.text) for s in answer.sentences[:MAX_SENTENCES]] or [answer.text]
+def sentence_vectors(text: Analysis) -> np.ndarray:
+    """Unit vectors of the sentences of an analysed text (an answer, a problem statement)."""
+    texts = [s.text(text.text) for s in text.sentences[:MAX_SENTENCES]] or [text.text]
     return encoder().encode(texts)
 
 
-def features(
-    reference: Reference, words: AnswerWords, sentences: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
-    """The three features and, per fact, whether the answer shows it."""
+def evidence(reference: Reference, words: AnswerWords, sentences: np.ndarray) -> Evidence:
     lexical = np.array([coverage(words, fact.terms).score if fact.terms else 0.0 for fact in reference.facts])
     nearest = (sentences @ reference.vectors.T).max(axis=0)
     gain = nearest - reference.statement_similarity
-    shown = (lexical >= FACT_SHOWN_LEXICALLY) | (gain >= FACT_SHOWN_BY_MEANING)
-    return np.array([lexical.mean(), gain.mean(), (gain > 0).mean()]), shown
+    return Evidence(
+        features=np.array([lexical.mean(), gain.mean(), (gain > 0).mean()]),
+        shown=(lexical >= FACT_SHOWN_LEXICALLY) | (gain >= FACT_SHOWN_BY_MEANING),
+        verbatim=bool((nearest >= SAME_TEXT).all()),
+    )
 
 
 def judge(
     references: tuple[Reference, ...], statement: np.ndarray, answer: Analysis, words: AnswerWords
 ) -> Judgement:
-    """``statement``: the unit vector of the whole problem statement."""
+    """``statement``: the unit vectors of the problem statement's sentences."""
     sentences = sentence_vectors(answer)
-    whole = encoder().encode([answer.text])[0]
-    model = grader()
+    weights = shipped_weights()
+    echo = bool(((sentences @ statement.T).max(axis=1) >= SAME_TEXT).all())
     best: Judgement | None = None
-    echo = float(whole @ statement) >= SAME_TEXT
     for index, reference in enumerate(references):
-        values, shown = features(reference, words, sentences)
-        if float(whole @ reference.whole) >= SAME_TEXT:
+        found = evidence(reference, words, sentences)
+        if found.verbatim:
             probability = 1.0
+        elif echo:
+            probability = 0.0
         else:
-            probability = 0.0 if echo else model.probability(values)
+            probability = float(weights.probabilities(found.features))
         if best is None or probability > best.probability:
-            verdict, share = _verdict(probability, model)
-            best = Judgement(verdict, probability, share, index, tuple(bool(s) for s in shown))
+            verdict, share = weights.verdict(probability)
+            best = Judgement(verdict, probability, share, index, tuple(bool(s) for s in found.shown))
     assert best is not None, "judge() needs at least one reference"
     return best
-
-
-def _verdict(probability: float, model: Grader) -> tuple[Correctness, float]:
-    if probability >= model.correct_from:
-        return Correctness.CORRECT, 1.0
-    if probability < model.wrong_below:
-        return Correctness.WRONG, 0.0
-    position = (probability - model.wrong_below) / (model.correct_from - model.wrong_below)
-    return Correctness.PARTIAL, 0.25 + 0.5 * position

@@ -19,7 +19,7 @@ from core.api import AspectDefinition, Correctness, FreeformTextTask
 from core.engine.base import EngineContext, GradedExample
 from core.engine.freeform.facts import split_facts, without_point_marks
 from core.engine.freeform.grading import LABEL_SCORES, MIN_GRADED, Grader
-from core.engine.freeform.judge import Fact, Reference
+from core.engine.freeform.judge import Fact, Reference, sentence_vectors
 from core.engine.similarity import Backend, Index, LexicalBackend
 from core.engine.text.coverage import AnswerWords, KeyTerm, coverage, key_terms
 from core.engine.text.embedding import encoder
@@ -57,7 +57,8 @@ class TaskModel:
     references: tuple[Reference, ...]
     """The sample solutions' facts, for judging an answer without graded answers (:mod:`judge`)."""
     statement: np.ndarray
-    """The unit vector of the whole problem statement: an answer that only repeats it is WRONG."""
+    """Unit vectors of the problem statement's sentences: the baseline of every cosine the judge
+    reads, and what an answer that only repeats the question says."""
     aspects: tuple[AspectPhrases, ...]
     graded: GradedIndex | None
 
@@ -113,7 +114,7 @@ def build_model(task: FreeformTextTask, graded: tuple[GradedExample, ...], backe
     question = frozenset(t.stem for t in analyse(task.problemStatement, base).tokens)
     solutions = [without_point_marks(s.content) for s in task.sampleSolutions if s.content.strip()]
     solution_terms = tuple(key_terms(analyse(s, base), question) for s in solutions)
-    statement_vectors = _statement_vectors(task, base)
+    statement_vectors = sentence_vectors(analyse(task.problemStatement, base))
     references = _references(task, base, question, statement_vectors)
     aspects = tuple(
         AspectPhrases(
@@ -127,16 +128,9 @@ def build_model(task: FreeformTextTask, graded: tuple[GradedExample, ...], backe
         )
         for a in task.aspects
     )
-    statement = encoder().encode([task.problemStatement])[0]
-    model = TaskModel(base, solution_terms, references, statement, aspects, None)
+    model = TaskModel(base, solution_terms, references, statement_vectors, aspects, None)
     graded_index = _graded_index(task, graded, solutions, backend, model)
     return replace(model, graded=graded_index)
-
-
-def _statement_vectors(task: FreeformTextTask, base: str) -> np.ndarray:
-    """The problem statement's sentences: what an answer that only echoes the question says."""
-    statement = analyse(task.problemStatement, base)
-    return encoder().encode([s.text(statement.text) for s in statement.sentences] or [""])
 
 
 def _references(
@@ -150,14 +144,12 @@ def _references(
         if not facts:
             continue
         vectors = encoder().encode([f.text for f in facts])
-        whole = without_point_marks(solution.content)
         references.append(
             Reference(
-                terms=key_terms(analyse(whole, base), question),
+                terms=key_terms(analyse(without_point_marks(solution.content), base), question),
                 facts=facts,
                 vectors=vectors,
                 statement_similarity=(statement_vectors @ vectors.T).max(axis=0),
-                whole=encoder().encode([whole])[0],
             )
         )
     return tuple(references)

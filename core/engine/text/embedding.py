@@ -40,10 +40,6 @@ class SentenceEncoder:
             self._model = model
         return self._model
 
-    @property
-    def loaded(self) -> bool:
-        return self._model is not None
-
     def encode(self, texts: Sequence[str]) -> np.ndarray:
         """Unit vectors, one row per text (an empty text gets a zero row)."""
         rows = np.zeros((len(texts), DIMENSIONS), dtype=np.float32)
@@ -74,7 +70,7 @@ def encoder() -> SentenceEncoder:
 
 
 def warm_up() -> threading.Thread:
-    """Load the model in a daemon thread (servers and apps call this at start)."""
+    """Load the model in a daemon thread (the local service's Runtime does, once its store is ready)."""
     thread = threading.Thread(
         target=lambda: _encoder.encode(["warm up"]), name="sentence-encoder", daemon=True
     )

@@ -4,8 +4,8 @@ Negation is judged per clause: a clause ends at a sentence end, at clause punctu
 connective ("because", "aber", "mais" …). In a clause, the words after a negation word are negated
 ("the bulb is not lit"); in German, where the negation often stands last ("leuchtet die Lampe
 nicht"), a final negation covers the whole clause. A negation right before a connective denies
-what follows ("not because the Earth is closer"), so it covers that clause too. Negated words carry a distinct feature, so
-"not connected" never counts as "connected".
+what follows ("not because the Earth is closer"), so it covers that clause too. Negated words
+carry a distinct feature, so "not connected" never counts as "connected".
 """
 
 from __future__ import annotations
