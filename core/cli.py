@@ -9,8 +9,8 @@ import logging
 import os
 import sys
 import tempfile
-from collections.abc import AsyncIterator, Callable, Coroutine
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -138,9 +138,21 @@ async def _seed_demo(args: argparse.Namespace) -> int:
     return 0
 
 
-async def _eval(args: argparse.Namespace) -> int:
-    from rich.progress import Progress
+@contextmanager
+def _progress(label: str) -> Iterator[Callable[[int, int], None]]:
+    """A progress bar for a long run, told (done, total): on standard error, only when that is a
+    terminal, and cleared at the end, so the report on standard output stays plain."""
+    from rich.console import Console
+    from rich.progress import MofNCompleteColumn, Progress
 
+    console = Console(stderr=True)
+    columns = (*Progress.get_default_columns(), MofNCompleteColumn())
+    with Progress(*columns, console=console, transient=True, disable=not console.is_terminal) as progress:
+        bar = progress.add_task(label, total=None)
+        yield lambda done, total: progress.update(bar, completed=done, total=total)
+
+
+async def _eval(args: argparse.Namespace) -> int:
     from core.evaluation import evaluate_file, format_report
     from core.service import connect
 
@@ -154,19 +166,10 @@ async def _eval(args: argparse.Namespace) -> int:
         service = await connect(settings)
         try:
             tenant = args.tenant or (await service.info()).defaultTenantId
-            # rich draws the bar only on a terminal, so piped output stays the plain table.
-            with Progress(transient=True) as progress:
-                reports = []
-                for path in args.files:
-                    bar = progress.add_task(Path(path).name, total=None)
-                    reports.append(
-                        await evaluate_file(
-                            service,
-                            path,
-                            tenant,
-                            lambda done, total, bar=bar: progress.update(bar, completed=done, total=total),
-                        )
-                    )
+            reports = []
+            for path in args.files:
+                with _progress(Path(path).name) as progress:
+                    reports.append(await evaluate_file(service, path, tenant, progress))
         finally:
             await service.aclose()
     print(format_report(reports))
@@ -206,7 +209,9 @@ async def _tasks_import(args: argparse.Namespace) -> int:
     from core.workspace.files import import_files
 
     async with _service(args) as (service, tenant):
-        for item in await import_files(service, tenant, [Path(p) for p in args.paths]):
+        with _progress("importing") as progress:
+            imported = await import_files(service, tenant, [Path(p) for p in args.paths], progress)
+        for item in imported:
             print(f"{item.action:<10} {item.taskId}  ({item.path})")
     return 0
 
@@ -226,7 +231,10 @@ async def _retest(args: argparse.Namespace) -> int:
     from core.workspace.table import format_report
 
     async with _service(args) as (service, tenant):
-        report = await retest(service, tenant, args.tasks, Path(args.files) if args.files else None)
+        with _progress("retesting") as progress:
+            report = await retest(
+                service, tenant, args.tasks, Path(args.files) if args.files else None, progress
+            )
         print(format_report(report))
         if args.reassign:
             for task in report.tasks:

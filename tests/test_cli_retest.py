@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import pty
 import subprocess
 import sys
 from pathlib import Path
@@ -56,6 +57,40 @@ def cli(database):
 
 
 @pytest.fixture
+def cli_on_a_terminal(database):
+    """The command with its standard error on a pseudo-terminal, as an author at a shell sees it:
+    (exit status, standard output, what the terminal showed)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("FEEDBACK_STUDIO_")}
+    env |= {"FEEDBACK_STUDIO_SEED_DEMO": "false", "TERM": "xterm-256color", "COLUMNS": "100"}
+
+    def run(*args: str) -> tuple[int, str, str]:
+        terminal, seen_by_process = pty.openpty()
+        process = subprocess.Popen(
+            [sys.executable, "-m", "core.cli", *args, "--database", database],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=seen_by_process,
+            text=True,
+        )
+        os.close(seen_by_process)
+        shown = b""
+        while True:
+            try:
+                chunk = os.read(terminal, 4096)
+            except OSError:  # the process closed its end
+                break
+            if not chunk:
+                break
+            shown += chunk
+        os.close(terminal)
+        out, _ = process.communicate(timeout=60)
+        return process.returncode, out, shown.decode(errors="replace")
+
+    return run
+
+
+@pytest.fixture
 def in_process(database, monkeypatch, capsys):
     """The command's main() in this process (quicker); the settings it exports are undone after."""
     monkeypatch.setenv("FEEDBACK_STUDIO_SEED_DEMO", "false")
@@ -95,6 +130,20 @@ def test_retest_exits_0_while_expectations_hold_1_after_an_edit_breaks_one_2_for
     unknown = cli("retest", "nope")
     assert unknown.returncode == 2 and "nope" in unknown.stderr
     assert cli("retest", "--no-such-option").returncode == 2
+
+
+def test_import_and_retest_show_their_progress_on_a_terminal_and_keep_standard_output_plain(
+    cli_on_a_terminal, task_files
+):
+    status, out, shown = cli_on_a_terminal("tasks", "import", str(task_files))
+    assert status == 0
+    assert "importing" in shown and "2/2" in shown
+    assert out.splitlines()[0].startswith("CREATED    capital")
+
+    status, out, shown = cli_on_a_terminal("retest")
+    assert status == 0
+    assert "retesting" in shown and "1/1" in shown
+    assert "\x1b" not in out and "passed" in out
 
 
 def test_retest_of_the_stored_tasks_after_an_import_of_the_edit(in_process, task_files):

@@ -7,7 +7,7 @@ export → import → export gives the same bytes, and a diff of two exports sho
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -83,10 +83,16 @@ class Imported:
     """CREATED, UPDATED, UNCHANGED for a task; the number of test answers for a test-answer file."""
 
 
-async def import_files(service: Service, tenant: str, paths: Iterable[Path]) -> list[Imported]:
+async def import_files(
+    service: Service,
+    tenant: str,
+    paths: Iterable[Path],
+    progress: Callable[[int, int], None] = lambda done, total: None,
+) -> list[Imported]:
     """Upsert the tasks of the files, then replace each task's test answers by those of its file.
 
     Every file is read and checked before anything is sent, so a typo leaves the service untouched.
+    ``progress`` is told after every file sent how many are done of how many.
     """
     found = Workspace.find(paths)
     tasks = [(path, read_task(path)) for path in found.task_files]
@@ -94,14 +100,17 @@ async def import_files(service: Service, tenant: str, paths: Iterable[Path]) -> 
     if answer_sets and not (await service.info()).extensions:
         raise ValueError("the service keeps no test answers (no authoring extensions); retest with --files")
     done = []
+    total = len(tasks) + len(answer_sets)
     for path, task in tasks:
         response = await service.upsert_task(tenant, task)
         done.append(Imported(path, task.id, response.action.value))
+        progress(len(done), total)
     for path, answers in answer_sets:
         stored = await service.put_test_answers(
             tenant, answers.taskId, TestAnswersRequest(answers=answers.answers)
         )
         done.append(Imported(path, answers.taskId, f"{len(stored.answers)} test answers"))
+        progress(len(done), total)
     return done
 
 

@@ -103,23 +103,35 @@ def _distinct_answers(interactions: Iterable[InteractionRecord]) -> list[list[In
 
 
 async def retest(
-    service: Service, tenant: str, task_ids: Sequence[str] = (), files: Path | None = None
+    service: Service,
+    tenant: str,
+    task_ids: Sequence[str] = (),
+    files: Path | None = None,
+    progress: Callable[[int, int], None] = lambda done, total: None,
 ) -> RetestReport:
     """Retest on any service: by its own retest where it has the extensions and no files are given,
-    else through the public compute calls with the tasks and test answers of the files."""
+    else through the public compute calls with the tasks and test answers of the files.
+
+    ``progress`` is told, after every task, how many are done of how many (the command shows a
+    progress bar): the service's own retest is asked task by task for that."""
     extensions = (await service.info()).extensions
     if files is None:
         if not extensions:
             raise InvalidParameter(
                 "this service keeps no test answers (no authoring extensions): give them as files"
             )
-        return await service.retest(tenant, list(task_ids))
+        wanted = list(task_ids) or sorted(s.taskId for s in await service.list_tasks(tenant))
+        report = RetestReport(tenantId=tenant)
+        for done, task_id in enumerate(wanted, 1):
+            report.tasks.extend((await service.retest(tenant, [task_id])).tasks)
+            progress(done, len(wanted))
+        return report
     found = Workspace.find([files])
     tasks = {task.id: task for task in map(read_task, found.task_files)}
     answer_sets = {s.taskId: s.answers for s in map(read_test_answers, found.answer_files)}
     wanted = list(task_ids) or sorted(tasks.keys() | answer_sets.keys())
     report = RetestReport(tenantId=tenant)
-    for task_id in wanted:
+    for done, task_id in enumerate(wanted, 1):
         task = tasks.get(task_id)
         if task is None and extensions:
             task = await _stored_definition(service, tenant, task_id)
@@ -133,6 +145,7 @@ async def retest(
         report.tasks.append(
             TaskRetest(taskId=task_id, taskType=task.type, title=task.display_title, answers=answers)
         )
+        progress(done, len(wanted))
     return report
 
 
