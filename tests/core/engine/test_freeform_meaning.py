@@ -149,3 +149,27 @@ def test_the_packaged_encoder_ranks_a_translation_above_an_unrelated_sentence() 
         ["The circuit must be closed.", "Der Stromkreis muss geschlossen sein.", "I like pizza on Sundays."]
     )
     assert vectors[0] @ vectors[1] > 0.7 > 0.3 > vectors[0] @ vectors[2]
+
+
+def test_german_strong_and_separable_verbs_match_their_other_forms() -> None:
+    """A stemmer alone keeps "trifft" from "auftreffen" and "dehnt … aus" from "ausdehnen";
+    the lemma before the stem joins them."""
+    task = FreeformTextTask(
+        id="jahreszeiten",
+        language=Language.DE_DE,
+        problemStatement="Warum ist es im Sommer wärmer als im Winter?",
+        sampleSolutions=[{"content": "Das Sonnenlicht muss im Sommer steiler auftreffen."}],
+        aspects=[AspectDefinition(name="steiler Einfall", cues=["steiler auftreffen"], points=1)],
+    )
+    result = judge(task, "Im Sommer trifft das Licht der Sonne viel steiler auf den Boden auf.")
+    assert [d.aspect.name for d in result.allAspects] == ["steiler Einfall"]
+    assert result.points.verdict is Correctness.CORRECT
+    metal = FreeformTextTask(
+        id="metall",
+        language=Language.DE_DE,
+        problemStatement="Was geschieht mit einer Eisenbahnschiene im Sommer?",
+        sampleSolutions=[{"content": "Die Schiene dehnt sich bei Wärme aus."}],
+        aspects=[AspectDefinition(name="Ausdehnung", cues=["dehnt sich aus"], points=1)],
+    )
+    joined = judge(metal, "Weil sie sich bei Hitze ausdehnt.")
+    assert [d.aspect.name for d in joined.allAspects] == ["Ausdehnung"]
