@@ -88,14 +88,14 @@ def _coverage_assessment(model: TaskModel, answer: Analysis, words: AnswerWords)
     shown = [fact for fact, is_shown in zip(reference.facts, judgement.facts_shown, strict=True) if is_shown]
     detected = []
     for fact in shown:
-        found = coverage(words, fact.terms)
+        found = coverage(words, fact.terms, opposites=True)
         detected.append(
             DetectedAspect[list[TextSpan]](
                 aspect=WireAspect(name=_idea_name(fact.text), description=fact.text, type=AspectType.CONCEPT),
                 context=text_spans(answer.text, evidence_spans(answer, found.matched)),
             )
         )
-    best = coverage(words, reference.terms)
+    best = coverage(words, reference.terms, opposites=True)
     return Assessment(
         basis=Basis.COVERAGE,
         verdict=judgement.verdict,

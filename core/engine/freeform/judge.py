@@ -141,13 +141,19 @@ def sentence_vectors(text: Analysis) -> np.ndarray:
 
 
 def evidence(reference: Reference, words: AnswerWords, sentences: np.ndarray) -> Evidence:
-    lexical = np.array([coverage(words, fact.terms).score if fact.terms else 0.0 for fact in reference.facts])
+    found = [coverage(words, fact.terms, opposites=True) if fact.terms else None for fact in reference.facts]
+    lexical = np.array([f.score if f else 0.0 for f in found])
     nearest = (sentences @ reference.vectors.T).max(axis=0)
     gain = nearest - reference.statement_similarity
+    # A sentence vector does not see "open" against "closed": a fact the answer states with an
+    # opposite word gains nothing by meaning. (Zeroing it for negations as well, whose scope is
+    # judged per clause, cost German 0.016 held out: docs/freeform-engine.md.)
+    opposed = np.array([bool(f and f.opposed) for f in found])
+    gain = np.where(opposed, np.minimum(gain, 0.0), gain)
     return Evidence(
         features=np.array([lexical.mean(), gain.mean(), (gain > 0).mean()]),
         shown=(lexical >= FACT_SHOWN_LEXICALLY) | (gain >= FACT_SHOWN_BY_MEANING),
-        verbatim=bool((nearest >= SAME_TEXT).all()),
+        verbatim=bool((nearest >= SAME_TEXT).all() and not opposed.any()),
     )
 
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
+from core.engine.text.languages import antonyms
 from core.engine.text.matching import allowed_edits
 from core.engine.text.normalise import strip_accents
 from core.engine.text.tokens import Analysis, Token
@@ -45,6 +46,9 @@ class Coverage:
     """Weighted share of the key terms covered, minus contradicted ones (−0.5 … 1)."""
     matched: tuple[Token, ...]
     contradicted: tuple[Token, ...]
+    opposed: tuple[Token, ...] = ()
+    """The contradicting tokens that say a term's opposite word ("open" for "closed"), rather
+    than negate it: unlike a negation's scope, which is judged per clause, a sure sign."""
 
 
 def key_terms(reference: Analysis, question_stems: frozenset[str] = frozenset()) -> tuple[KeyTerm, ...]:
@@ -64,6 +68,7 @@ class AnswerWords:
 
     def __init__(self, analysis: Analysis) -> None:
         self.compounding = analysis.base in COMPOUNDING
+        self.opposites = antonyms(analysis.base)
         self.by_stem: dict[str, list[Token]] = {}
         self.by_spelling: dict[str, list[Token]] = {}
         for token in analysis.tokens:
@@ -81,6 +86,10 @@ class AnswerWords:
         if key not in self._found:
             self._found[key] = self._lookup(term)
         return self._found[key]
+
+    def opposite(self, term: KeyTerm) -> list[Token]:
+        """Answer tokens that say the term's opposite ("open" for "closed")."""
+        return [t for other in self.opposites.get(term.stem, ()) for t in self.by_stem.get(other, ())]
 
     def _lookup(self, term: KeyTerm) -> tuple[list[Token], float]:
         exact = self.by_stem.get(term.stem)
@@ -127,15 +136,24 @@ def share_part(a: str, b: str) -> bool:
     return len(ra) >= 6 and len(rb) >= 6 and ra[:6] == rb[:6]
 
 
-def coverage(words: AnswerWords, terms: tuple[KeyTerm, ...]) -> Coverage:
+def coverage(words: AnswerWords, terms: tuple[KeyTerm, ...], *, opposites: bool = False) -> Coverage:
+    """``opposites``: a term found only as its opposite ("open" for "closed") counts as said under
+    the other polarity. The judge of new tasks reads them; the graded-answer grader, whose
+    constants were chosen without them, does not."""
     total = sum(t.weight for t in terms)
     if total <= 0:
         return Coverage(0.0, (), ())
     earned = 0.0
     matched: list[Token] = []
     contradicted: list[Token] = []
+    opposed: list[Token] = []
     for term in terms:
         tokens, credit = words.find(term)
+        by_opposite = not tokens and opposites and term.weight >= 1
+        if by_opposite:
+            # "not open" says "closed"; "open" alone says the opposite of it. Only for the content
+            # words the question does not already use: those are what the solution asserts.
+            tokens, credit = [t._replace(negated=not t.negated) for t in words.opposite(term)], 1.0
         if not tokens:
             continue
         agreeing = [t for t in tokens if t.negated == term.negated]
@@ -145,5 +163,9 @@ def coverage(words: AnswerWords, terms: tuple[KeyTerm, ...]) -> Coverage:
         else:
             earned += term.weight * CONTRADICTION_CREDIT
             if not term.negated:
-                contradicted.extend(tokens)
-    return Coverage(earned / total, tuple(matched), tuple(contradicted))
+                # A negated function word ("must not be open": "be") says little by itself; the
+                # feedback points at the content words that are said the other way round.
+                contradicted.extend(t for t in tokens if by_opposite or not t.stop)
+            if by_opposite:
+                opposed.extend(tokens)
+    return Coverage(earned / total, tuple(matched), tuple(contradicted), tuple(opposed))

@@ -40,6 +40,118 @@ CLAUSE_CONNECTIVES: dict[str, frozenset[str]] = {
 """Words that open a new clause, and so end the scope of a negation before them."""
 
 
+ANTONYMS: dict[str, tuple[tuple[str, str], ...]] = {
+    "en": (
+        ("open", "closed"),
+        ("increase", "decrease"),
+        ("more", "less"),
+        ("high", "low"),
+        ("large", "small"),
+        ("big", "small"),
+        ("hot", "cold"),
+        ("warm", "cold"),
+        ("heat", "cool"),
+        ("positive", "negative"),
+        ("plus", "minus"),
+        ("series", "parallel"),
+        ("attract", "repel"),
+        ("expand", "contract"),
+        ("rise", "fall"),
+        ("fast", "slow"),
+        ("strong", "weak"),
+        ("absorb", "reflect"),
+        ("inside", "outside"),
+        ("same", "different"),
+        ("true", "false"),
+        ("gain", "lose"),
+        ("add", "remove"),
+        ("conductor", "insulator"),
+        ("start", "stop"),
+    ),
+    "de": (
+        ("offen", "geschlossen"),
+        ("öffnen", "schließen"),
+        ("zunehmen", "abnehmen"),
+        ("steigen", "sinken"),
+        ("erhöhen", "verringern"),
+        ("mehr", "weniger"),
+        ("hoch", "niedrig"),
+        ("groß", "klein"),
+        ("warm", "kalt"),
+        ("heiß", "kalt"),
+        ("positiv", "negativ"),
+        ("plus", "minus"),
+        ("Reihe", "parallel"),
+        ("anziehen", "abstoßen"),
+        ("ausdehnen", "zusammenziehen"),
+        ("schnell", "langsam"),
+        ("stark", "schwach"),
+        ("innen", "außen"),
+        ("gleich", "verschieden"),
+        ("richtig", "falsch"),
+        ("Leiter", "Isolator"),
+        ("aufnehmen", "abgeben"),
+    ),
+    "fr": (
+        ("ouvert", "fermé"),
+        ("ouvrir", "fermer"),
+        ("augmenter", "diminuer"),
+        ("plus", "moins"),
+        ("haut", "bas"),
+        ("grand", "petit"),
+        ("chaud", "froid"),
+        ("positif", "négatif"),
+        ("série", "parallèle"),
+        ("attirer", "repousser"),
+        ("rapide", "lent"),
+        ("fort", "faible"),
+        ("intérieur", "extérieur"),
+        ("même", "différent"),
+        ("vrai", "faux"),
+        ("conducteur", "isolant"),
+    ),
+    "it": (
+        ("aperto", "chiuso"),
+        ("aprire", "chiudere"),
+        ("aumentare", "diminuire"),
+        ("più", "meno"),
+        ("alto", "basso"),
+        ("grande", "piccolo"),
+        ("caldo", "freddo"),
+        ("positivo", "negativo"),
+        ("serie", "parallelo"),
+        ("attrarre", "respingere"),
+        ("veloce", "lento"),
+        ("forte", "debole"),
+        ("dentro", "fuori"),
+        ("uguale", "diverso"),
+        ("vero", "falso"),
+        ("conduttore", "isolante"),
+    ),
+    "es": (
+        ("abierto", "cerrado"),
+        ("abrir", "cerrar"),
+        ("aumentar", "disminuir"),
+        ("más", "menos"),
+        ("alto", "bajo"),
+        ("grande", "pequeño"),
+        ("caliente", "frío"),
+        ("positivo", "negativo"),
+        ("serie", "paralelo"),
+        ("atraer", "repeler"),
+        ("rápido", "lento"),
+        ("fuerte", "débil"),
+        ("dentro", "fuera"),
+        ("igual", "diferente"),
+        ("verdadero", "falso"),
+        ("conductor", "aislante"),
+    ),
+}
+"""Opposites that turn a statement around as a negation does ("the circuit stays open" against
+"the circuit is closed"): a short closed list per language, like the negation words, of the
+pairs that decide answers in school science; no packaged multilingual antonym lexicon exists."""
+
+
 def base_of(language: Language | str) -> str:
     code = language.base if isinstance(language, Language) else str(language)[:2].lower()
     return code if code in STEMMER_NAMES else "en"
@@ -65,6 +177,17 @@ def lemma(base: str, word: str) -> str:
     """The dictionary form of a normalised word, casefolded (German nouns come back capitalised);
     the word itself when the dictionary does not know it."""
     return simplemma.lemmatize(word, lang=base).casefold() if word else word
+
+
+@cache
+def antonyms(base: str) -> dict[str, frozenset[str]]:
+    """Stem → the stems of its opposites, for the base's :data:`ANTONYMS`."""
+    opposites: dict[str, set[str]] = {}
+    for a, b in ANTONYMS[base]:
+        sa, sb = stem(base, a.casefold()), stem(base, b.casefold())
+        opposites.setdefault(sa, set()).add(sb)
+        opposites.setdefault(sb, set()).add(sa)
+    return {key: frozenset(values) for key, values in opposites.items()}
 
 
 def load_lemmatizers() -> None:

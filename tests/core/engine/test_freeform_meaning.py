@@ -173,3 +173,30 @@ def test_german_strong_and_separable_verbs_match_their_other_forms() -> None:
     )
     joined = judge(metal, "Weil sie sich bei Hitze ausdehnt.")
     assert [d.aspect.name for d in joined.allAspects] == ["Ausdehnung"]
+
+
+def test_an_opposite_word_is_pointed_at_as_a_contradiction_and_a_negated_one_agrees() -> None:
+    task = FreeformTextTask(
+        id="switch",
+        problemStatement="What must be true of the circuit for the lamp to light?",
+        sampleSolutions=[{"content": "The circuit must be closed so that a current flows through the lamp."}],
+    )
+    opposite = judge(task, "The circuit must be open so that a current flows through the lamp.")
+    said = [
+        c.content for item in opposite.feedback if item.correctness is Correctness.WRONG for c in item.context
+    ]
+    assert said == ["open"]
+    agreeing = judge(task, "The circuit must not be open, so that current flows through the lamp.")
+    assert all(item.correctness is not Correctness.WRONG for item in agreeing.feedback)
+    german = FreeformTextTask(
+        id="schalter",
+        language=Language.DE_DE,
+        problemStatement="Was muss für den Stromkreis gelten, damit die Lampe leuchtet?",
+        sampleSolutions=[
+            {"content": "Der Stromkreis muss geschlossen sein, damit Strom durch die Lampe fließt."}
+        ],
+    )
+    flagged = judge(german, "Der Stromkreis muss offen sein, damit Strom durch die Lampe fließt.")
+    assert [
+        c.content for item in flagged.feedback if item.correctness is Correctness.WRONG for c in item.context
+    ] == ["offen"]
