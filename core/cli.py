@@ -206,7 +206,7 @@ async def _service(args: argparse.Namespace) -> AsyncIterator[tuple[Any, str]]:
 
 
 async def _tasks_import(args: argparse.Namespace) -> int:
-    from core.workspace.files import import_files
+    from core.client.files import import_files
 
     async with _service(args) as (service, tenant):
         with _progress("importing") as progress:
@@ -217,7 +217,7 @@ async def _tasks_import(args: argparse.Namespace) -> int:
 
 
 async def _tasks_export(args: argparse.Namespace) -> int:
-    from core.workspace.files import export_files
+    from core.client.files import export_files
 
     async with _service(args) as (service, tenant):
         written = await export_files(service, tenant, Path(args.directory), args.format)
@@ -227,7 +227,7 @@ async def _tasks_export(args: argparse.Namespace) -> int:
 
 async def _retest(args: argparse.Namespace) -> int:
     """Exit 1 when an expectation fails, so that authors can run it in their own CI."""
-    from core.workspace.retest import reassign, retest
+    from core.client.retest import reassign, retest
     from core.workspace.table import format_report
 
     async with _service(args) as (service, tenant):

@@ -7,9 +7,9 @@ import pytest
 
 from core.api import ComputeFeedbackRequest, TestAnswerSet, parse_task
 from core.auth import Permission
+from core.client.retest import retest
 from core.service.remote import RemoteService
 from core.workspace.files import write_files
-from core.workspace.retest import retest
 from tests.server.helpers import bearer, compute_body, mc_task
 
 TEST_ANSWERS = "/tenants/default/tasks/mc-1/test-answers"

@@ -236,7 +236,7 @@ class LibraryScreen(Screen):
 
     @work(group="library-files")
     async def import_from(self, path: Path) -> None:
-        from core.workspace.files import import_files
+        from core.client.files import import_files
 
         async with service_call(self, "Importing", busy=self.query_one(DataTable)):
             try:
@@ -253,7 +253,7 @@ class LibraryScreen(Screen):
 
     @work(group="library-files")
     async def export_to(self, path: Path, fmt: str) -> None:
-        from core.workspace.files import export_files
+        from core.client.files import export_files
 
         async with service_call(self, "Exporting", busy=self.query_one(DataTable)):
             written = await export_files(await self.app.ready(), self.app.tenant_id, path, fmt)  # type: ignore[arg-type]

@@ -30,7 +30,7 @@ from core.api import (
     TaskBase,
     TaskRetest,
 )
-from core.workspace.retest import reassign
+from core.client.retest import reassign
 from tui.calls import service_call
 from tui.labels import type_label
 from tui.widgets.answer import answer_form

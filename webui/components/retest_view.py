@@ -11,7 +11,7 @@ from __future__ import annotations
 from nicegui import ui
 
 from core.api import AnswerRetest, AnswerSource, TaskBase, TaskRetest
-from core.workspace.retest import reassign
+from core.client.retest import reassign
 from webui.components.answer_text import answer_excerpt
 from webui.context import Studio, reporting
 from webui.theme import dialog, empty_state, verdict_chip

@@ -7,7 +7,8 @@ import json
 import pytest
 
 from core.api import TestAnswersRequest
-from core.workspace.files import export_files, import_files, read_task
+from core.client.files import export_files, import_files
+from core.workspace.files import read_task
 from tests.core.workspace.builders import MC_ID, mc_test_answers, six_tasks
 
 

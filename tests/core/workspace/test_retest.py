@@ -14,8 +14,9 @@ from core.api import (
     TestAnswersRequest,
     parse_task,
 )
+from core.client.retest import reassign, retest
 from core.workspace.files import write_files
-from core.workspace.retest import RETEST_USER, reassign, retest
+from core.workspace.retest import RETEST_USER
 from tests.core.workspace.builders import MC_ID, blanks_task, mc_task, mc_test_answers
 
 TENANT = "default"
