@@ -16,7 +16,6 @@ from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
 from core.engine.text.languages import antonyms
-from core.engine.text.matching import allowed_edits
 from core.engine.text.normalise import strip_accents
 from core.engine.text.tokens import Analysis, Token
 
@@ -30,6 +29,15 @@ PART_CREDIT = 0.7
 """A German word that holds the term as a part ("Informationsschreiben" for "Schreiben",
 "ausdehnt" for "dehnt … aus") or shares its root ("gegrüßt", "Begrüßung") says nearly the same."""
 CONTRADICTION_CREDIT = -0.5
+
+
+def allowed_edits(word: str) -> int:
+    """Typos a word may carry and still be the word (OSA distance: a swap of neighbours is one
+    edit): none up to four letters, where one edit makes another word ('heat'/'hear'), one up
+    to eight, two beyond."""
+    if len(word) <= 4:
+        return 0
+    return 1 if len(word) <= 8 else 2
 
 
 @dataclass(frozen=True, slots=True)
