@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cksum pyproject.toml | cut -d' ' -f1)
 
-.PHONY: run test lint bench serve tui clean
+.PHONY: run test test-fast lint bench serve tui clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -28,6 +28,9 @@ lint: $(STAMP)
 
 test: lint  ## the whole suite (pytest's exit 5, no tests collected, fails the target)
 	$(BIN)/python -m pytest
+
+test-fast: lint  ## the inner loop: everything but the tests marked slow (browser, PostgreSQL, hardening)
+	$(BIN)/python -m pytest -m "not slow"
 
 bench: $(STAMP)  ## every benchmark in bench/, each prints its table (harness.py and echo_app.py are helpers)
 	@for b in bench/*.py; do case $$b in bench/harness.py|bench/echo_app.py) continue;; esac; \

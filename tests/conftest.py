@@ -26,6 +26,17 @@ from core.store import principals
 from core.store.db import Database
 
 POSTGRES_URL = os.environ.get("FEEDBACK_STUDIO_TEST_POSTGRES_URL")
+SLOW_FOLDERS = ("hardening",)
+"""Whole folders of slow tests: real processes killed and restarted, idle connections, fuzzing."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """`slow` marks what `make test-fast` leaves out: the browser journeys, the PostgreSQL runs and
+    the hardening folder. `make test` runs everything."""
+    for item in items:
+        folder = item.path.parent.name
+        if folder in SLOW_FOLDERS or item.get_closest_marker("browser") or "postgres" in item.keywords:
+            item.add_marker(pytest.mark.slow)
 
 
 _RESERVED: dict[int, socket.socket] = {}
