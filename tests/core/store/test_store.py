@@ -6,6 +6,7 @@ import asyncio
 
 import pytest
 from pydantic import TypeAdapter
+from sqlalchemy import inspect, text
 
 from core.api import TaskAction, TaskDefinition, TaskType, WrongTaskType
 from core.auth import ALL_PERMISSIONS, Permission, new_token
@@ -45,7 +46,20 @@ async def upsert(db: Database, task) -> TaskAction:
 
 
 async def test_migrations_are_idempotent(db):
-    await db.migrate()  # a second start finds the schema at head and changes nothing
+    """A second start finds the schema at head: same revision, same tables, the data kept."""
+
+    async def schema() -> tuple[str, list[str]]:
+        async with db.read() as session:
+            revision = (await session.execute(text("SELECT version_num FROM alembic_version"))).scalar_one()
+            tables = await session.run_sync(lambda s: sorted(inspect(s.connection()).get_table_names()))
+        return revision, tables
+
+    assert await upsert(db, mc()) is TaskAction.CREATED
+    before = await schema()
+    await db.migrate()
+    assert await schema() == before
+    assert set(m.Base.metadata.tables) <= set(before[1])  # every table of the models is there
+    assert await upsert(db, mc()) is TaskAction.UNCHANGED
 
 
 async def test_upsert_actions_follow_the_canonical_hash(db):
