@@ -18,10 +18,6 @@ async def ensure_tenant(session: AsyncSession, tenant_id: str, name: str | None 
     await session.execute(stmt.on_conflict_do_nothing(index_elements=["id"]))
 
 
-async def tenant_exists(session: AsyncSession, tenant_id: str) -> bool:
-    return await session.get(m.Tenant, tenant_id) is not None
-
-
 async def create_principal(
     session: AsyncSession, name: str, tenant_id: str, permissions: frozenset[Permission], token: str
 ) -> str:
