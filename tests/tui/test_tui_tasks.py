@@ -175,3 +175,21 @@ async def test_editing_a_task_from_its_screen_saves_and_shows_the_change(pilot, 
     assert text_of(screen.query_one("#task-heading")).startswith("Bulbs and wires")
     stored = (await studio.get_task("default", "ff-bulb-circuit-en")).definition
     assert stored.title == "Bulbs and wires" and stored.aspects  # the rest of the task is kept
+
+
+async def test_saving_a_sample_solution_that_misses_a_concept_warns_the_author(pilot, studio):
+    app = pilot.app
+    await open_task(pilot, "ff-bulb-circuit-en")
+    await pilot.press("ctrl+o")
+    await wait_until(pilot, lambda: isinstance(app.screen, EditorScreen))
+    solution = app.screen.query_one("#list-sampleSolutions Input", Input)
+    solution.value = "Connect the battery to the bulb."
+    await pilot.press("ctrl+s")
+    await wait_until(
+        pilot, lambda: any(title == "Check the sample solution" for title, _ in notifications(app))
+    )
+    [warning] = [message for title, message in notifications(app) if title == "Check the sample solution"]
+    assert warning.startswith("Sample solution 1 scores ")
+    assert "does not show" in warning
+    stored = (await studio.get_task("default", "ff-bulb-circuit-en")).definition
+    assert stored.sampleSolutions[0].content == "Connect the battery to the bulb."  # saved all the same

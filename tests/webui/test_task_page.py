@@ -155,3 +155,14 @@ async def test_the_feedback_can_be_rated(user: User) -> None:
     click_item(user, "Oxygen")
     with user.scope(marker="dialog"):
         await user.should_see("Oxygen is what plants give off during photosynthesis")
+
+
+async def test_a_sample_solution_that_misses_a_concept_is_pointed_out_on_save(user: User) -> None:
+    await user.open("/tasks/default/ff-bulb-circuit-en")
+    user.find("Edit").click()
+    [solution] = [e for e in user.find(kind=ui.input).elements if e.props.get("label") == "Sample solution"]
+    with user:
+        solution.value = "Connect the battery to the bulb."
+    user.find("Save task").click()
+    await user.should_see("Task updated", retries=SLOW)
+    await user.should_see("Sample solution 1 scores", retries=SLOW)

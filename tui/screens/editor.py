@@ -3,6 +3,7 @@ gaps and choice points, and inline validation on every change; ctrl+s saves (ups
 
 from __future__ import annotations
 
+import asyncio
 from copy import deepcopy
 from typing import TYPE_CHECKING, ClassVar
 
@@ -15,6 +16,7 @@ from textual.screen import Screen
 from textual.widgets import Button, Checkbox, Footer, Header, Input, Select, Static, TextArea
 
 from core.api import InTextChoicesTask, InTextFillInBlanksTask, TaskBase
+from core.client.authoring import sample_solution_warnings
 from tui.calls import service_call
 from tui.labels import type_label
 from tui.validation import validate
@@ -139,6 +141,10 @@ class EditorScreen(Screen[str | None]):
         async with service_call(self, "Saving", busy=self.query_one("#editor")):
             response = await self.app.save_task(task)
             self.notify(f"{task.id}: {response.action.value.lower()}", title="Task saved")
+            if warnings := await asyncio.to_thread(sample_solution_warnings, task):
+                self.notify(
+                    "\n".join(warnings), title="Check the sample solution", severity="warning", timeout=20
+                )
             self.post_message(self.Saved(task.id))
 
     def on_editor_screen_saved(self, message: Saved) -> None:

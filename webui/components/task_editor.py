@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from nicegui import ui
+from nicegui import run, ui
 from pydantic import ValidationError
 
 from core.api import (
@@ -23,6 +23,7 @@ from core.api import (
     check_task,
     parse_task_type,
 )
+from core.client.authoring import sample_solution_warnings
 from webui.components.editor_fields import Item, aspects_editor, chips, cleaned, list_editor, number, text
 from webui.context import Studio, reporting
 from webui.theme import section_title
@@ -60,6 +61,8 @@ def task_editor(studio: Studio, tenant: str, draft: Item, *, is_new: bool, on_sa
             with reporting("Saving"):
                 response = await (await studio.service()).upsert_task(tenant, task)
                 ui.notify(f"Task {response.action.value.lower()}", type="positive")
+                for warning in await run.io_bound(sample_solution_warnings, task):
+                    ui.notify(warning, type="warning", multi_line=True, close_button=True, timeout=20000)
                 await on_saved(task)
         finally:
             save_button.props(remove="loading")
