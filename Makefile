@@ -25,6 +25,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports
+	$(BIN)/mypy
 
 test: lint  ## the whole suite (pytest's exit 5, no tests collected, fails the target)
 	$(BIN)/python -m pytest

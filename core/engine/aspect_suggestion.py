@@ -14,6 +14,7 @@ from collections.abc import Iterable
 
 from core.api import (
     Aspect,
+    AspectDefinition,
     AspectType,
     FreeformTextTask,
     InTextChoicesTask,
@@ -42,7 +43,7 @@ def suggest_aspects(task: TaskBase) -> list[Aspect]:
     return _unique(a for a in suggested if a.name)
 
 
-def _defined_aspects(task: TaskBase) -> Iterable:
+def _defined_aspects(task: TaskBase) -> Iterable[AspectDefinition]:
     if isinstance(task, FreeformTextTask | SimulationTask):
         yield from task.aspects
     for option in getattr(task, "options", []):

@@ -29,12 +29,25 @@ class GradedExample:
         return str(self.answer.get("content", ""))
 
 
+class SimilarityIndex(Protocol):
+    def similarities(self, text: str) -> list[float]:
+        """Cosine similarity of ``text`` to each indexed text, in index order."""
+        ...
+
+    def pairwise(self) -> list[list[float]]:
+        """Similarities among the indexed texts (for leave-one-out calibration)."""
+        ...
+
+
 class SimilarityBackend(Protocol):
-    """Turns texts into vectors whose dot product says how alike they are (see core.engine.text)."""
+    """Turns texts into vectors whose dot product says how alike they are, and indexes a task's
+    reference texts once per task version (core.engine.similarity has the two backends)."""
 
     name: str
 
     def embed(self, texts: Sequence[str], language: Language) -> Any: ...
+
+    def index(self, texts: Sequence[str], language: Language) -> SimilarityIndex: ...
 
 
 @dataclass(frozen=True, slots=True)

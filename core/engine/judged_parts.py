@@ -63,7 +63,7 @@ class JudgedPart(Generic[C]):
 
 def feedback_items(
     parts: Sequence[JudgedPart[C]], task: TaskBase, all_right_message: str
-) -> list[FeedbackItem]:
+) -> list[FeedbackItem[C]]:
     """One item per part that is not right; when every part is right, one CORRECT item about them all."""
     if all(part.is_right for part in parts):
         shown = [definition for part in parts for definition in part.detected]
@@ -75,10 +75,10 @@ def feedback_items(
     ]
 
 
-def detected_aspects(parts: Sequence[JudgedPart[C]]) -> list[DetectedAspect]:
+def detected_aspects(parts: Sequence[JudgedPart[C]]) -> list[DetectedAspect[C]]:
     """Every aspect a part shows, with that part as its single context (API.md 2.4)."""
     return [
-        DetectedAspect(aspect=to_aspect(definition), context=part.context)
+        DetectedAspect[C](aspect=to_aspect(definition), context=part.context)
         for part in parts
         for definition in part.detected
     ]
@@ -166,10 +166,10 @@ def _item(
     aspects: Sequence[AspectDefinition],
     contexts: list[C],
     task: TaskBase,
-) -> FeedbackItem:
+) -> FeedbackItem[C]:
     grouped = next((a for a in aspects if a.aspectGroup is not None), None)
     unique = list({a.name: a for a in aspects}.values())
-    return FeedbackItem(
+    return FeedbackItem[C](
         message=message,
         aspects=[to_aspect(a) for a in unique],
         correctness=correctness,

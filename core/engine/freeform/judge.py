@@ -23,6 +23,7 @@ import json
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
+from typing import Any
 
 import numpy as np
 
@@ -74,7 +75,7 @@ class JudgeWeights:
     wrong_below: float
 
     @classmethod
-    def from_json(cls, data: dict) -> JudgeWeights:
+    def from_json(cls, data: dict[str, Any]) -> JudgeWeights:
         if tuple(data["features"]) != FEATURES:
             raise ValueError(
                 f"the weights were trained on {data['features']}, this engine computes {FEATURES}"
@@ -90,7 +91,8 @@ class JudgeWeights:
 
     def probabilities(self, features: np.ndarray) -> np.ndarray:
         """The chance of CORRECT for one feature vector, or for each row of a matrix of them."""
-        return 1.0 / (1.0 + np.exp(-(((features - self.mean) / self.scale) @ self.coef + self.intercept)))
+        logit = ((features - self.mean) / self.scale) @ self.coef + self.intercept
+        return np.asarray(1.0 / (1.0 + np.exp(-logit)))
 
     def verdict(self, probability: float) -> tuple[Correctness, float]:
         """The verdict and the points as a share of the maximum (strictly between for PARTIAL)."""

@@ -16,11 +16,11 @@ from threading import Lock
 import numpy as np
 
 from core.api import AspectDefinition, Correctness, FreeformTextTask
-from core.engine.base import EngineContext, GradedExample
+from core.engine.base import EngineContext, GradedExample, SimilarityBackend, SimilarityIndex
 from core.engine.freeform.facts import split_facts, without_point_marks
 from core.engine.freeform.grading import LABEL_SCORES, MIN_GRADED, Grader
 from core.engine.freeform.judge import Fact, Reference, sentence_vectors
-from core.engine.similarity import Backend, Index, LexicalBackend
+from core.engine.similarity import LexicalBackend
 from core.engine.text.coverage import AnswerWords, KeyTerm, coverage, key_terms
 from core.engine.text.embedding import encoder
 from core.engine.text.languages import base_of
@@ -44,7 +44,7 @@ class AspectPhrases:
 
 @dataclass(frozen=True, slots=True)
 class GradedIndex:
-    index: Index
+    index: SimilarityIndex
     grader: Grader
     examples: tuple[GradedExample, ...]
     """The graded answers in index order; sample solutions follow them in the index."""
@@ -109,7 +109,9 @@ def _graded_fingerprint(graded: tuple[GradedExample, ...]) -> int:
     return fingerprint
 
 
-def build_model(task: FreeformTextTask, graded: tuple[GradedExample, ...], backend: Backend) -> TaskModel:
+def build_model(
+    task: FreeformTextTask, graded: tuple[GradedExample, ...], backend: SimilarityBackend
+) -> TaskModel:
     base = base_of(task.language)
     question = frozenset(t.stem for t in analyse(task.problemStatement, base).tokens)
     solutions = [without_point_marks(s.content) for s in task.sampleSolutions if s.content.strip()]
@@ -165,7 +167,7 @@ def _graded_index(
     task: FreeformTextTask,
     graded: tuple[GradedExample, ...],
     solutions: list[str],
-    backend: Backend,
+    backend: SimilarityBackend,
     model: TaskModel,
 ) -> GradedIndex | None:
     # A store may hand back the label as a plain string: make it the enum once, here.

@@ -6,6 +6,8 @@ the task's title) unless the author wrote a message for it, and a missing key id
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from core.api import AspectType, Correctness, FeedbackItem, FreeformTextTask, TextSpan
 from core.engine.base import to_aspect, topic_for
 from core.engine.freeform.assessment import Assessment, Basis, text_spans
@@ -14,6 +16,8 @@ from core.engine.text.phrases import Found
 from core.engine.text.tokens import Analysis
 
 Item = FeedbackItem[TextSpan]
+Say = Callable[..., str]
+"""The catalogue's sentence for a key of the task's language, with its parameters."""
 
 
 def feedback_items(
@@ -43,7 +47,7 @@ def feedback_items(
     return items
 
 
-def _aspect_items(task: FreeformTextTask, assessment: Assessment, answer: Analysis, say) -> list[Item]:
+def _aspect_items(task: FreeformTextTask, assessment: Assessment, answer: Analysis, say: Say) -> list[Item]:
     items: list[Item] = []
     concepts = [f for f in assessment.aspects if f.definition.type is AspectType.CONCEPT]
     found_any = any(f.found is Found.PRESENT for f in concepts)
@@ -93,7 +97,7 @@ def _aspect_items(task: FreeformTextTask, assessment: Assessment, answer: Analys
     return items
 
 
-def _coverage_items(task: FreeformTextTask, assessment: Assessment, answer: Analysis, say) -> list[Item]:
+def _coverage_items(task: FreeformTextTask, assessment: Assessment, answer: Analysis, say: Say) -> list[Item]:
     topic = topic_for(None, task.display_title)
     evidence = text_spans(answer.text, assessment.evidence)
     items: list[Item] = []

@@ -170,13 +170,13 @@ def stem(base: str, word: str) -> str:
     verbs ("trifft" and "treffen", "went" and "go"), umlaut plurals ("Häuser" and "Haus"),
     irregular comparatives ("better" and "good"). Measured on the labelled corpora it lifts the
     judge of new tasks in every language (docs/freeform-engine.md)."""
-    return _stemmer(base).stemWord(lemma(base, word))
+    return str(_stemmer(base).stemWord(lemma(base, word)))
 
 
 def lemma(base: str, word: str) -> str:
     """The dictionary form of a normalised word, casefolded (German nouns come back capitalised);
     the word itself when the dictionary does not know it."""
-    return simplemma.lemmatize(word, lang=base).casefold() if word else word
+    return str(simplemma.lemmatize(word, lang=base)).casefold() if word else word
 
 
 @cache
