@@ -72,8 +72,10 @@ def _option_named(point: ChoicePoint, content: str, number: int) -> str:
     """The option the learner chose: the one written exactly so, else the one equal but for case."""
     text = content.strip()
     exact = next((o for o in point.options if o.strip() == text), None)
-    loose = next((o for o in point.options if loosely(o) == loosely(text)), None)
-    if exact is None and loose is None:
+    chosen = (
+        exact if exact is not None else next((o for o in point.options if loosely(o) == loosely(text)), None)
+    )
+    if chosen is None:
         options = ", ".join(repr(o) for o in point.options)
         raise InvalidParameter(f"choice {number}: {text!r} is not one of its options ({options})")
-    return exact or loose  # type: ignore[return-value]
+    return chosen
