@@ -170,3 +170,30 @@ async def test_history_lists_answers_and_opens_their_feedback(pilot):
     await pilot.press("enter")
     await wait_until(pilot, lambda: isinstance(app.screen, InteractionScreen))
     assert text_of(app.screen.query_one(".verdict-banner")) == "✔ CORRECT · 1 / 1 points"
+
+
+async def test_history_filters_by_verdict_and_learner_and_exports_what_it_shows(pilot, tmp_path, monkeypatch):
+    monkeypatch.setattr("tui.widgets.history.user_downloads_path", lambda: tmp_path)
+    screen = await create_and_open(pilot, TaskType.IN_TEXT_CHOICES, "Tenses")
+    for choice, verdict in (("goes", "CORRECT"), ("go", "WRONG")):
+        screen.query_one(".gap-value", Select).value = choice
+        await pilot.press("ctrl+g")
+        await wait_until(
+            pilot, lambda v=verdict: any(v in text_of(b) for b in screen.query(".verdict-banner"))
+        )
+    await pilot.click("#--content-tab-history-tab")
+    table = screen.query_one("#history-table", DataTable)
+    await wait_until(pilot, lambda: table.row_count == 2)
+
+    screen.query_one("#history-verdict", Select).value = "WRONG"
+    await wait_until(pilot, lambda: table.row_count == 1)
+    assert str(table.get_row_at(0)[2]) == "✘ WRONG"
+    await pilot.click("#history-export")
+    [csv_file] = tmp_path.glob("*-history.csv")
+    assert csv_file.name == f"{screen.task_id}-history.csv"
+    exported = csv_file.read_text(encoding="utf-8-sig").splitlines()
+    assert len(exported) == 2 and ",WRONG," in exported[1]
+
+    screen.query_one("#history-user", Input).value = "nobody"
+    await wait_until(pilot, lambda: not table.display)
+    assert "No answer matches" in text_of(screen.query_one("#history-empty"))

@@ -166,3 +166,22 @@ async def test_a_sample_solution_that_misses_a_concept_is_pointed_out_on_save(us
     user.find("Save task").click()
     await user.should_see("Task updated", retries=SLOW)
     await user.should_see("Sample solution 1 scores", retries=SLOW)
+
+
+async def test_the_history_filters_by_verdict_and_learner_and_exports_what_it_shows(user: User) -> None:
+    await user.open("/tasks/default/mc-photosynthesis-en")
+    for choice, verdict in ((1, "CORRECT"), (0, "WRONG")):
+        with user:
+            user.find(ui.radio).elements.pop().value = choice
+        user.find("Get feedback").click()
+        await user.should_see(verdict, retries=SLOW)
+    user.find("History").click()
+    await user.should_see("Answers (2)", retries=SLOW)
+    with user:
+        user.find("Verdicts").elements.pop().value = ["WRONG"]
+    await user.should_see("Answers (1 of 2)")
+    user.find("Export CSV").click()
+    exported = (await user.download.next()).content.decode("utf-8-sig").splitlines()
+    assert len(exported) == 2 and exported[1].split(",")[5] == "WRONG"
+    user.find("Learner").type("nobody")
+    await user.should_see("No answer matches")

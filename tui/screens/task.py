@@ -117,7 +117,7 @@ class TaskScreen(Screen):
     def compose_tabs(self, task: TaskBase) -> list[TabPane]:
         tabs = [TabPane("Try", self._try_pane(task), id="try")]
         if self.app.extensions:
-            tabs.append(TabPane("History", HistoryPanel(id="history"), id="history-tab"))
+            tabs.append(TabPane("History", HistoryPanel(self.task_id, id="history"), id="history-tab"))
             tabs.append(TabPane("Retest", RetestPanel(id="retest"), id="retest-tab"))
         return tabs
 

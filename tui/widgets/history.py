@@ -1,18 +1,31 @@
-"""The interactions of a task, newest first, with their verdicts; selecting one opens its feedback."""
+"""The interactions of a task, newest first, with their verdicts; selecting one opens its feedback.
+
+A filter bar narrows them by learner, verdict and days (core.client.history, as in the web app),
+and "Export CSV" writes what is shown to the user's downloads folder.
+"""
 
 from __future__ import annotations
 
-from rich.text import Text
-from textual.app import ComposeResult
-from textual.containers import Vertical
-from textual.message import Message
-from textual.widgets import DataTable
+from datetime import date
+from pathlib import Path
 
-from core.api import InteractionRecord
+from platformdirs import user_downloads_path
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.widgets import Button, DataTable, Input, Select
+
+from core.api import Correctness, InteractionRecord
+from core.client.history import HistoryFilter, csv_bytes
 from core.workspace.table import answer_summary
 from tui.labels import verdict_text
 from tui.widgets.empty import EmptyState
 from tui.widgets.feedback.rating import rating_summary
+
+NO_ANSWERS = "No answers yet. Try one in the “Try” tab; every feedback is kept here."
+NO_MATCH = "No answer matches the filters: clear one to see more."
 
 
 class HistoryPanel(Vertical):
@@ -21,21 +34,64 @@ class HistoryPanel(Vertical):
             super().__init__()
             self.record = record
 
-    def __init__(self, **kwargs) -> None:
+    def __init__(self, task_id: str = "", **kwargs) -> None:
         super().__init__(**kwargs)
+        self.task_id = task_id
+        self.all_records: list[InteractionRecord] = []
         self.records: dict[str, InteractionRecord] = {}
 
     def compose(self) -> ComposeResult:
+        with Horizontal(id="history-filters"):
+            yield Input(placeholder="Learner", id="history-user", compact=True)
+            yield Select(
+                [(v.value, v.value) for v in (Correctness.CORRECT, Correctness.PARTIAL, Correctness.WRONG)],
+                prompt="Any verdict",
+                id="history-verdict",
+                compact=True,
+            )
+            yield Input(placeholder="From YYYY-MM-DD", id="history-since", compact=True)
+            yield Input(placeholder="To YYYY-MM-DD", id="history-until", compact=True)
+            yield Button("Export CSV", id="history-export", compact=True)
         yield DataTable(id="history-table", cursor_type="row", zebra_stripes=True)
-        yield EmptyState(
-            "No answers yet. Try one in the “Try” tab; every feedback is kept here.", id="history-empty"
-        )
+        yield EmptyState(NO_ANSWERS, id="history-empty")
 
     def on_mount(self) -> None:
         self.query_one(DataTable).add_columns("When (UTC)", "User", "Verdict", "Points", "Answer", "Rating")
         self.show([])
 
     def show(self, records: list[InteractionRecord]) -> None:
+        self.all_records = records
+        self._show_matching()
+
+    def current_filter(self) -> HistoryFilter:
+        """The filter the bar describes; a day that is not a date yet (while typing) is ignored."""
+        verdict = self.query_one("#history-verdict", Select).value
+        return HistoryFilter(
+            user=self.query_one("#history-user", Input).value.strip(),
+            verdicts=frozenset({Correctness(verdict)}) if isinstance(verdict, str) else frozenset(),
+            since=_day(self.query_one("#history-since", Input).value),
+            until=_day(self.query_one("#history-until", Input).value),
+        )
+
+    @on(Input.Changed)
+    @on(Select.Changed)
+    def _filter_changed(self) -> None:
+        self._show_matching()
+
+    @on(Button.Pressed, "#history-export")
+    def export(self) -> None:
+        shown = self.current_filter().apply(self.all_records)
+        folder = user_downloads_path()
+        path = _free_path(folder / f"{self.task_id or 'task'}-history.csv")
+        try:
+            path.write_bytes(csv_bytes(shown))
+        except OSError as exc:
+            self.notify(f"Could not write {path}: {exc.strerror}", title="Not exported", severity="error")
+            return
+        self.notify(f"{len(shown)} answers written to {path}", title="History exported")
+
+    def _show_matching(self) -> None:
+        records = self.current_filter().apply(self.all_records)
         self.records = {r.interactionId: r for r in records}
         table = self.query_one(DataTable)
         table.clear()
@@ -51,7 +107,26 @@ class HistoryPanel(Vertical):
                 key=record.interactionId,
             )
         table.display = bool(records)
-        self.query_one(EmptyState).display = not records
+        empty = self.query_one(EmptyState)
+        empty.display = not records
+        empty.update(NO_MATCH if self.all_records else NO_ANSWERS)
+        self.query_one("#history-filters").display = bool(self.all_records)
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         self.post_message(self.Opened(self.records[event.row_key.value]))
+
+
+def _day(text: str) -> date | None:
+    try:
+        return date.fromisoformat(text.strip())
+    except ValueError:
+        return None
+
+
+def _free_path(path: Path) -> Path:
+    """The path, or the same name with (2), (3) … when a file of that name exists already."""
+    candidate, number = path, 1
+    while candidate.exists():
+        number += 1
+        candidate = path.with_name(f"{path.stem} ({number}){path.suffix}")
+    return candidate

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from datetime import date
 from typing import Any
 
 from nicegui import ui
 
 from core.api import AspectType, Correctness, InteractionRecord, TaskBase
+from core.client.history import HistoryFilter, csv_bytes
 from webui.components.answer_text import answer_excerpt
 from webui.components.feedback_view import feedback_view
 from webui.context import Studio
@@ -95,19 +97,69 @@ def history_view(studio: Studio, task: TaskBase, records: Sequence[InteractionRe
             "Try an answer in the Try tab: every answer and its feedback shows up here.",
         )
         return
-    misconceptions, missing = aspect_counts(records)
-    with ui.element("div").classes("w-full grid grid-cols-1 lg:grid-cols-3 gap-3"):
-        _chart_card("Verdicts over time", verdicts_over_time(records))
-        _chart_card(
-            "Most frequent misconceptions",
-            top_bars(misconceptions, CHART_COLORS["WRONG"]),
-            bool(misconceptions),
+    chosen: dict[str, Any] = {"user": "", "verdicts": [], "since": None, "until": None}
+
+    def shown() -> list[InteractionRecord]:
+        return HistoryFilter(
+            user=chosen["user"] or "",
+            verdicts=frozenset(Correctness(v) for v in chosen["verdicts"] or []),
+            since=_day(chosen["since"]),
+            until=_day(chosen["until"]),
+        ).apply(records)
+
+    with ui.row().classes("w-full items-end gap-2"):
+        for field, label, props in (
+            ("user", "Learner", "clearable"),
+            ("since", "From", 'type="date"'),
+            ("until", "To", 'type="date"'),
+        ):
+            ui.input(label).props(f"outlined dense {props}").classes("min-w-36").bind_value(
+                chosen, field
+            ).on_value_change(lambda: answers.refresh())
+        ui.select([v.value for v in VERDICTS], multiple=True, label="Verdicts").props(
+            "outlined dense use-chips"
+        ).classes("min-w-48").bind_value(chosen, "verdicts").on_value_change(lambda: answers.refresh())
+        ui.space()
+        ui.button(
+            "Export CSV",
+            icon="download",
+            on_click=lambda: ui.download.content(
+                csv_bytes(shown()), f"{task.id}-history.csv", media_type="text/csv"
+            ),
+        ).props("flat")
+
+    @ui.refreshable
+    def answers() -> None:
+        matching = shown()
+        if not matching:
+            empty_state("filter_alt_off", "No answer matches", "Clear a filter to see more answers.")
+            return
+        misconceptions, missing = aspect_counts(matching)
+        with ui.element("div").classes("w-full grid grid-cols-1 lg:grid-cols-3 gap-3"):
+            _chart_card("Verdicts over time", verdicts_over_time(matching))
+            _chart_card(
+                "Most frequent misconceptions",
+                top_bars(misconceptions, CHART_COLORS["WRONG"]),
+                bool(misconceptions),
+            )
+            _chart_card(
+                "Most often missing concepts", top_bars(missing, CHART_COLORS["PARTIAL"]), bool(missing)
+            )
+        section_title(
+            f"Answers ({len(matching)} of {len(records)})"
+            if len(matching) < len(records)
+            else f"Answers ({len(records)})"
         )
-        _chart_card("Most often missing concepts", top_bars(missing, CHART_COLORS["PARTIAL"]), bool(missing))
-    section_title(f"Answers ({len(records)})")
-    with ui.list().props("bordered separator").classes("w-full rounded-borders"):
-        for record in sorted(records, key=lambda r: r.createdAt, reverse=True):
-            _answer_row(studio, task, record)
+        with ui.list().props("bordered separator").classes("w-full rounded-borders"):
+            for record in sorted(matching, key=lambda r: r.createdAt, reverse=True):
+                _answer_row(studio, task, record)
+
+    answers()
+
+
+def _day(value: str | None) -> date | None:
+    """A date input's value (ISO, or empty)."""
+    return date.fromisoformat(value) if value else None
 
 
 def _chart_card(title: str, options: dict[str, Any], has_data: bool = True) -> None:
