@@ -9,13 +9,29 @@ from __future__ import annotations
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Protocol, cast
 
 from textual.dom import DOMNode
 from textual.widget import Widget
 
 from core.api import ServiceError
+from core.service.base import Service
 
 log = logging.getLogger(__name__)
+
+
+class Studio(Protocol):
+    """What a widget needs of the app to call the service (FeedbackStudioApp provides it)."""
+
+    @property
+    def tenant_id(self) -> str: ...
+
+    async def ready(self) -> Service: ...
+
+
+def studio(node: DOMNode) -> Studio:
+    """The app of ``node``, typed by what widgets use of it rather than by the App class."""
+    return cast(Studio, node.app)
 
 
 @asynccontextmanager

@@ -197,3 +197,17 @@ async def test_history_filters_by_verdict_and_learner_and_exports_what_it_shows(
     screen.query_one("#history-user", Input).value = "nobody"
     await wait_until(pilot, lambda: not table.display)
     assert "No answer matches" in text_of(screen.query_one("#history-empty"))
+
+
+async def test_an_answer_kept_as_gold_becomes_a_test_answer_retested_at_once(pilot, studio):
+    screen = await create_and_open(pilot, TaskType.IN_TEXT_CHOICES, "Tenses")
+    screen.query_one(".gap-value", Select).value = "go"
+    await pilot.press("ctrl+g")
+    await wait_until(pilot, lambda: screen.query("#gold-verdict"))
+    screen.query_one("#gold-verdict", Select).value = Correctness.PARTIAL
+    await pilot.click("#gold-keep")
+    status = screen.query_one("#gold-status")
+    await wait_until(pilot, lambda: "Kept as test answer" in text_of(status))
+    assert "expecting PARTIAL; the engine says WRONG" in text_of(status)
+    stored = await studio.list_test_answers("default", screen.task_id)
+    assert [(t.label, t.expected.verdict) for t in stored.answers] == [("go", Correctness.PARTIAL)]

@@ -8,6 +8,9 @@ import pytest
 from nicegui import ui
 from nicegui.testing import User
 
+from core.auth import local_principal
+from core.service.local import LocalService
+from tests.webui import harness
 from tests.webui.helpers import SLOW, click_item
 
 
@@ -178,10 +181,29 @@ async def test_the_history_filters_by_verdict_and_learner_and_exports_what_it_sh
     user.find("History").click()
     await user.should_see("Answers (2)", retries=SLOW)
     with user:
-        user.find("Verdicts").elements.pop().value = ["WRONG"]
+        [verdicts] = [e for e in user.find(kind=ui.select).elements if e.props.get("label") == "Verdicts"]
+        verdicts.value = ["WRONG"]
     await user.should_see("Answers (1 of 2)")
     user.find("Export CSV").click()
     exported = (await user.download.next()).content.decode("utf-8-sig").splitlines()
     assert len(exported) == 2 and exported[1].split(",")[5] == "WRONG"
     user.find("Learner").type("nobody")
     await user.should_see("No answer matches")
+
+
+async def test_an_answer_marked_as_gold_becomes_a_test_answer_and_is_retested_at_once(user: User) -> None:
+    await user.open("/tasks/default/mc-photosynthesis-en")
+    with user:
+        user.find(ui.radio).elements.pop().value = 0  # "Oxygen": WRONG
+    user.find("Get feedback").click()
+    await user.should_see("WRONG", retries=SLOW)
+    with user:
+        [toggle] = [t for t in user.find(ui.toggle).elements if "PARTIAL" in t.options]
+        toggle.value = "PARTIAL"
+    user.find("Keep as test answer").click()
+    await user.should_see("expecting PARTIAL; the engine says WRONG", retries=SLOW)
+    service = LocalService(harness.runtime, local_principal("default"))
+    stored = await service.list_test_answers("default", "mc-photosynthesis-en")
+    assert [(t.answer, t.expected.verdict.value) for t in stored.answers] == [
+        ({"selectedIndex": 0}, "PARTIAL")
+    ]

@@ -10,6 +10,7 @@ from nicegui import ui
 
 from core.api import AspectType, ChatTurn, Correctness, Feedback, FeedbackItem, TaskBase
 from webui.components.answer_text import answer_html, sample_solution_text
+from webui.components.gold import gold_bar
 from webui.components.rating import rating_bar
 from webui.context import Studio
 from webui.theme import VERDICT_ICONS, section_title, verdict_color
@@ -56,6 +57,7 @@ def feedback_view(
                 ui.label(solution).classes("whitespace-pre-wrap")
 
         rating_bar(studio, feedback.metaData.interactionId)
+        gold_bar(studio, feedback)
 
 
 def _item(item: FeedbackItem) -> None:

@@ -8,7 +8,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Input, Label, Select
 
 from core.api import EndUserRating, RatingSubtype, RatingType
-from tui.calls import service_call
+from tui.calls import service_call, studio
 
 SUBTYPES: dict[RatingType, tuple[RatingSubtype, ...]] = {
     RatingType.GOOD: (
@@ -95,6 +95,6 @@ class RatingBar(Vertical):
     @work(exclusive=True, group="rating")
     async def send(self, rating: EndUserRating) -> None:
         async with service_call(self, "Rating", busy=self.query_one("#rate-send")):
-            await (await self.app.ready()).rate_interaction(self.interaction_id, rating)  # type: ignore[attr-defined]
+            await (await studio(self).ready()).rate_interaction(self.interaction_id, rating)
             self.rating = rating
             self.query_one("#rate-status", Label).update(f"✔ {rating_summary(rating)}")

@@ -1,5 +1,6 @@
 """A whole feedback: the verdict and points, the answer with its evidence, the feedback items,
-the detected concepts and misconceptions, the sample solution, and the end-user rating."""
+the detected concepts and misconceptions, the sample solution, the end-user rating, and the
+author's "this should be …" (a gold answer)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from textual.widgets import Static
 from core.api import AspectType, ChatTurn, EndUserRating, Feedback, TaskBase
 from tui.labels import points_text, verdict_text
 from tui.widgets.feedback.evidence import ASPECT_STYLES, EVIDENCE_STYLES, answer_view, sample_solution
+from tui.widgets.feedback.gold import GoldBar
 from tui.widgets.feedback.rating import RatingBar
 
 LEGEND = Text.assemble(
@@ -84,3 +86,4 @@ class FeedbackView(Vertical):
             yield Static("Sample solution", classes="section-title")
             yield Static(solution, id="sample-solution", markup=False)
         yield RatingBar(self.feedback.metaData.interactionId, self.rating)
+        yield GoldBar(self.feedback)
