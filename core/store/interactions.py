@@ -5,19 +5,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import Connection, Row, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from core.api import ApiModel
 from core.store import models as m
 from core.store.common import insert_for
 
 
-async def add_interaction(session: AsyncSession, values: dict[str, Any]) -> None:
+def add_interaction(connection: Connection, values: dict[str, Any]) -> None:
     """One INSERT statement (no ORM unit of work): every feedback computation records one.
     Its JSON columns (answer, feedback, learner_meta) may be given as wire models."""
-    row = {key: value.to_wire() if isinstance(value, ApiModel) else value for key, value in values.items()}
-    await session.execute(insert(m.Interaction), row)
+    connection.execute(insert(m.Interaction.__table__), values)
 
 
 async def get_interaction(session: AsyncSession, interaction_id: str) -> m.Interaction | None:
@@ -89,13 +87,9 @@ async def add_graded_answers(
     return counted.scalar_one()
 
 
-async def list_graded(session: AsyncSession, tenant_id: str, task_id: str) -> list[m.GradedAnswer]:
-    return list(
-        (
-            await session.execute(
-                select(m.GradedAnswer)
-                .where(m.GradedAnswer.tenant_id == tenant_id, m.GradedAnswer.task_id == task_id)
-                .order_by(m.GradedAnswer.id)
-            )
-        ).scalars()
-    )
+def list_graded(connection: Connection, tenant_id: str, task_id: str) -> Sequence[Row[Any]]:
+    """The task's graded answers, oldest first."""
+    table = m.GradedAnswer.__table__
+    return connection.execute(
+        select(table).where(table.c.tenant_id == tenant_id, table.c.task_id == task_id).order_by(table.c.id)
+    ).all()

@@ -78,9 +78,9 @@ async def add_interaction(db: Database, task_id: str = "mc-1") -> str:
     import uuid
 
     interaction_id = str(uuid.uuid4())
-    async with db.write() as session:
-        await interactions.add_interaction(
-            session,
+    await db.run_write(
+        lambda connection: interactions.add_interaction(
+            connection,
             dict(
                 id=interaction_id,
                 tenant_id="t1",
@@ -95,7 +95,12 @@ async def add_interaction(db: Database, task_id: str = "mc-1") -> str:
                 created_at=m.utcnow(),
             ),
         )
+    )
     return interaction_id
+
+
+async def graded_answers(db: Database) -> list:
+    return list(await db.run_write(lambda connection: interactions.list_graded(connection, "t1", "mc-1")))
 
 
 async def test_rating_upsert_keeps_one_rating(db):
@@ -127,7 +132,7 @@ async def test_delete_forgets_the_tasks_answers(db):
     async with db.read() as session:
         assert await interactions.get_interaction(session, interaction_id) is None
         assert await interactions.get_rating(session, interaction_id) is None
-        assert await interactions.list_graded(session, "t1", "mc-1") == []
+    assert await graded_answers(db) == []
 
 
 async def test_listing_counts_and_recent_verdicts(db):
@@ -191,7 +196,7 @@ async def test_graded_answers_are_counted_on_their_task(db):
     await upsert(db, mc(title="Changed"))  # an update of the task keeps its graded answers
     async with db.read() as session:
         assert (await tasks.get_task(session, "t1", "mc-1")).graded_count == 3
-        assert len(await interactions.list_graded(session, "t1", "mc-1")) == 3
+    assert len(await graded_answers(db)) == 3
 
 
 def test_the_remembered_task_hash_is_the_canonical_one_for_every_demo_task():
