@@ -12,10 +12,13 @@ from core.store import models as m
 from core.store.common import insert_for
 
 
+_INSERT_INTERACTION = insert(m.Interaction.__table__)
+
+
 def add_interaction(connection: Connection, values: dict[str, Any]) -> None:
     """One INSERT statement (no ORM unit of work): every feedback computation records one.
     Its JSON columns (answer, feedback, learner_meta) may be given as wire models."""
-    connection.execute(insert(m.Interaction.__table__), values)
+    connection.execute(_INSERT_INTERACTION, values)
 
 
 async def get_interaction(session: AsyncSession, interaction_id: str) -> m.Interaction | None:

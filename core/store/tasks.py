@@ -14,7 +14,7 @@ from datetime import datetime
 from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import Connection, delete, func, select, update
+from sqlalchemy import Connection, bindparam, delete, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from core.api import TaskAction, TaskBase, TaskType, WrongTaskType, parse_task
@@ -103,18 +103,23 @@ def _key(tenant_id: str, task_id: str) -> Any:
     return (_tasks.c.tenant_id == tenant_id) & (_tasks.c.task_id == task_id)
 
 
+_BY_KEY = (_tasks.c.tenant_id == bindparam("tenant_id")) & (_tasks.c.task_id == bindparam("task_id"))
+_READ_REVISION = select(_tasks.c.type, _tasks.c.content_hash, _tasks.c.version, _tasks.c.graded_count).where(
+    _BY_KEY
+)
+"""Built once: the read every feedback computation starts with (building a statement costs as much
+as running it)."""
+_READ_DEFINITION = select(_tasks.c.definition).where(_BY_KEY)
+
+
 def read_revision(connection: Connection, tenant_id: str, task_id: str) -> TaskRevision | None:
-    """The task's type and revision, or None: the read every feedback computation starts with."""
-    row = connection.execute(
-        select(_tasks.c.type, _tasks.c.content_hash, _tasks.c.version, _tasks.c.graded_count).where(
-            _key(tenant_id, task_id)
-        )
-    ).first()
+    """The task's type and revision, or None."""
+    row = connection.execute(_READ_REVISION, {"tenant_id": tenant_id, "task_id": task_id}).first()
     return TaskRevision(TaskType(row[0]), row[1], row[2], row[3]) if row is not None else None
 
 
 def read_definition(connection: Connection, tenant_id: str, task_id: str) -> dict[str, Any]:
-    return connection.execute(select(_tasks.c.definition).where(_key(tenant_id, task_id))).scalar_one()
+    return connection.execute(_READ_DEFINITION, {"tenant_id": tenant_id, "task_id": task_id}).scalar_one()
 
 
 def write_task(connection: Connection, tenant_id: str, task: TaskBase) -> tuple[TaskAction, TaskRow]:

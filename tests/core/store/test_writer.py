@@ -101,7 +101,7 @@ async def test_results_are_given_only_by_a_commit_that_succeeded(writer):
     results = await asyncio.gather(
         writer.run(add_note("batched")), writer.run(dangling_ref), return_exceptions=True
     )
-    assert all(isinstance(r, IntegrityError) for r in results)
+    assert all(isinstance(r, sqlite3.IntegrityError) for r in results)  # the COMMIT: the driver's error
     assert stored_notes(path) == []
     await writer.run(add_note("after"))  # the connection is usable again
     assert stored_notes(path) == ["after"]
