@@ -11,7 +11,6 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from core.store import models as m
 from core.store.common import insert_for
 
-
 _INSERT_INTERACTION = insert(m.Interaction.__table__)
 
 
