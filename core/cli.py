@@ -44,7 +44,7 @@ def _run(coro: Coroutine[Any, Any, int | None]) -> int:
 KEEP_ALIVE_SECONDS = 75
 """How long an idle keep-alive connection stays open. Uvicorn's default, 5 s, equals the idle expiry
 of httpx's pool: a client reusing a connection just as the server closed it lost its request
-(about one in a thousand under bench/load.py). Longer than common clients' and load balancers'
+(about one in a thousand under a mixed load benchmark). Longer than common clients' and load balancers'
 (60 s) idle timeouts, so that the client always gives up first."""
 
 
