@@ -305,26 +305,31 @@ class LocalService(TutorOperations, WorkspaceOperations):
     # --- interactions, ratings and graded answers ---------------------------------------------
 
     async def rate_interaction(self, interaction_id: str, rating: EndUserRating) -> EndUserRatingRecord:
-        async with self.runtime.db.write() as session:
-            interaction = await interactions.get_interaction(session, interaction_id)
-            if interaction is None:
-                raise NotFound(f"interaction {interaction_id!r} does not exist")
-            self.principal.require(interaction.tenant_id, Permission.ACCESS)
-            row = await interactions.put_rating(
-                session,
-                interaction_id,
-                rating.type.value,
-                rating.subtype.value if rating.subtype else None,
-                rating.message,
-            )
-            return EndUserRatingRecord(
-                interactionId=interaction_id,
-                type=row.type,
-                subtype=row.subtype,
-                message=row.message,
-                createdAt=row.created_at,
-                updatedAt=row.updated_at,
-            )
+        """Create or update the interaction's rating, in one write job."""
+        return await self.runtime.db.run_write(partial(self._rate, interaction_id, rating))
+
+    def _rate(
+        self, interaction_id: str, rating: EndUserRating, connection: Connection
+    ) -> EndUserRatingRecord:
+        tenant = interactions.interaction_tenant(connection, interaction_id)
+        if tenant is None:
+            raise NotFound(f"interaction {interaction_id!r} does not exist")
+        self.principal.require(tenant, Permission.ACCESS)
+        row = interactions.put_rating(
+            connection,
+            interaction_id,
+            rating.type.value,
+            rating.subtype.value if rating.subtype else None,
+            rating.message,
+        )
+        return EndUserRatingRecord(
+            interactionId=interaction_id,
+            type=row.type,
+            subtype=row.subtype,
+            message=row.message,
+            createdAt=row.created_at,
+            updatedAt=row.updated_at,
+        )
 
     async def list_interactions(self, tenant_id: str, task_id: str) -> list[InteractionRecord]:
         tenant = self._tenant(tenant_id, Permission.ACCESS)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import Connection, Row, insert, select, update
+from sqlalchemy import Connection, Row, bindparam, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from core.store import models as m
@@ -42,12 +42,22 @@ async def get_rating(session: AsyncSession, interaction_id: str) -> m.EndUserRat
     return await session.get(m.EndUserRating, interaction_id)
 
 
-async def put_rating(
-    session: AsyncSession, interaction_id: str, type_: str, subtype: str | None, message: str | None
-) -> m.EndUserRating:
-    """Create the rating on the first call, update it after (atomic under concurrency)."""
+_interactions = m.Interaction.__table__
+_ratings = m.EndUserRating.__table__
+_TENANT_OF_INTERACTION = select(_interactions.c.tenant_id).where(_interactions.c.id == bindparam("id"))
+
+
+def interaction_tenant(connection: Connection, interaction_id: str) -> str | None:
+    """The tenant of an interaction, or None if there is no such interaction."""
+    return connection.execute(_TENANT_OF_INTERACTION, {"id": interaction_id}).scalar_one_or_none()
+
+
+def put_rating(
+    connection: Connection, interaction_id: str, type_: str, subtype: str | None, message: str | None
+) -> Row[Any]:
+    """Create the rating on the first call, update it after (atomic under concurrency); the row."""
     now = m.utcnow()
-    stmt = insert_for(session, m.EndUserRating).values(
+    stmt = insert_for(connection, _ratings).values(
         interaction_id=interaction_id,
         type=type_,
         subtype=subtype,
@@ -55,20 +65,12 @@ async def put_rating(
         created_at=now,
         updated_at=now,
     )
-    await session.execute(
+    return connection.execute(
         stmt.on_conflict_do_update(
             index_elements=["interaction_id"],
             set_={"type": type_, "subtype": subtype, "message": message, "updated_at": now},
-        )
-    )
-    row = (
-        await session.execute(
-            select(m.EndUserRating)
-            .where(m.EndUserRating.interaction_id == interaction_id)
-            .execution_options(populate_existing=True)
-        )
-    ).scalar_one()
-    return row
+        ).returning(_ratings)
+    ).one()
 
 
 async def add_graded_answers(

@@ -108,8 +108,9 @@ async def test_rating_upsert_keeps_one_rating(db):
     interaction_id = await add_interaction(db)
 
     async def rate(kind: str) -> None:
-        async with db.write() as session:
-            await interactions.put_rating(session, interaction_id, kind, None, None)
+        await db.run_write(
+            lambda connection: interactions.put_rating(connection, interaction_id, kind, None, None)
+        )
 
     await asyncio.gather(*(rate("GOOD" if i % 2 else "BAD") for i in range(10)))
     await rate("GOOD")
@@ -121,8 +122,10 @@ async def test_rating_upsert_keeps_one_rating(db):
 async def test_delete_forgets_the_tasks_answers(db):
     await upsert(db, mc())
     interaction_id = await add_interaction(db)
+    await db.run_write(
+        lambda connection: interactions.put_rating(connection, interaction_id, "GOOD", None, None)
+    )
     async with db.write() as session:
-        await interactions.put_rating(session, interaction_id, "GOOD", None, None)
         await interactions.add_graded_answers(
             session, "t1", "mc-1", [{"answer": {"selectedIndex": 0}, "correctness": "CORRECT"}]
         )
