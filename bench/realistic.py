@@ -25,13 +25,14 @@ PostgreSQL with 2 workers not below SQLite with 1.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import random
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
@@ -190,24 +191,38 @@ def freeform_questions() -> list[tuple[dict[str, Any], list[str]]]:
     raise RuntimeError(f"{FREEFORM_FILE} has fewer than 20 questions with 10 answers")
 
 
-def freeform_requests(questions: list[tuple[dict[str, Any], list[str]]]) -> list[Request]:
+UNIQUE = itertools.count()
+"""Numbers that make an answer's text new to the server (and to its engine's memory of encodings)."""
+
+
+def freeform_requests(questions: list[tuple[dict[str, Any], list[str]]], copies: int = 1) -> list[Request]:
+    """The 200 answers; with copies > 1, each that many times, every copy made a text of its own
+    ("… (answer 1234)"), so that no request repeats an earlier one, in this round or any other."""
     requests = [
         (
             "POST",
             f"/tasks/{task['id']}/feedback/compute",
-            {"userId": learner(), "taskType": "FREEFORM_TEXT", "answer": {"content": answer}},
+            {"userId": learner(), "taskType": "FREEFORM_TEXT", "answer": {"content": content}},
         )
         for task, answers in questions
         for answer in answers
+        for content in ([answer] if copies == 1 else [unique(answer) for _ in range(copies)])
     ]
     rng.shuffle(requests)
     return requests
 
 
-def engine_alone(questions: list[tuple[dict[str, Any], list[str]]]) -> float:
-    """Answers per second the freeform engine judges in this process, one after another, on its
-    second pass over the answers: the server meets each of them many times during a row, so the
-    engine's own memory of what it encoded serves both alike."""
+def unique(answer: str) -> str:
+    return f"{answer} (answer {next(UNIQUE)})"
+
+
+def engine_alone(questions: list[tuple[dict[str, Any], list[str]]], *, fresh: bool) -> float:
+    """Answers per second the freeform engine judges in this process, one after another.
+
+    fresh: each answer made new (as in the row of unique answers), judged once; else the 200
+    answers judged a second time, as the server meets them over and over in its row (the engine
+    remembers the sentence vectors of what it has encoded).
+    """
     from core.api import FreeformTextAnswer, parse_task
     from core.assets import load_catalogue
     from core.config import Settings
@@ -223,9 +238,11 @@ def engine_alone(questions: list[tuple[dict[str, Any], list[str]]]) -> float:
         ctx = EngineContext(
             catalogue=catalogue, graded=(), cache_key=("bench", task.id, "1"), similarity=similarity
         )
-        work += [(task, FreeformTextAnswer(content=a), ctx) for a in answers]
-    for task, answer, ctx in work:
-        compute_result(task, answer, ctx)
+        compute_result(task, FreeformTextAnswer(content=unique(answers[0])), ctx)  # the task's own encodings
+        work += [(task, FreeformTextAnswer(content=unique(a) if fresh else a), ctx) for a in answers]
+    if not fresh:
+        for task, answer, ctx in work:
+            compute_result(task, answer, ctx)
     started = time.perf_counter()
     for task, answer, ctx in work:
         compute_result(task, answer, ctx)
@@ -303,32 +320,44 @@ def main() -> int:
             )
         all_tasks = [*tasks, *(task for task, _ in questions)]
         interaction_ids = {name: prepare(url, headers, all_tasks) for name, (url, headers) in servers.items()}
-        plan = [
-            ("MC, POST /feedback/compute", "sqlite", compute_supplied(mc, 1000)),
-            ("MC, by id", "sqlite", [compute_by_id(mc) for _ in range(1000)]),
-            ("blanks, POST /feedback/compute", "sqlite", compute_supplied(blanks, 1000)),
-            ("blanks, by id", "sqlite", [compute_by_id(blanks) for _ in range(1000)]),
-            ("MC, by id, access log off", "quiet", [compute_by_id(mc) for _ in range(1000)]),
-            ("mixed, SQLite, 1 process", "sqlite", mixed(tasks, interaction_ids["sqlite"])),
+        plan: list[tuple[str, str, Callable[[], list[Request]]]] = [
+            ("MC, POST /feedback/compute", "sqlite", lambda: compute_supplied(mc, 1000)),
+            ("MC, by id", "sqlite", lambda: [compute_by_id(mc) for _ in range(1000)]),
+            ("blanks, POST /feedback/compute", "sqlite", lambda: compute_supplied(blanks, 1000)),
+            ("blanks, by id", "sqlite", lambda: [compute_by_id(blanks) for _ in range(1000)]),
+            ("MC, by id, access log off", "quiet", lambda: [compute_by_id(mc) for _ in range(1000)]),
+            ("mixed, SQLite, 1 process", "sqlite", lambda: mixed(tasks, interaction_ids["sqlite"])),
         ]
         if questions:
-            plan.append(("freeform by id (200 answers)", "sqlite", freeform_requests(questions)))
+            plan += [
+                ("freeform by id, 200 answers", "sqlite", lambda: freeform_requests(questions)),
+                (
+                    "freeform by id, every answer new",
+                    "sqlite",
+                    lambda: freeform_requests(questions, copies=25),
+                ),
+            ]
         if "pg" in servers:
             plan += [
-                ("MC, by id, PostgreSQL, 2 workers", "pg", [compute_by_id(mc) for _ in range(1000)]),
-                ("mixed, PostgreSQL, 2 workers", "pg", mixed(tasks, interaction_ids["pg"])),
+                ("MC, by id, PostgreSQL, 2 workers", "pg", lambda: [compute_by_id(mc) for _ in range(1000)]),
+                ("mixed, PostgreSQL, 2 workers", "pg", lambda: mixed(tasks, interaction_ids["pg"])),
             ]
         rounds = []
         for _ in range(args.rounds):
             results = []
-            for name, server, requests in plan:
+            for name, server, make_requests in plan:
                 url, headers = servers[server]
+                requests = make_requests()  # new bodies every round
                 results.append(
                     run_wrk("  echo, same requests", echo, requests, {}, CONNECTIONS, args.seconds)
                 )
                 results.append(run_wrk(name, url, requests, headers, CONNECTIONS, args.seconds))
             rounds.append(results)
-    engine_rate = engine_alone(questions) if questions else None
+    engine_rates = (
+        {False: engine_alone(questions, fresh=False), True: engine_alone(questions, fresh=True)}
+        if questions
+        else {}
+    )
     print(
         f"Machine: {machine()}\nLoad generator: wrk, {CONNECTIONS} connections, {args.rounds} rounds of {args.seconds} s a row\n"
     )
@@ -347,7 +376,8 @@ def main() -> int:
             f"{median([s.percentile(50) for s in served]):.1f} | {median(p99s):.1f} "
             f"({min(p99s):.1f}–{max(p99s):.1f}) | {sum(s.errors for s in served)} |"
         )
-        if name.startswith("freeform") and engine_rate:
+        if name.startswith("freeform"):
+            engine_rate = engine_rates["new" in name]
             rate = median([s.throughput for s in served])
             print(
                 f"| … beside the engine alone ({engine_rate:.0f} answers/s in process) | {rate / engine_rate:.2f} | | | |"
