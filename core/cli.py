@@ -144,7 +144,7 @@ async def _eval(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory(prefix="feedback-studio-eval-") as scratch:
         if not settings.remote_url and args.database is None:
             # A scratch database file, not the user's; a file rather than :memory: so that the
-            # feedback takes the same path as in a served studio (core.store.sqlite_writer).
+            # feedback takes the same path as in a served studio (core.store.writer).
             scratch_url = f"sqlite+aiosqlite:///{Path(scratch) / 'eval.sqlite3'}"
             settings = settings.model_copy(update={"database_url": scratch_url, "seed_demo": False})
         service = await connect(settings)
