@@ -27,7 +27,7 @@ def serving_app() -> FastAPI:
     """A uvicorn factory (each worker process calls it): create_app with the process's settings
     from the environment, and what start-up built moved out of the collector's sight once the
     runtime is open: it lives as long as the process, and full collections that traversed it
-    stalled requests for 100 ms and more under load."""
+    stalled requests under load (docs/performance.md)."""
     gc.set_threshold(GC_YOUNG_THRESHOLD)
     app = create_app(Settings())
     start_up = app.router.lifespan_context

@@ -12,8 +12,7 @@ batch. A job's result is delivered only after the COMMIT that made its writes du
 A batch runs on the event loop itself. That is deliberate and measured (docs/performance.md):
 with WAL and synchronous=NORMAL a commit writes to the page cache and never waits for the disk,
 so a batch is CPU work like any other, and on a worker thread it lost more time to the GIL hand-
-over (a batch of 16 took 7 ms there against 1.6 ms here) than it saved. The two things that could
-make SQLite wait are kept off the loop: a write lock held by another process (the loop's attempt
+over than it saved. The two things that could make SQLite wait are kept off the loop: a write lock held by another process (the loop's attempt
 does not wait, busy_timeout=0; the batch is then retried on a thread that may) and checkpoints
 (automatic ones are off for this connection; a thread runs them after every CHECKPOINT_EVERY jobs,
 see checkpoint()).
