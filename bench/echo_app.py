@@ -1,4 +1,8 @@
-"""The baseline of bench/throughput.py: a bare FastAPI endpoint that echoes a JSON body."""
+"""The baseline of bench/realistic.py: a bare FastAPI app that echoes any JSON body on any path.
+
+Every benchmark row sends the echo the same requests (methods, paths, bodies) as the studio, so
+that the ratio compares the work behind the routes and not the sizes of the bodies.
+"""
 
 from typing import Any
 
@@ -7,6 +11,6 @@ from fastapi import FastAPI
 app = FastAPI()
 
 
-@app.post("/echo")
+@app.api_route("/{path:path}", methods=["POST", "PUT"])
 async def echo(body: dict[str, Any]) -> dict[str, Any]:
     return body

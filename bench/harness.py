@@ -17,11 +17,13 @@ import subprocess
 import sys
 import tempfile
 import time
+import uuid
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+import asyncpg
 import httpx
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -69,12 +71,15 @@ def free_port() -> int:
 
 
 @contextmanager
-def server_process(args: list[str], port: int, env: dict[str, str] | None = None) -> Iterator[str]:
+def server_process(
+    args: list[str], port: int, env: dict[str, str] | None = None, log: Path | None = None
+) -> Iterator[str]:
     """Start a server command in its own process and wait until it answers on 127.0.0.1:port.
 
-    Its stderr goes to a file, not a pipe: a server that logs more than a pipe holds would block.
+    Its stderr goes to a file (`log`, else a temporary one), not a pipe: a server that logs more
+    than a pipe holds would block.
     """
-    with tempfile.TemporaryFile() as log:
+    with open(log, "w+b") if log is not None else tempfile.TemporaryFile() as log:
         process = subprocess.Popen(
             args, cwd=ROOT, env={**os.environ, **(env or {})}, stdout=subprocess.DEVNULL, stderr=log
         )
@@ -94,6 +99,26 @@ def server_process(args: list[str], port: int, env: dict[str, str] | None = None
         finally:
             process.terminate()
             process.wait(timeout=10)
+
+
+@contextmanager
+def fresh_database(admin_url: str) -> Iterator[str]:
+    """A new PostgreSQL database on the server of admin_url, dropped afterwards."""
+    plain = admin_url.replace("postgresql+asyncpg://", "postgresql://")
+    name = f"fs_bench_{uuid.uuid4().hex[:10]}"
+
+    async def admin(sql: str) -> None:
+        connection = await asyncpg.connect(plain)
+        try:
+            await connection.execute(sql)
+        finally:
+            await connection.close()
+
+    asyncio.run(admin(f'CREATE DATABASE "{name}"'))
+    try:
+        yield admin_url.rsplit("/", 1)[0] + f"/{name}"
+    finally:
+        asyncio.run(admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
 
 
 @dataclass
@@ -185,29 +210,58 @@ def have_wrk() -> bool:
     return shutil.which("wrk") is not None
 
 
+Request = tuple[str, str, dict]
+"""(method, path, JSON body) of one request."""
+
+
+def wrk_script(requests: list[Request], headers: dict[str, str]) -> str:
+    """A wrk script that sends `requests` in turn (each thread from its own place in the list)."""
+    all_headers = {"Content-Type": "application/json", **headers}
+    entries = []
+    for method, path, body in requests:
+        text = json.dumps(body, ensure_ascii=False, separators=(",", ":"))
+        if "]==]" in text:
+            raise ValueError("a body must not contain ]==] (it closes the Lua string)")
+        entries.append(f"{{{json.dumps(method)}, {json.dumps(path)}, [==[{text}]==]}}")
+    lua_headers = ", ".join(f"[{json.dumps(k)}] = {json.dumps(v)}" for k, v in all_headers.items())
+    return (
+        "local requests = {\n" + ",\n".join(entries) + "\n}\n"
+        f"local headers = {{{lua_headers}}}\n"
+        "local threads = 0\n"
+        "setup = function(thread) thread:set('offset', threads * 7919); threads = threads + 1 end\n"
+        "init = function(args) i = offset or 0 end\n"
+        "request = function()\n"
+        "  i = i % #requests + 1\n"
+        "  local r = requests[i]\n"
+        "  return wrk.format(r[1], r[2], headers, r[3])\n"
+        "end\n" + WRK_REPORT
+    )
+
+
 def run_wrk(
-    name: str, url: str, body: dict, headers: dict[str, str], concurrency: int, seconds: int
+    name: str,
+    base_url: str,
+    requests: list[Request],
+    headers: dict[str, str],
+    concurrency: int,
+    seconds: float,
 ) -> WrkResult:
-    """POST `body` to `url` for `seconds` with `concurrency` connections, measured by wrk (a C load
-    generator: unlike a Python client it leaves the CPU to the server it measures)."""
-    lua = ["wrk.method = 'POST'", f"wrk.body = {json.dumps(json.dumps(body))}"]
-    lua += [
-        f"wrk.headers[{json.dumps(k)}] = {json.dumps(v)}"
-        for k, v in {"Content-Type": "application/json", **headers}.items()
-    ]
+    """Send `requests` in turn to `base_url` for `seconds` with `concurrency` connections, measured by
+    wrk (a C load generator: unlike a Python client it leaves the CPU to the server it measures).
+    A response that is not 2xx or 3xx counts as an error."""
     with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as script:
-        script.write("\n".join(lua) + WRK_REPORT)
+        script.write(wrk_script(requests, headers))
     threads = min(concurrency, 2)
     output = subprocess.run(
-        ["wrk", f"-t{threads}", f"-c{concurrency}", f"-d{seconds}s", "-s", script.name, url],
+        ["wrk", f"-t{threads}", f"-c{concurrency}", f"-d{seconds}s", "-s", script.name, base_url],
         capture_output=True,
         text=True,
         check=True,
     ).stdout
     Path(script.name).unlink()
-    requests, duration, p50, p99, errors = output.split("RESULT", 1)[1].split()
+    requests_done, duration, p50, p99, errors = output.split("RESULT", 1)[1].split()
     return WrkResult(
-        name, concurrency, int(requests), float(duration), {50: float(p50), 99: float(p99)}, int(errors)
+        name, concurrency, int(requests_done), float(duration), {50: float(p50), 99: float(p99)}, int(errors)
     )
 
 

@@ -44,18 +44,17 @@ def _run(coro: Coroutine[Any, Any, int | None]) -> int:
 KEEP_ALIVE_SECONDS = 75
 """How long an idle keep-alive connection stays open. Uvicorn's default, 5 s, equals the idle expiry
 of httpx's pool: a client reusing a connection just as the server closed it lost its request
-(about one in a thousand under bench/load.py). Longer than common clients' and load balancers'
+(about one in a thousand under a mixed load benchmark). Longer than common clients' and load balancers'
 (60 s) idle timeouts, so that the client always gives up first."""
 
 
 def server_options(settings: Settings, *, log_level: str | None = None) -> dict[str, Any]:
-    """uvicorn.run's options for our servers; no access-log line is prepared when the level drops it."""
-    level = (log_level or settings.log_level).upper()
+    """uvicorn.run's options for our servers; the access log is the app's (core.server.access_log)."""
     return dict(
         host=settings.host,
         port=settings.port,
-        log_level=level.lower(),
-        access_log=logging.getLevelName(level) <= logging.INFO,
+        log_level=(log_level or settings.log_level).lower(),
+        access_log=False,
         timeout_keep_alive=KEEP_ALIVE_SECONDS,
     )
 
@@ -63,15 +62,10 @@ def server_options(settings: Settings, *, log_level: str | None = None) -> dict[
 def cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
-    settings = _settings(args)
-    if args.workers > 1:
-        uvicorn.run(
-            "core.server.app:create_app", factory=True, workers=args.workers, **server_options(settings)
-        )
-    else:
-        from core.server.app import create_app
-
-        uvicorn.run(create_app(settings), **server_options(settings))
+    settings = _settings(args)  # exported to the environment, where each worker's factory reads them
+    uvicorn.run(
+        "core.server.process:serving_app", factory=True, workers=args.workers, **server_options(settings)
+    )
     return 0
 
 
@@ -82,6 +76,8 @@ def cmd_web(args: argparse.Namespace) -> int:
 
     settings = _settings(args)
     print(f"Feedback Studio: web app and API on {settings.base_url} (OpenAPI at {settings.base_url}/docs)")
+    # One user's own studio: its requests are not a server's traffic worth a line each.
+    logging.getLogger("feedback_studio.access").setLevel(logging.WARNING)
     uvicorn.run(create_web_app(settings), **server_options(settings, log_level="warning"))
     return 0
 
@@ -160,7 +156,7 @@ async def _eval(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory(prefix="feedback-studio-eval-") as scratch:
         if not settings.remote_url and args.database is None:
             # A scratch database file, not the user's; a file rather than :memory: so that the
-            # feedback takes the same path as in a served studio (core.store.sqlite_writer).
+            # feedback takes the same path as in a served studio (core.store.writer).
             scratch_url = f"sqlite+aiosqlite:///{Path(scratch) / 'eval.sqlite3'}"
             settings = settings.model_copy(update={"database_url": scratch_url, "seed_demo": False})
         service = await connect(settings)

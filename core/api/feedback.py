@@ -232,7 +232,7 @@ class FeedbackMetaData(ApiModel):
 
 class Feedback(FrozenApiModel):
     """The answer to a compute call. Frozen, so that its JSON can be made once and kept: the
-    SQLite writer's hot path records the very text that the route then sends as the response."""
+    compute path records the very text that the route then sends as the response."""
 
     userId: str
     taskId: str

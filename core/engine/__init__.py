@@ -22,18 +22,6 @@ _MODULES = {
 }
 _computers: dict[TaskType, Callable[..., Any]] = {}
 
-REPEATABLE_TYPES = frozenset(
-    {
-        TaskType.MULTIPLE_CHOICE,
-        TaskType.MULTIPLE_RESPONSES,
-        TaskType.IN_TEXT_FILL_IN_BLANKS,
-        TaskType.IN_TEXT_CHOICES,
-    }
-)
-"""Task types whose result follows from the task and the answer alone (no graded answers, no
-similarity model, no transcript): the same answer to the same task revision gets the same result,
-so the service may keep it instead of judging the answer again."""
-
 
 def _computer(task_type: TaskType) -> Callable[[Any, Any, EngineContext], FeedbackResult]:
     if task_type not in _computers:
@@ -54,4 +42,4 @@ def compute_result(task: TaskBase, answer: Answer, ctx: EngineContext) -> Feedba
     return _computer(task.task_type)(task, answer, ctx)
 
 
-__all__ = ["REPEATABLE_TYPES", "EngineContext", "EngineUnavailable", "compute_result"]
+__all__ = ["EngineContext", "EngineUnavailable", "compute_result"]

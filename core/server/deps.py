@@ -17,7 +17,7 @@ from core.store import principals
 BEARER_SCHEME = {"type": "http", "scheme": "bearer", "description": "Authorization: Bearer <ACCESS_TOKEN>"}
 BEARER_SECURITY = {"security": [{"bearer": []}]}
 """The OpenAPI of an operation that takes the bearer token (declare_bearer_auth adds it where
-local_service is a dependency; a route that calls local_service itself declares it with this)."""
+local_service is a dependency)."""
 
 
 async def get_runtime(request: Request) -> Runtime:
@@ -33,7 +33,7 @@ async def local_service(request: Request) -> LocalService:
     One dependency that reads the header itself, rather than a chain of runtime, HTTPBearer and
     principal: FastAPI resolves every dependency of a route on every call (tens of microseconds
     each), and this one is on every request. It is async because FastAPI would run a plain def
-    in a worker thread. The compute routes call it themselves (core.server.routers.feedback).
+    in a worker thread.
     """
     runtime: Runtime = request.app.state.runtime
     return LocalService(

@@ -7,11 +7,11 @@ refused or failing request leaves nothing behind.
 
 from __future__ import annotations
 
-import sqlite3
 from functools import partial
 from typing import Any
 
 from pydantic import ValidationError
+from sqlalchemy import Connection
 from uuid_utils import uuid7
 
 from core import API_VERSION, __version__
@@ -50,12 +50,12 @@ from core.api import (
 )
 from core.api.webhooks import TASK_DELETED, TASK_UPSERTED
 from core.auth import Permission, Principal
-from core.engine import REPEATABLE_TYPES, EngineUnavailable, compute_result
+from core.engine import EngineUnavailable, compute_result
 from core.engine.base import EngineContext, GradedExample
 from core.service.local_tutor import TutorOperations
 from core.service.local_workspace import WorkspaceOperations
 from core.service.runtime import Runtime
-from core.store import hot_path, interactions, principals, tasks
+from core.store import interactions, principals, tasks
 from core.store import models as m
 
 
@@ -75,79 +75,80 @@ class LocalService(TutorOperations, WorkspaceOperations):
     async def compute_feedback(self, request: ComputeFeedbackRequest) -> Feedback:
         """Implicitly create or update the task, then judge the answer against the supplied definition.
 
-        One transaction reads the stored task, judges, and records: an unchanged task (the usual
-        case, since clients send the task with every request) costs a read and an insert; changing
-        a task needs the write permission. Anything refused or failing rolls back, storing nothing.
+        One write transaction reads the stored task's revision, judges, and records: an unchanged
+        task (the usual case, since clients send the task with every request) costs a read and an
+        insert; changing a task needs the write permission. Anything refused or failing rolls
+        back, storing nothing.
         """
         tenant = self._tenant(request.tenantId, Permission.ACCESS)
-        task = request.taskDefinition
-        check_task(task)
-        digest = tasks.task_hash(task)
+        check_task(request.taskDefinition)
+        digest = tasks.task_hash(request.taskDefinition)
         transcript = await self._transcript(tenant, request.answer)
-        writer = self.runtime.db.sqlite_writer
-        if writer is not None:
-            judged = await writer.run(
-                partial(self._judge_unchanged, tenant, request, digest, transcript), one_write=True
-            )
-            if judged is not None:
-                return judged
-        async with self.runtime.db.write() as session:
-            stored = await tasks.get_task(session, tenant, task.id)
-            tasks.check_type_unchanged(stored, task)
-            unchanged = stored is not None and stored.content_hash == digest
-            if not unchanged:
-                self.principal.require(tenant, Permission.WRITE)
-            graded = await self._graded_examples(session, tenant, task, stored.graded_count if stored else 0)
-            result = self._compute(tenant, task, request.answer, digest, graded, transcript)
-            if unchanged:
-                action, version = TaskAction.UNCHANGED, stored.version
-            else:
-                action, row = await tasks.upsert_task(session, tenant, task)
-                version = row.version
-            return await self._record(session, tenant, version, action, request, task, result)
+        return await self.runtime.db.run_write(
+            partial(self._judge_supplied, tenant, request, digest, transcript)
+        )
 
-    def _judge_unchanged(
+    def _judge_supplied(
         self,
         tenant: str,
         request: ComputeFeedbackRequest,
         digest: str,
         transcript: Any,
-        connection: sqlite3.Connection,
-    ) -> Feedback | None:
-        """The usual case as one job of the SQLite writer: the stored task is the one supplied and
-        its graded answers are cached, so judging needs no Session. None: take the general path.
-        Its one write is the last statement (the writer runs it without a savepoint)."""
+        connection: Connection,
+    ) -> Feedback:
         task = request.taskDefinition
-        revision = hot_path.read_revision(connection, tenant, task.id)
-        if revision is None or revision.content_hash != digest:
-            return None
-        graded = self._cached_graded(tenant, task, revision.graded_count)
-        if graded is None:
-            return None
-        result = self._compute(tenant, task, request.answer, digest, graded, transcript)
-        feedback, interaction = self._interaction(
-            tenant, revision.version, TaskAction.UNCHANGED, request, task, result
+        stored = tasks.read_revision(connection, tenant, task.id)
+        tasks.check_type_unchanged(stored, task)
+        unchanged = stored is not None and stored.content_hash == digest
+        if not unchanged:
+            self.principal.require(tenant, Permission.WRITE)
+        graded = self._graded_examples(
+            connection, tenant, task, stored.graded_count if stored is not None else 0
         )
-        hot_path.add_interaction(connection, interaction)
-        return feedback
+        result = self._compute(tenant, task, request.answer, digest, graded, transcript)
+        if unchanged:
+            action, version = TaskAction.UNCHANGED, stored.version
+        else:
+            action, row = tasks.write_task(connection, tenant, task)
+            version = row.version
+        return self._record(connection, tenant, version, action, request, task, result)
 
     async def compute_feedback_for_task(self, task_id: str, request: ComputeTaskFeedbackRequest) -> Feedback:
+        """Judge the answer against the stored task, in one write transaction like compute_feedback."""
         tenant = self._tenant(request.tenantId, Permission.ACCESS)
         transcript = await self._transcript(tenant, request.answer)
-        async with self.runtime.db.write() as session:
-            stored = await tasks.get_task(session, tenant, task_id)
-            if stored is None:
-                raise NotFound(f"task {task_id!r} does not exist in tenant {tenant!r}")
-            if stored.type is not request.taskType:
-                raise InvalidParameter(
-                    f"taskType {request.taskType.value} does not match task {task_id!r}, a {stored.type.value} task"
-                )
-            task = stored.task
-            graded = await self._graded_examples(session, tenant, task, stored.graded_count)
-            result = self._compute(tenant, task, request.answer, stored.content_hash, graded, transcript)
-            return await self._record(
-                session, tenant, stored.version, TaskAction.UNCHANGED, request, task, result
+        return await self.runtime.db.run_write(
+            partial(self._judge_stored, tenant, task_id, request, transcript)
+        )
+
+    def _judge_stored(
+        self,
+        tenant: str,
+        task_id: str,
+        request: ComputeTaskFeedbackRequest,
+        transcript: Any,
+        connection: Connection,
+    ) -> Feedback:
+        stored = tasks.read_revision(connection, tenant, task_id)
+        if stored is None:
+            raise NotFound(f"task {task_id!r} does not exist in tenant {tenant!r}")
+        if stored.type is not request.taskType:
+            raise InvalidParameter(
+                f"taskType {request.taskType.value} does not match task {task_id!r}, a {stored.type.value} task"
             )
+        task = self._stored_task(connection, tenant, task_id, stored.content_hash)
+        graded = self._graded_examples(connection, tenant, task, stored.graded_count)
+        result = self._compute(tenant, task, request.answer, stored.content_hash, graded, transcript)
+        return self._record(connection, tenant, stored.version, TaskAction.UNCHANGED, request, task, result)
+
+    def _stored_task(self, connection: Connection, tenant: str, task_id: str, digest: str) -> TaskBase:
+        """The stored definition as its model, parsed once per revision (the hash names the content)."""
+        key = (tenant, task_id, digest)
+        task = self.runtime.task_cache.get(key)
+        if task is None:
+            task = parse_task(tasks.read_definition(connection, tenant, task_id))
+            self.runtime.task_cache.put(key, task)
+        return task
 
     def _compute(
         self,
@@ -158,12 +159,6 @@ class LocalService(TutorOperations, WorkspaceOperations):
         graded: tuple[GradedExample, ...],
         transcript: Any,
     ) -> Any:
-        """The engine's result, or the one it gave before for the same answer to the same task
-        revision (repeatable types only: a class answering a multiple-choice question gives a few
-        distinct answers many times over). Results are shared between feedbacks, never changed."""
-        known_key = (digest, answer.to_wire_json()) if task.task_type in REPEATABLE_TYPES else None
-        if known_key is not None and (known := self.runtime.result_cache.get(known_key)) is not None:
-            return known
         ctx = EngineContext(
             catalogue=self.runtime.catalogue,
             graded=graded,
@@ -172,33 +167,25 @@ class LocalService(TutorOperations, WorkspaceOperations):
             transcript=transcript,
         )
         try:
-            result = compute_result(task, answer, ctx)
+            return compute_result(task, answer, ctx)
         except EngineUnavailable as exc:
             raise InvalidParameter(str(exc)) from None
-        if known_key is not None:
-            self.runtime.result_cache.put(known_key, result)
-        return result
 
-    def _cached_graded(
-        self, tenant: str, task: TaskBase, graded_count: int
-    ) -> tuple[GradedExample, ...] | None:
-        """The task's graded answers if they are at hand without a query (None: they must be read)."""
-        if task.task_type is not TaskType.FREEFORM_TEXT or graded_count == 0:
-            return ()
-        return self.runtime.graded_cache.get((tenant, task.id, graded_count))
-
-    async def _graded_examples(
-        self, session: Any, tenant: str, task: TaskBase, graded_count: int
+    def _graded_examples(
+        self, connection: Connection, tenant: str, task: TaskBase, graded_count: int
     ) -> tuple[GradedExample, ...]:
         """The task's graded answers, read once per revision and cached (valid across processes:
         the count on the task row is the revision, since graded answers are only ever added)."""
-        cached = self._cached_graded(tenant, task, graded_count)
+        if task.task_type is not TaskType.FREEFORM_TEXT or graded_count == 0:
+            return ()
+        key = (tenant, task.id, graded_count)
+        cached = self.runtime.graded_cache.get(key)
         if cached is None:
-            rows = await interactions.list_graded(session, tenant, task.id)
+            rows = interactions.list_graded(connection, tenant, task.id)
             cached = tuple(
                 GradedExample(r.answer, Correctness(r.correctness), r.points, r.feedback) for r in rows
             )
-            self.runtime.graded_cache.put((tenant, task.id, graded_count), cached)
+            self.runtime.graded_cache.put(key, cached)
         return cached
 
     async def _transcript(self, tenant: str, answer: Answer) -> Any:
@@ -207,9 +194,9 @@ class LocalService(TutorOperations, WorkspaceOperations):
             return None
         return await self.simulation_transcript(tenant, answer.conversationId)
 
-    async def _record(
+    def _record(
         self,
-        session: Any,
+        connection: Connection,
         tenant: str,
         version: int,
         action: TaskAction,
@@ -217,22 +204,7 @@ class LocalService(TutorOperations, WorkspaceOperations):
         task: TaskBase,
         result: Any,
     ) -> Feedback:
-        """Record the interaction through the Session (the general path) and give its feedback."""
-        feedback, interaction = self._interaction(tenant, version, action, request, task, result)
-        await interactions.add_interaction(session, interaction)
-        return feedback
-
-    def _interaction(
-        self,
-        tenant: str,
-        version: int,
-        action: TaskAction,
-        request: ComputeFeedbackRequest | ComputeTaskFeedbackRequest,
-        task: TaskBase,
-        result: Any,
-    ) -> tuple[Feedback, dict[str, Any]]:
-        """The feedback for the caller and the interaction row that records it (its JSON columns
-        still models: each way of writing serialises them as it does best)."""
+        """Record the computation as an interaction and give its feedback."""
         interaction_id = str(uuid7())  # time-ordered: appended to the primary key's index, not scattered
         feedback = Feedback(
             userId=request.userId,
@@ -246,20 +218,23 @@ class LocalService(TutorOperations, WorkspaceOperations):
             ),
             result=result,
         )
-        row = dict(
-            id=interaction_id,
-            tenant_id=tenant,
-            task_id=task.id,
-            task_version=version,
-            user_id=request.userId,
-            principal_id=self.principal.id,
-            answer=request.answer,
-            feedback=feedback,
-            learner_meta=request.metaData,
-            verdict=result.points.verdict.value,
-            created_at=m.utcnow(),
+        interactions.add_interaction(
+            connection,
+            dict(
+                id=interaction_id,
+                tenant_id=tenant,
+                task_id=task.id,
+                task_version=version,
+                user_id=request.userId,
+                principal_id=self.principal.id,
+                answer=request.answer,
+                feedback=feedback,
+                learner_meta=request.metaData,
+                verdict=result.points.verdict.value,
+                created_at=m.utcnow(),
+            ),
         )
-        return feedback, row
+        return feedback
 
     async def compute_aspects(self, request: AspectsComputeRequest) -> list[Aspect]:
         self._tenant(request.tenantId, Permission.ACCESS)
@@ -330,26 +305,31 @@ class LocalService(TutorOperations, WorkspaceOperations):
     # --- interactions, ratings and graded answers ---------------------------------------------
 
     async def rate_interaction(self, interaction_id: str, rating: EndUserRating) -> EndUserRatingRecord:
-        async with self.runtime.db.write() as session:
-            interaction = await interactions.get_interaction(session, interaction_id)
-            if interaction is None:
-                raise NotFound(f"interaction {interaction_id!r} does not exist")
-            self.principal.require(interaction.tenant_id, Permission.ACCESS)
-            row = await interactions.put_rating(
-                session,
-                interaction_id,
-                rating.type.value,
-                rating.subtype.value if rating.subtype else None,
-                rating.message,
-            )
-            return EndUserRatingRecord(
-                interactionId=interaction_id,
-                type=row.type,
-                subtype=row.subtype,
-                message=row.message,
-                createdAt=row.created_at,
-                updatedAt=row.updated_at,
-            )
+        """Create or update the interaction's rating, in one write job."""
+        return await self.runtime.db.run_write(partial(self._rate, interaction_id, rating))
+
+    def _rate(
+        self, interaction_id: str, rating: EndUserRating, connection: Connection
+    ) -> EndUserRatingRecord:
+        tenant = interactions.interaction_tenant(connection, interaction_id)
+        if tenant is None:
+            raise NotFound(f"interaction {interaction_id!r} does not exist")
+        self.principal.require(tenant, Permission.ACCESS)
+        row = interactions.put_rating(
+            connection,
+            interaction_id,
+            rating.type.value,
+            rating.subtype.value if rating.subtype else None,
+            rating.message,
+        )
+        return EndUserRatingRecord(
+            interactionId=interaction_id,
+            type=row.type,
+            subtype=row.subtype,
+            message=row.message,
+            createdAt=row.created_at,
+            updatedAt=row.updated_at,
+        )
 
     async def list_interactions(self, tenant_id: str, task_id: str) -> list[InteractionRecord]:
         tenant = self._tenant(tenant_id, Permission.ACCESS)

@@ -57,8 +57,8 @@ class WorkspaceOperations:
             transcript: Any,
         ) -> Any: ...
 
-        async def _graded_examples(
-            self, session: Any, tenant: str, task: TaskBase, graded_count: int
+        def _graded_examples(
+            self, connection: Any, tenant: str, task: TaskBase, graded_count: int
         ) -> tuple[GradedExample, ...]: ...
 
         async def _transcript(self, tenant: str, answer: Answer) -> Any: ...
@@ -125,7 +125,11 @@ class WorkspaceOperations:
         for row in rows:
             task = row.task
             async with self.runtime.db.read() as session:
-                graded = await self._graded_examples(session, tenant, task, row.graded_count)
+                graded = await session.run_sync(
+                    lambda sync, task=task, count=row.graded_count: self._graded_examples(
+                        sync.connection(), tenant, task, count
+                    )
+                )
             answers = await retest_answers(
                 _answer_set(task.id, tests[task.id]).answers,
                 await self.list_interactions(tenant, task.id),

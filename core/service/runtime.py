@@ -25,15 +25,13 @@ from core.store.db import Database
 
 log = logging.getLogger(__name__)
 PRINCIPAL_TTL_SECONDS = 5.0
-RESULT_CACHE_SIZE = 4096
-"""A class answering a quiz repeats a handful of answers per task; a few KB each at most."""
 
 
 class LruCache:
     """A small least-recently-used map; enough for per-task data keyed by version.
 
     Thread-safe: while another process holds SQLite's write lock, the writer's jobs run on its
-    thread (core.store.sqlite_writer) and read the graded-answer cache the event loop fills.
+    thread (core.store.writer) and read the caches the event loop fills.
     """
 
     def __init__(self, size: int = 256) -> None:
@@ -95,8 +93,9 @@ class Runtime:
         self.db = db
         self.catalogue = catalogue
         self.graded_cache = LruCache()
-        self.result_cache = LruCache(RESULT_CACHE_SIZE)
-        """Results of repeatable task types by (task hash, answer JSON); see LocalService._compute."""
+        self.task_cache = LruCache(1024)
+        """Stored task definitions as models by (tenant, task id, content hash): compute by id
+        parses a task once per revision, not once per answer."""
         self.principal_cache = TimedCache(PRINCIPAL_TTL_SECONDS)
         """Principals by token hash: a revoked token or a changed grant is noticed within the TTL."""
         self._similarity: Any = None

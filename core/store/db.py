@@ -9,19 +9,30 @@ of failing when a read lock would have to be upgraded.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+import json
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any, TypeVar
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import event, make_url, text
+from sqlalchemy import Connection, event, make_url, text
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 
-from core.store.sqlite_writer import SqliteWriter, apply_pragmas
+from core.api import ApiModel
+from core.store.writer import SqliteWriter, apply_pragmas
+
+T = TypeVar("T")
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 MIGRATION_LOCK = 0x46535F4D49475241  # "FS_MIGRA": the advisory lock key of schema migrations
+
+
+def json_text(value: Any) -> str:
+    """JSON columns take wire models as well as plain documents: a model is written as pydantic's
+    JSON of it (a frozen one keeps it), not as json.dumps of its dump."""
+    return value.to_wire_json() if isinstance(value, ApiModel) else json.dumps(value)
 
 
 def _sqlite_setup(engine: AsyncEngine) -> None:
@@ -42,20 +53,22 @@ class Database:
         self.is_sqlite = url.startswith("sqlite")
         self._sqlite_write_lock = asyncio.Lock()
         self.sqlite_writer: SqliteWriter | None = None
-        """Group commit for the feedback hot path, on a SQLite file (an in-memory database is private
-        to its connection, and PostgreSQL's driver needs no thread hand-overs)."""
+        """The one writer of a SQLite file (run_write; an in-memory database is private to its
+        connection, and PostgreSQL's driver needs no thread hand-overs)."""
         if self.is_sqlite:
             file = make_url(url).database
             if file and file != ":memory:":
                 Path(file).parent.mkdir(parents=True, exist_ok=True)
-                self.sqlite_writer = SqliteWriter(file, self._sqlite_write_lock)
+                self.sqlite_writer = SqliteWriter(file, self._sqlite_write_lock, json_serializer=json_text)
             # The Session ends every transaction itself; the pool's extra reset rollback would cost
             # one more trip to the driver thread per request.
-            self.engine = create_async_engine(url, echo=echo, pool_reset_on_return=None)
+            self.engine = create_async_engine(
+                url, echo=echo, pool_reset_on_return=None, json_serializer=json_text
+            )
             _sqlite_setup(self.engine)
         else:
             self.engine = create_async_engine(
-                url, echo=echo, pool_size=10, max_overflow=20, pool_pre_ping=True
+                url, echo=echo, pool_size=10, max_overflow=20, pool_pre_ping=True, json_serializer=json_text
             )
         self._sessions = async_sessionmaker(self.engine, expire_on_commit=False)
 
@@ -93,6 +106,20 @@ class Database:
         async with self._sqlite_write_lock, self._sessions() as session, session.begin():
             await session.connection(execution_options={"sqlite_immediate": True})
             yield session
+
+    async def run_write(self, job: Callable[[Connection], T]) -> T:
+        """`job(connection)` in a write transaction; its result once that transaction is committed.
+
+        The one way the request paths write: the job is a plain function of a synchronous
+        connection, run by the SQLite file's writer (group commit, core.store.writer) or, on
+        PostgreSQL and an in-memory SQLite, through run_sync in a transaction of its own. Whatever
+        the job raises rolls back all it wrote.
+        """
+        if self.sqlite_writer is not None:
+            return await self.sqlite_writer.run(job)
+        async with self.write() as session:
+            connection = await session.connection()
+            return await connection.run_sync(job)
 
     async def aclose(self) -> None:
         if self.sqlite_writer is not None:

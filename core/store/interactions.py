@@ -5,19 +5,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import Connection, Row, bindparam, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from core.api import ApiModel
 from core.store import models as m
 from core.store.common import insert_for
 
+_INSERT_INTERACTION = insert(m.Interaction.__table__)
 
-async def add_interaction(session: AsyncSession, values: dict[str, Any]) -> None:
+
+def add_interaction(connection: Connection, values: dict[str, Any]) -> None:
     """One INSERT statement (no ORM unit of work): every feedback computation records one.
     Its JSON columns (answer, feedback, learner_meta) may be given as wire models."""
-    row = {key: value.to_wire() if isinstance(value, ApiModel) else value for key, value in values.items()}
-    await session.execute(insert(m.Interaction), row)
+    connection.execute(_INSERT_INTERACTION, values)
 
 
 async def get_interaction(session: AsyncSession, interaction_id: str) -> m.Interaction | None:
@@ -42,12 +42,22 @@ async def get_rating(session: AsyncSession, interaction_id: str) -> m.EndUserRat
     return await session.get(m.EndUserRating, interaction_id)
 
 
-async def put_rating(
-    session: AsyncSession, interaction_id: str, type_: str, subtype: str | None, message: str | None
-) -> m.EndUserRating:
-    """Create the rating on the first call, update it after (atomic under concurrency)."""
+_interactions = m.Interaction.__table__
+_ratings = m.EndUserRating.__table__
+_TENANT_OF_INTERACTION = select(_interactions.c.tenant_id).where(_interactions.c.id == bindparam("id"))
+
+
+def interaction_tenant(connection: Connection, interaction_id: str) -> str | None:
+    """The tenant of an interaction, or None if there is no such interaction."""
+    return connection.execute(_TENANT_OF_INTERACTION, {"id": interaction_id}).scalar_one_or_none()
+
+
+def put_rating(
+    connection: Connection, interaction_id: str, type_: str, subtype: str | None, message: str | None
+) -> Row[Any]:
+    """Create the rating on the first call, update it after (atomic under concurrency); the row."""
     now = m.utcnow()
-    stmt = insert_for(session, m.EndUserRating).values(
+    stmt = insert_for(connection, _ratings).values(
         interaction_id=interaction_id,
         type=type_,
         subtype=subtype,
@@ -55,20 +65,12 @@ async def put_rating(
         created_at=now,
         updated_at=now,
     )
-    await session.execute(
+    return connection.execute(
         stmt.on_conflict_do_update(
             index_elements=["interaction_id"],
             set_={"type": type_, "subtype": subtype, "message": message, "updated_at": now},
-        )
-    )
-    row = (
-        await session.execute(
-            select(m.EndUserRating)
-            .where(m.EndUserRating.interaction_id == interaction_id)
-            .execution_options(populate_existing=True)
-        )
-    ).scalar_one()
-    return row
+        ).returning(_ratings)
+    ).one()
 
 
 async def add_graded_answers(
@@ -89,13 +91,9 @@ async def add_graded_answers(
     return counted.scalar_one()
 
 
-async def list_graded(session: AsyncSession, tenant_id: str, task_id: str) -> list[m.GradedAnswer]:
-    return list(
-        (
-            await session.execute(
-                select(m.GradedAnswer)
-                .where(m.GradedAnswer.tenant_id == tenant_id, m.GradedAnswer.task_id == task_id)
-                .order_by(m.GradedAnswer.id)
-            )
-        ).scalars()
-    )
+def list_graded(connection: Connection, tenant_id: str, task_id: str) -> Sequence[Row[Any]]:
+    """The task's graded answers, oldest first."""
+    table = m.GradedAnswer.__table__
+    return connection.execute(
+        select(table).where(table.c.tenant_id == tenant_id, table.c.task_id == task_id).order_by(table.c.id)
+    ).all()

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import Connection, bindparam, delete, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from core.api import TaskAction, TaskBase, TaskType, WrongTaskType, parse_task
@@ -44,16 +44,23 @@ def _hash_of_task_json(document: str) -> str:
 
 
 @dataclass(frozen=True)
-class TaskRow:
-    tenant_id: str
-    task_id: str
+class TaskRevision:
+    """What judging an answer needs of a task's row; the definition itself is read only when the
+    caller does not have it (read_definition)."""
+
     type: TaskType
-    title: str
-    language: str
-    definition: dict[str, Any]
     content_hash: str
     version: int
     graded_count: int
+
+
+@dataclass(frozen=True)
+class TaskRow(TaskRevision):
+    tenant_id: str
+    task_id: str
+    title: str
+    language: str
+    definition: dict[str, Any]
     created_at: datetime
     updated_at: datetime
 
@@ -80,7 +87,7 @@ class TaskRow:
         )
 
 
-def check_type_unchanged(stored: TaskRow | None, task: TaskBase) -> None:
+def check_type_unchanged(stored: TaskRevision | None, task: TaskBase) -> None:
     """A task keeps its type for life (API.md 3); a new type needs a new id."""
     if stored is not None and stored.type is not task.task_type:
         raise WrongTaskType(
@@ -89,7 +96,34 @@ def check_type_unchanged(stored: TaskRow | None, task: TaskBase) -> None:
         )
 
 
-async def upsert_task(session: AsyncSession, tenant_id: str, task: TaskBase) -> tuple[TaskAction, TaskRow]:
+_tasks = m.Task.__table__
+
+
+def _key(tenant_id: str, task_id: str) -> Any:
+    return (_tasks.c.tenant_id == tenant_id) & (_tasks.c.task_id == task_id)
+
+
+_BY_KEY = (_tasks.c.tenant_id == bindparam("tenant_id")) & (_tasks.c.task_id == bindparam("task_id"))
+_READ_REVISION = select(_tasks.c.type, _tasks.c.content_hash, _tasks.c.version, _tasks.c.graded_count).where(
+    _BY_KEY
+)
+"""Built once: the read every feedback computation starts with (building a statement costs as much
+as running it)."""
+_READ_DEFINITION = select(_tasks.c.definition).where(_BY_KEY)
+
+
+def read_revision(connection: Connection, tenant_id: str, task_id: str) -> TaskRevision | None:
+    """The task's type and revision, or None."""
+    row = connection.execute(_READ_REVISION, {"tenant_id": tenant_id, "task_id": task_id}).first()
+    return TaskRevision(TaskType(row[0]), row[1], row[2], row[3]) if row is not None else None
+
+
+def read_definition(connection: Connection, tenant_id: str, task_id: str) -> dict[str, Any]:
+    return connection.execute(_READ_DEFINITION, {"tenant_id": tenant_id, "task_id": task_id}).scalar_one()
+
+
+def write_task(connection: Connection, tenant_id: str, task: TaskBase) -> tuple[TaskAction, TaskRow]:
+    """Create the task, or update it if its content changed; the decision is race-free."""
     document = canonical_json(task)
     digest = content_hash(document)
     now = m.utcnow()
@@ -106,40 +140,39 @@ async def upsert_task(session: AsyncSession, tenant_id: str, task: TaskBase) -> 
         created_at=now,
         updated_at=now,
     )
-    inserted = await session.execute(
-        insert_for(session, m.Task)
+    inserted = connection.execute(
+        insert_for(connection, _tasks)
         .values(**values)
         .on_conflict_do_nothing(index_elements=["tenant_id", "task_id"])
     )
-    row = (
-        await session.execute(
-            select(m.Task)
-            .where(m.Task.tenant_id == tenant_id, m.Task.task_id == task.id)
-            .with_for_update()
-            .execution_options(populate_existing=True)
-        )
-    ).scalar_one()
+    row = TaskRow.of(
+        connection.execute(select(_tasks).where(_key(tenant_id, task.id)).with_for_update()).one()
+    )
     if inserted.rowcount == 1:
-        return TaskAction.CREATED, TaskRow.of(row)
-    check_type_unchanged(TaskRow.of(row), task)
+        return TaskAction.CREATED, row
+    check_type_unchanged(row, task)
     if row.content_hash == digest:
-        return TaskAction.UNCHANGED, TaskRow.of(row)
-    row.definition = document
-    row.content_hash = digest
-    row.title = task.display_title
-    row.language = task.language.value
-    row.version += 1
-    row.updated_at = now
-    await session.flush()
-    return TaskAction.UPDATED, TaskRow.of(row)
+        return TaskAction.UNCHANGED, row
+    changed = dict(
+        definition=document,
+        content_hash=digest,
+        title=task.display_title,
+        language=task.language.value,
+        version=row.version + 1,
+        updated_at=now,
+    )
+    connection.execute(update(_tasks).where(_key(tenant_id, task.id)).values(**changed))
+    return TaskAction.UPDATED, replace(row, **changed)
+
+
+async def upsert_task(session: AsyncSession, tenant_id: str, task: TaskBase) -> tuple[TaskAction, TaskRow]:
+    """write_task in the session's transaction."""
+    return await session.run_sync(lambda sync: write_task(sync.connection(), tenant_id, task))
 
 
 async def get_task(session: AsyncSession, tenant_id: str, task_id: str) -> TaskRow | None:
-    """A plain row (no ORM identity map): this read is on the path of every feedback computation."""
-    table = m.Task.__table__
-    row = (
-        await session.execute(select(table).where(table.c.tenant_id == tenant_id, table.c.task_id == task_id))
-    ).first()
+    """A plain row (no ORM identity map)."""
+    row = (await session.execute(select(_tasks).where(_key(tenant_id, task_id)))).first()
     return TaskRow.of(row) if row is not None else None
 
 

@@ -8,11 +8,15 @@ transaction survives the death of the process) and PostgreSQL commits durably by
 from __future__ import annotations
 
 import asyncio
+from collections import Counter
 from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
 
 import httpx
 import pytest
 
+from core.assets import demo_tasks, demo_tutors
 from tests.conftest import create_token
 from tests.hardening.conftest import ServeProcess
 from tests.server.helpers import bearer, blanks_task, compute_body, mc_task
@@ -63,3 +67,141 @@ async def test_every_acknowledged_interaction_survives_sigkill(serve, database_u
         found = await asyncio.gather(*(client.get(f"/interactions/{i}") for i in acknowledged))
     missing = [i for i, response in zip(acknowledged, found, strict=True) if response.status_code != 200]
     assert missing == [], f"{len(missing)} of {len(acknowledged)} acknowledged interactions were lost"
+
+
+def answer_for(task: dict[str, Any], n: int) -> dict[str, Any]:
+    """A valid answer of the task's type, varied by n."""
+    kind = task["type"]
+    if kind == "MultipleChoiceTask":
+        return {"selectedIndex": n % len(task["options"])}
+    if kind == "MultipleResponsesTask":
+        return {"selected": [(i + n) % 2 == 0 for i in range(len(task["options"]))]}
+    if kind == "InTextFillInBlanksTask":
+        return {"blanks": [{"content": b["acceptedAnswers"][0] if n % 2 else "?"} for b in task["blanks"]]}
+    if kind == "InTextChoicesTask":
+        return {"choices": [{"content": c["options"][n % len(c["options"])]} for c in task["choices"]]}
+    if kind == "FreeformTextTask":
+        return {"content": f"The current flows round the closed circuit ({n})."}
+    return {
+        "messages": [
+            {"role": "assistant", "content": task["initialMessage"]},
+            {"role": "user", "content": f"I see your point, let me explain ({n})."},
+        ]
+    }
+
+
+TASK_TYPES = {
+    "MultipleChoiceTask": "MULTIPLE_CHOICE",
+    "MultipleResponsesTask": "MULTIPLE_RESPONSES",
+    "InTextFillInBlanksTask": "IN_TEXT_FILL_IN_BLANKS",
+    "InTextChoicesTask": "IN_TEXT_CHOICES",
+    "FreeformTextTask": "FREEFORM_TEXT",
+    "SimulationTask": "SIMULATION",
+}
+
+
+@dataclass
+class Acknowledged:
+    """What the server answered 200 to before it died."""
+
+    interactions: list[str] = field(default_factory=list)
+    ratings: list[str] = field(default_factory=list)
+    updates: Counter[str] = field(default_factory=Counter)
+    chats: int = 0
+
+
+class MixedWorkload:
+    """Of every 20 requests: 16 computes by id over tasks of all six types, 2 upserts that change a
+    title, 1 rating, 1 tutor chat streamed to its end (bench/realistic.py's mix)."""
+
+    def __init__(self, tasks: list[dict[str, Any]], rated: list[str]) -> None:
+        self.tasks = tasks
+        self.rated = rated
+        self.done = Acknowledged()
+
+    async def send(self, client: httpx.AsyncClient, n: int) -> None:
+        task = self.tasks[n % len(self.tasks)]
+        kind = n % 20
+        if kind < 16:
+            body = {"userId": f"u{n}", "taskType": TASK_TYPES[task["type"]], "answer": answer_for(task, n)}
+            response = await client.post(f"/tasks/{task['id']}/feedback/compute", json=body)
+            assert response.status_code == 200, response.text
+            self.done.interactions.append(response.headers["X-Interaction-Id"])
+        elif kind < 18:
+            response = await client.post("/tenants/default/tasks", json={**task, "title": f"Revised {n}"})
+            assert response.status_code == 200, response.text
+            self.done.updates[task["id"]] += response.json()["action"] == "UPDATED"
+        elif kind == 18:
+            interaction = self.rated[n % len(self.rated)]
+            response = await client.put(f"/interactions/{interaction}/end-user-rating", json={"type": "GOOD"})
+            assert response.status_code == 200, response.text
+            self.done.ratings.append(interaction)
+        else:
+            chat = {
+                "tutorId": TUTOR,
+                "messages": [{"role": "user", "content": f"Why does it light up ({n})?"}],
+            }
+            async with client.stream("POST", "/tutor/chat/stream", json=chat) as response:
+                assert response.status_code == 200
+                text = "".join([chunk async for chunk in response.aiter_text()])
+            assert "DONE" in text
+            self.done.chats += 1
+
+    async def run_until_killed(self, client: httpx.AsyncClient, worker: int) -> None:
+        n = worker
+        while True:
+            try:
+                await self.send(client, n)
+            except httpx.TransportError:
+                return
+            n += WRITERS
+
+
+TUTOR = "tutor-bulb-circuit-en"
+
+
+async def prepare_mixed(client: httpx.AsyncClient) -> MixedWorkload:
+    """The demo tasks (all six types) and the demo tutor; one interaction per task to rate."""
+    tasks = demo_tasks()
+    for task in tasks:
+        (await client.post("/tenants/default/tasks", json=task)).raise_for_status()
+    tutor = next(t for t in demo_tutors() if t["id"] == TUTOR)
+    (await client.put(f"/tenants/default/tutors/{TUTOR}", json=tutor)).raise_for_status()
+    rated = []
+    for n, task in enumerate(tasks):
+        body = {"userId": "u", "taskType": TASK_TYPES[task["type"]], "answer": answer_for(task, n)}
+        response = await client.post(f"/tasks/{task['id']}/feedback/compute", json=body)
+        response.raise_for_status()
+        rated.append(response.headers["X-Interaction-Id"])
+    return MixedWorkload(tasks, rated)
+
+
+async def test_nothing_acknowledged_in_the_mixed_workload_is_lost_to_sigkill(serve, database_url):
+    token = await create_token(database_url, "default")
+    limits = httpx.Limits(max_connections=WRITERS)
+    async with httpx.AsyncClient(
+        base_url=serve.base_url, headers=bearer(token), limits=limits, timeout=30
+    ) as client:
+        workload = await prepare_mixed(client)
+        workers = [asyncio.create_task(workload.run_until_killed(client, i)) for i in range(WRITERS)]
+        await asyncio.sleep(LOAD_SECONDS * 2)
+        serve.kill()
+        await asyncio.gather(*workers)
+    done = workload.done
+    assert len(done.interactions) > WRITERS and done.updates and done.ratings and done.chats
+
+    serve.start()
+    async with httpx.AsyncClient(base_url=serve.base_url, headers=bearer(token), limits=limits) as client:
+        records = await asyncio.gather(*(client.get(f"/interactions/{i}") for i in done.interactions))
+        rated = await asyncio.gather(*(client.get(f"/interactions/{i}") for i in set(done.ratings)))
+        stored = {
+            task_id: (await client.get(f"/tenants/default/tasks/{task_id}")).json()
+            for task_id in done.updates
+        }
+    missing = [i for i, r in zip(done.interactions, records, strict=True) if r.status_code != 200]
+    assert missing == [], f"{len(missing)} of {len(done.interactions)} acknowledged interactions were lost"
+    assert [r.json()["rating"]["type"] for r in rated] == ["GOOD"] * len(rated)
+    behind = {
+        t: (stored[t]["version"], 1 + n) for t, n in done.updates.items() if stored[t]["version"] < 1 + n
+    }
+    assert behind == {}, f"acknowledged updates lost (stored version, acknowledged): {behind}"

@@ -1,7 +1,7 @@
 """An idle keep-alive connection outlives the idle expiry of common clients (httpx: 5 s).
 
 With uvicorn's default (5 s) the server closed such connections just as httpx reused them, and
-the request on it was lost (bench/load.py saw about one in a thousand fail with ReadError).
+the request on it was lost (a mixed load benchmark saw about one in a thousand fail with ReadError).
 """
 
 from __future__ import annotations

@@ -162,8 +162,8 @@ def test_rating_is_created_on_the_first_put_and_updated_after(client):
 
 
 def test_the_record_of_an_interaction_holds_the_feedback_as_it_was_answered(client):
-    """The first compute of a new task is stored through a Session, the next ones by the writer's
-    hot path; either way the record holds exactly what the learner was shown."""
+    """The first compute of a new task creates it, the next ones find it unchanged; either way the
+    record holds exactly what the learner was shown."""
     task = {**MC_TASK, "id": "mc-record", "title": "Recorded"}
     for action in ("CREATED", "UNCHANGED", "UNCHANGED"):
         response = client.post("/feedback/compute", json=compute_body(task, {"selectedIndex": 1}))

@@ -92,9 +92,9 @@ async def add_interaction(db: Database, task_id: str = "mc-1") -> str:
     import uuid
 
     interaction_id = str(uuid.uuid4())
-    async with db.write() as session:
-        await interactions.add_interaction(
-            session,
+    await db.run_write(
+        lambda connection: interactions.add_interaction(
+            connection,
             dict(
                 id=interaction_id,
                 tenant_id="t1",
@@ -109,7 +109,12 @@ async def add_interaction(db: Database, task_id: str = "mc-1") -> str:
                 created_at=m.utcnow(),
             ),
         )
+    )
     return interaction_id
+
+
+async def graded_answers(db: Database) -> list:
+    return list(await db.run_write(lambda connection: interactions.list_graded(connection, "t1", "mc-1")))
 
 
 async def test_rating_upsert_keeps_one_rating(db):
@@ -117,8 +122,9 @@ async def test_rating_upsert_keeps_one_rating(db):
     interaction_id = await add_interaction(db)
 
     async def rate(kind: str) -> None:
-        async with db.write() as session:
-            await interactions.put_rating(session, interaction_id, kind, None, None)
+        await db.run_write(
+            lambda connection: interactions.put_rating(connection, interaction_id, kind, None, None)
+        )
 
     await asyncio.gather(*(rate("GOOD" if i % 2 else "BAD") for i in range(10)))
     await rate("GOOD")
@@ -130,8 +136,10 @@ async def test_rating_upsert_keeps_one_rating(db):
 async def test_delete_forgets_the_tasks_answers(db):
     await upsert(db, mc())
     interaction_id = await add_interaction(db)
+    await db.run_write(
+        lambda connection: interactions.put_rating(connection, interaction_id, "GOOD", None, None)
+    )
     async with db.write() as session:
-        await interactions.put_rating(session, interaction_id, "GOOD", None, None)
         await interactions.add_graded_answers(
             session, "t1", "mc-1", [{"answer": {"selectedIndex": 0}, "correctness": "CORRECT"}]
         )
@@ -141,7 +149,7 @@ async def test_delete_forgets_the_tasks_answers(db):
     async with db.read() as session:
         assert await interactions.get_interaction(session, interaction_id) is None
         assert await interactions.get_rating(session, interaction_id) is None
-        assert await interactions.list_graded(session, "t1", "mc-1") == []
+    assert await graded_answers(db) == []
 
 
 async def test_listing_counts_and_recent_verdicts(db):
@@ -205,7 +213,7 @@ async def test_graded_answers_are_counted_on_their_task(db):
     await upsert(db, mc(title="Changed"))  # an update of the task keeps its graded answers
     async with db.read() as session:
         assert (await tasks.get_task(session, "t1", "mc-1")).graded_count == 3
-        assert len(await interactions.list_graded(session, "t1", "mc-1")) == 3
+    assert len(await graded_answers(db)) == 3
 
 
 def test_the_remembered_task_hash_is_the_canonical_one_for_every_demo_task():

@@ -1,19 +1,18 @@
-"""Group commit for SQLite: the write jobs of concurrent requests run in one transaction.
+"""The SQLite file's one writer: the write jobs of concurrent requests share a transaction.
 
-Through SQLAlchemy's async layer and aiosqlite, every statement, cursor, BEGIN and COMMIT is a
-round trip between the event loop and aiosqlite's thread: about twenty for one feedback, which
-cost ten times the feedback's own computation. A job here is a plain function of a sqlite3
-connection that does its reads and writes synchronously; jobs that arrive while a transaction
-runs are committed together in the next one. Each job runs under its own SAVEPOINT (unless it
-writes with one statement, which SQLite undoes by itself when it fails): a job that
-raises leaves nothing behind and does not disturb the others of its batch. A job's result is
-delivered only after the COMMIT that made its writes durable.
+A job is a plain function of a synchronous SQLAlchemy connection (Database.run_write; the
+store's functions are written that way), the same function PostgreSQL runs through run_sync.
+Through SQLAlchemy's async layer and aiosqlite, every statement, BEGIN and COMMIT would be a
+round trip between the event loop and aiosqlite's thread; here a job runs its statements
+synchronously on the writer's pysqlite connection, and jobs that arrive while a transaction runs
+are committed together in the next one (group commit). Beside others, each job runs under its
+own SAVEPOINT: a job that raises leaves nothing behind and does not disturb the rest of its
+batch. A job's result is delivered only after the COMMIT that made its writes durable.
 
 A batch runs on the event loop itself. That is deliberate and measured (docs/performance.md):
 with WAL and synchronous=NORMAL a commit writes to the page cache and never waits for the disk,
 so a batch is CPU work like any other, and on a worker thread it lost more time to the GIL hand-
-over (a batch of 16 took 7 ms there against 1.6 ms here) than it saved. The two things that could
-make SQLite wait are kept off the loop: a write lock held by another process (the loop's attempt
+over than it saved. The two things that could make SQLite wait are kept off the loop: a write lock held by another process (the loop's attempt
 does not wait, busy_timeout=0; the batch is then retried on a thread that may) and checkpoints
 (automatic ones are off for this connection; a thread runs them after every CHECKPOINT_EVERY jobs,
 see checkpoint()).
@@ -32,11 +31,12 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
 import stamina
+from sqlalchemy import Connection, create_engine, event
+from sqlalchemy.pool import StaticPool
 
 T = TypeVar("T")
-Job = Callable[[sqlite3.Connection], Any]
-Batch = list[tuple[Job, bool]]
-"""The jobs of one transaction, each with whether it runs under its own SAVEPOINT."""
+Job = Callable[[Connection], Any]
+"""A write transaction's work: a plain function of a SQLAlchemy connection (core.store's functions)."""
 BUSY_TIMEOUT_MS = 30000
 PRAGMAS = (f"busy_timeout={BUSY_TIMEOUT_MS}", "journal_mode=WAL", "synchronous=NORMAL", "foreign_keys=ON")
 """Every connection's settings (apply_pragmas), the SQLAlchemy engine's (core.store.db) too."""
@@ -74,44 +74,61 @@ def _execute_while_locked(cursor: Any, sql: str) -> None:
     cursor.execute(sql)
 
 
-def _outcome(connection: sqlite3.Connection, job: Job) -> tuple[bool, Any]:
+def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+    apply_pragmas(dbapi_connection)
+
+
+def _outcome(connection: Connection, job: Job) -> tuple[bool, Any]:
     try:
         return True, job(connection)
     except Exception as exc:
         return False, exc
 
 
-def _in_savepoint(connection: sqlite3.Connection, job: Job) -> tuple[bool, Any]:
+def _in_savepoint(connection: Connection, job: Job) -> tuple[bool, Any]:
     """The job's outcome; if it raised, whatever it wrote is undone."""
-    connection.execute("SAVEPOINT job")
+    driver = _driver(connection)
+    driver.execute("SAVEPOINT job")
     outcome = _outcome(connection, job)
     if not outcome[0]:
-        connection.execute("ROLLBACK TO job")
-    connection.execute("RELEASE job")
+        driver.execute("ROLLBACK TO job")
+    driver.execute("RELEASE job")
     return outcome
 
 
+def _driver(connection: Connection) -> sqlite3.Connection:
+    """The pysqlite connection under `connection`: the writer's own transaction statements (BEGIN,
+    SAVEPOINT, COMMIT) go straight to it, sparing SQLAlchemy's execution machinery (a quarter of a
+    job's statements)."""
+    return connection.connection.driver_connection  # type: ignore[return-value]
+
+
 class SqliteWriter:
-    def __init__(self, path: str, lock: asyncio.Lock) -> None:
+    def __init__(self, path: str, lock: asyncio.Lock, *, json_serializer: Callable[[Any], str]) -> None:
         self._path = path
         self._lock = lock
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-writer")
-        self._connection: sqlite3.Connection | None = None
+        # One connection, used by one batch at a time (from the loop, or the thread when waiting);
+        # BEGIN, SAVEPOINT and COMMIT are ours, so SQLAlchemy's own transaction handling is off.
+        self._engine = create_engine(
+            f"sqlite:///{path}",
+            poolclass=StaticPool,
+            isolation_level="AUTOCOMMIT",
+            connect_args={"check_same_thread": False},
+            json_serializer=json_serializer,
+        )
+        event.listen(self._engine, "connect", _on_connect)
+        self._connection: Connection | None = None
         self._checkpoint_connection: sqlite3.Connection | None = None
-        self._pending: list[tuple[Job, bool, asyncio.Future[Any]]] = []
+        self._pending: list[tuple[Job, asyncio.Future[Any]]] = []
         self._flusher: asyncio.Task[None] | None = None
         self._since_checkpoint = 0
         self._checkpoint: asyncio.Future[None] | None = None
 
-    async def run(self, job: Callable[[sqlite3.Connection], T], *, one_write: bool = False) -> T:
-        """Run `job` in a write transaction; its result once that transaction is committed.
-
-        one_write: the job's only write is its last step, so it needs no SAVEPOINT of its own
-        (SQLite undoes a failed statement by itself, and a job that raises before that step has
-        written nothing). The savepoint and its release cost 2 % of a feedback's instructions.
-        """
+    async def run(self, job: Callable[[Connection], T]) -> T:
+        """Run `job` in a write transaction; its result once that transaction is committed."""
         future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
-        self._pending.append((job, not one_write, future))
+        self._pending.append((job, future))
         if self._flusher is None:
             self._flusher = asyncio.create_task(self._flush())
         return await future
@@ -121,13 +138,13 @@ class SqliteWriter:
         try:
             while self._pending:
                 batch, self._pending = self._pending, []
-                jobs = [(job, savepoint) for job, savepoint, _ in batch]
+                jobs = [job for job, _ in batch]
                 async with self._lock:
                     try:
                         outcomes = await self._commit(jobs)
                     except Exception as exc:  # the transaction itself failed: nothing is stored
                         outcomes = [(False, exc)] * len(batch)
-                for (_, _, future), (ok, value) in zip(batch, outcomes, strict=True):
+                for (_, future), (ok, value) in zip(batch, outcomes, strict=True):
                     if future.done():  # its caller went away (cancelled); the work is stored anyway
                         continue
                     if ok:
@@ -138,48 +155,49 @@ class SqliteWriter:
         finally:
             self._flusher = None
 
-    async def _commit(self, jobs: Batch) -> list[tuple[bool, Any]]:
+    async def _commit(self, jobs: list[Job]) -> list[tuple[bool, Any]]:
         connection = self._connect()
         try:
-            connection.execute("BEGIN IMMEDIATE")
+            _driver(connection).execute("BEGIN IMMEDIATE")
         except sqlite3.OperationalError:  # another process writes: wait for it off the loop
             return await asyncio.get_running_loop().run_in_executor(self._thread, self._waiting, jobs)
         return self._transaction(connection, jobs)
 
-    def _waiting(self, jobs: Batch) -> list[tuple[bool, Any]]:
+    def _waiting(self, jobs: list[Job]) -> list[tuple[bool, Any]]:
         connection = self._connect()
-        connection.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+        driver = _driver(connection)
+        driver.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
         try:
-            connection.execute("BEGIN IMMEDIATE")
+            driver.execute("BEGIN IMMEDIATE")
             return self._transaction(connection, jobs)
         finally:
-            connection.execute("PRAGMA busy_timeout=0")
+            driver.execute("PRAGMA busy_timeout=0")
 
     @staticmethod
-    def _transaction(connection: sqlite3.Connection, jobs: Batch) -> list[tuple[bool, Any]]:
-        """Run the jobs in the transaction just begun, and commit it."""
-        outcomes: list[tuple[bool, Any]] = []
+    def _transaction(connection: Connection, jobs: list[Job]) -> list[tuple[bool, Any]]:
+        """Run the jobs in the transaction just begun, and commit it.
+
+        A job that raises leaves nothing behind: alone in its batch, its transaction is rolled
+        back; beside others, it ran under a SAVEPOINT of its own.
+        """
         try:
-            for job, savepoint in jobs:
-                outcomes.append(_in_savepoint(connection, job) if savepoint else _outcome(connection, job))
-            connection.execute("COMMIT")
+            if len(jobs) == 1:
+                outcomes = [_outcome(connection, jobs[0])]
+            else:
+                outcomes = [_in_savepoint(connection, job) for job in jobs]
+            _driver(connection).execute("COMMIT" if any(ok for ok, _ in outcomes) else "ROLLBACK")
         except BaseException:
-            if connection.in_transaction:
-                connection.execute("ROLLBACK")
+            if _driver(connection).in_transaction:
+                _driver(connection).execute("ROLLBACK")
             raise
         return outcomes
 
-    def _connect(self) -> sqlite3.Connection:
+    def _connect(self) -> Connection:
         if self._connection is None:
-            self._connection = self._open(check_same_thread=False)  # the loop's, or the thread's when waiting
-            self._connection.execute("PRAGMA busy_timeout=0")
-            self._connection.execute("PRAGMA wal_autocheckpoint=0")
+            self._connection = self._engine.connect()
+            self._connection.exec_driver_sql("PRAGMA busy_timeout=0")
+            self._connection.exec_driver_sql("PRAGMA wal_autocheckpoint=0")
         return self._connection
-
-    def _open(self, **options: Any) -> sqlite3.Connection:
-        connection = sqlite3.connect(self._path, isolation_level=None, **options)  # BEGIN is ours
-        apply_pragmas(connection)
-        return connection
 
     def _after_commit(self, jobs: int) -> None:
         """Start a checkpoint once enough has been written since the last one."""
@@ -202,7 +220,8 @@ class SqliteWriter:
 
     def _checkpoint_now(self) -> None:
         if self._checkpoint_connection is None:
-            self._checkpoint_connection = self._open()
+            self._checkpoint_connection = sqlite3.connect(self._path, isolation_level=None)
+            apply_pragmas(self._checkpoint_connection)
         _, pages, _ = self._checkpoint_connection.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
         if pages > WAL_LIMIT_PAGES:
             self._checkpoint_connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
@@ -224,5 +243,6 @@ class SqliteWriter:
             self._checkpoint_connection = None
         self._thread.shutdown(wait=True)
         if self._connection is not None:
-            self._connection.close()  # the last connection to close checkpoints the WAL
+            self._connection.close()
             self._connection = None
+        self._engine.dispose()  # the last connection to close checkpoints the WAL

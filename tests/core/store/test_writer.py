@@ -1,4 +1,4 @@
-"""The SQLite writer (group commit) and the feedback hot path that runs as its jobs."""
+"""The SQLite writer (group commit), and the compute path that runs as its jobs."""
 
 from __future__ import annotations
 
@@ -7,12 +7,14 @@ import re
 import sqlite3
 
 import pytest
+from sqlalchemy import Connection
+from sqlalchemy.exc import IntegrityError
 
-from core.api import ComputeFeedbackRequest, TaskAction
+from core.api import ComputeFeedbackRequest, ComputeTaskFeedbackRequest, TaskAction, TaskType
 from core.service.local import LocalService
-from core.store import hot_path, interactions
-from core.store.db import Database
-from core.store.sqlite_writer import SqliteWriter
+from core.store import interactions, tasks
+from core.store.db import Database, json_text
+from core.store.writer import SqliteWriter
 
 
 @pytest.fixture
@@ -26,7 +28,7 @@ async def writer(tmp_path):
         " note INTEGER REFERENCES notes(id) DEFERRABLE INITIALLY DEFERRED)"
     )
     setup.close()
-    writer = SqliteWriter(str(path), asyncio.Lock())
+    writer = SqliteWriter(str(path), asyncio.Lock(), json_serializer=json_text)
     yield writer, path
     await writer.aclose()
 
@@ -36,15 +38,15 @@ def stored_notes(path) -> list[str]:
         return [text for (text,) in connection.execute("SELECT text FROM notes ORDER BY id")]
 
 
-def add_note(text: str):
-    def job(connection: sqlite3.Connection) -> int:
-        return connection.execute("INSERT INTO notes (text) VALUES (?)", (text,)).lastrowid
+def add_note(text: str | None):
+    def job(connection: Connection) -> int:
+        return connection.exec_driver_sql("INSERT INTO notes (text) VALUES (?)", (text,)).lastrowid
 
     return job
 
 
-def add_then_fail(connection: sqlite3.Connection) -> None:
-    connection.execute("INSERT INTO notes (text) VALUES ('half')")
+def add_then_fail(connection: Connection) -> None:
+    connection.exec_driver_sql("INSERT INTO notes (text) VALUES ('half')")
     raise ValueError("the job's second step failed")
 
 
@@ -67,26 +69,29 @@ async def test_a_failing_job_leaves_nothing_and_spares_its_batch(writer):
     assert stored_notes(path) == ["before", "after"]
 
 
-def add_empty_note(connection: sqlite3.Connection) -> None:
-    connection.execute("INSERT INTO notes (text) VALUES (NULL)")
+async def test_a_failing_job_alone_in_its_transaction_leaves_nothing(writer):
+    writer, path = writer
+    with pytest.raises(ValueError):
+        await writer.run(add_then_fail)
+    await writer.run(add_note("after"))
+    assert stored_notes(path) == ["after"]
 
 
-async def test_a_failing_single_write_needs_no_savepoint_to_spare_its_batch(writer):
-    """one_write jobs run without a savepoint: SQLite undoes the failed statement by itself."""
+async def test_a_failing_statement_spares_its_batch(writer):
     writer, path = writer
     results = await asyncio.gather(
-        writer.run(add_note("before"), one_write=True),
-        writer.run(add_empty_note, one_write=True),
-        writer.run(add_note("after"), one_write=True),
+        writer.run(add_note("before")),
+        writer.run(add_note(None)),
+        writer.run(add_note("after")),
         return_exceptions=True,
     )
-    assert isinstance(results[1], sqlite3.IntegrityError)
+    assert isinstance(results[1], IntegrityError)
     assert stored_notes(path) == ["before", "after"]
 
 
-def dangling_ref(connection: sqlite3.Connection) -> str:
+def dangling_ref(connection: Connection) -> str:
     """Succeeds itself; its deferred foreign key fails the COMMIT of its whole batch."""
-    connection.execute("INSERT INTO refs (note) VALUES (999)")
+    connection.exec_driver_sql("INSERT INTO refs (note) VALUES (999)")
     return "done"
 
 
@@ -96,7 +101,7 @@ async def test_results_are_given_only_by_a_commit_that_succeeded(writer):
     results = await asyncio.gather(
         writer.run(add_note("batched")), writer.run(dangling_ref), return_exceptions=True
     )
-    assert all(isinstance(r, sqlite3.IntegrityError) for r in results)
+    assert all(isinstance(r, sqlite3.IntegrityError) for r in results)  # the COMMIT: the driver's error
     assert stored_notes(path) == []
     await writer.run(add_note("after"))  # the connection is usable again
     assert stored_notes(path) == ["after"]
@@ -130,56 +135,50 @@ def mc_request(answer: int, **extra) -> ComputeFeedbackRequest:
     )
 
 
-async def test_the_hot_path_records_interactions_as_the_session_path_does(
-    service: LocalService, runtime, monkeypatch
-):
-    """The first computation creates the task (Session path); the next one finds it unchanged
-    and runs as one job of the SQLite writer. Both kinds of rows read back the same way."""
-    hot_rows = []
-    add = hot_path.add_interaction
-    monkeypatch.setattr(
-        hot_path, "add_interaction", lambda c, values: (hot_rows.append(values), add(c, values))
-    )
+async def test_computations_are_recorded_by_the_writer_and_read_back(service: LocalService, runtime):
+    """A task created by its first computation and found unchanged by the next, and a computation
+    by id: all three are the writer's jobs, and their rows read back as they were answered."""
     created = await service.compute_feedback(mc_request(1))
-    assert hot_rows == []
     unchanged = await service.compute_feedback(mc_request(0, metaData={"tryCount": 2, "sessionId": "s1"}))
-    assert [row["id"] for row in hot_rows] == [unchanged.metaData.interactionId]
-
-    assert created.metaData.taskAction is TaskAction.CREATED
-    assert unchanged.metaData.taskAction is TaskAction.UNCHANGED
+    by_id = await service.compute_feedback_for_task(
+        "capital",
+        ComputeTaskFeedbackRequest.model_validate(
+            {"userId": "learner", "taskType": "MULTIPLE_CHOICE", "answer": {"selectedIndex": 0}}
+        ),
+    )
+    assert [f.metaData.taskAction for f in (created, unchanged, by_id)] == [
+        TaskAction.CREATED,
+        TaskAction.UNCHANGED,
+        TaskAction.UNCHANGED,
+    ]
     records = await service.list_interactions("default", "capital")
     assert [r.interactionId for r in records] == [
-        unchanged.metaData.interactionId,
-        created.metaData.interactionId,
+        f.metaData.interactionId for f in (by_id, unchanged, created)
     ]
-    newest, oldest = records
-    assert newest.feedback == unchanged and oldest.feedback == created
-    assert newest.answer == {"selectedIndex": 0} and newest.learnerMetaData.to_wire() == {
+    assert [r.feedback for r in records] == [by_id, unchanged, created]
+    assert records[1].answer == {"selectedIndex": 0} and records[1].learnerMetaData.to_wire() == {
         "tryCount": 2,
         "sessionId": "s1",
     }
-    assert newest.createdAt.tzinfo is not None and newest.createdAt >= oldest.createdAt
     async with runtime.db.read() as session:
-        row = await interactions.get_interaction(session, unchanged.metaData.interactionId)
+        row = await interactions.get_interaction(session, by_id.metaData.interactionId)
     assert (row.task_version, row.verdict, row.user_id) == (1, "CORRECT", "learner")
 
-    # As stored, the two rows hold the same text for the same kind of value (created_at is
-    # compared and ordered as text by SQL).
-    def stored(connection: sqlite3.Connection) -> list[tuple[str, str]]:
-        return connection.execute("SELECT created_at, learner_meta FROM interactions").fetchall()
+    # As stored: the timestamps in the text format SQL compares and orders, JSON as pydantic wrote it.
+    def stored(connection: Connection) -> list[tuple[str, str]]:
+        return connection.exec_driver_sql("SELECT created_at, learner_meta FROM interactions").all()
 
-    rows = await runtime.db.sqlite_writer.run(stored)
+    rows = await runtime.db.run_write(stored)
     timestamp = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{6}")
-    assert [bool(timestamp.fullmatch(created_at)) for created_at, _ in rows] == [True, True]
-    assert sorted(meta for _, meta in rows) == ["null", '{"tryCount":2,"sessionId":"s1"}']
+    assert all(timestamp.fullmatch(created_at) for created_at, _ in rows)
+    assert sorted(meta for _, meta in rows) == ["null", "null", '{"tryCount":2,"sessionId":"s1"}']
 
 
-async def test_the_hot_path_reads_the_tasks_revision(runtime, service: LocalService):
+async def test_a_tasks_revision_is_read_by_its_key(runtime, service: LocalService):
     await service.compute_feedback(mc_request(1))
-    revision = await runtime.db.sqlite_writer.run(lambda c: hot_path.read_revision(c, "default", "capital"))
-    assert revision is not None and (revision.version, revision.graded_count) == (1, 0)
-    missing = await runtime.db.sqlite_writer.run(lambda c: hot_path.read_revision(c, "default", "nope"))
-    assert missing is None
+    revision = await runtime.db.run_write(lambda c: tasks.read_revision(c, "default", "capital"))
+    assert (revision.type, revision.version, revision.graded_count) == (TaskType.MULTIPLE_CHOICE, 1, 0)
+    assert await runtime.db.run_write(lambda c: tasks.read_revision(c, "default", "nope")) is None
 
 
 async def test_another_processes_write_lock_is_waited_for_off_the_event_loop(writer):
@@ -201,7 +200,7 @@ async def test_another_processes_write_lock_is_waited_for_off_the_event_loop(wri
 
 async def test_a_checkpoint_starts_after_every_so_many_jobs(writer, monkeypatch):
     """Automatic checkpoints are off for the writer's connection; its own take their place."""
-    monkeypatch.setattr("core.store.sqlite_writer.CHECKPOINT_EVERY", 20)
+    monkeypatch.setattr("core.store.writer.CHECKPOINT_EVERY", 20)
     writer, _ = writer
     started = []
     monkeypatch.setattr(writer, "checkpoint", lambda: started.append(len(started)) or asyncio.sleep(0))
@@ -213,8 +212,8 @@ async def test_a_checkpoint_starts_after_every_so_many_jobs(writer, monkeypatch)
 
 async def test_a_checkpoint_empties_a_long_log(writer, monkeypatch):
     """A passive checkpoint alone never lets the log start over while writes keep coming."""
-    monkeypatch.setattr("core.store.sqlite_writer.CHECKPOINT_EVERY", 10**6)
-    monkeypatch.setattr("core.store.sqlite_writer.WAL_LIMIT_PAGES", 50)
+    monkeypatch.setattr("core.store.writer.CHECKPOINT_EVERY", 10**6)
+    monkeypatch.setattr("core.store.writer.WAL_LIMIT_PAGES", 50)
     writer, path = writer
     for i in range(400):  # 1.6 MB of notes, one transaction each
         await writer.run(add_note(f"{i}{'x' * 4000}"))
@@ -229,7 +228,7 @@ def test_a_locked_pragma_at_connect_is_tried_again():
     """Two processes creating the database at once: switching it to WAL may be refused at once."""
     import stamina
 
-    from core.store.sqlite_writer import PRAGMAS, apply_pragmas
+    from core.store.writer import PRAGMAS, apply_pragmas
 
     class Cursor:
         def __init__(self) -> None:

@@ -1,0 +1,56 @@
+"""One structured access-log line per request, at INFO (the level a production server keeps on).
+
+A pure ASGI middleware, outermost, so that the line has the status the client got (413, 429 and
+500 included) and the whole time the request took (a streamed tutor chat: until its last event).
+The line is JSON: {method, path, status, ms, client, interactionId?}. It replaces uvicorn's own
+access log (core.cli turns that off), which is prepared and formatted in the server for every
+request; when INFO is dropped, this middleware costs one level check.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+log = logging.getLogger("feedback_studio.access")
+INTERACTION_HEADER = b"x-interaction-id"
+
+
+class AccessLog:
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or not log.isEnabledFor(logging.INFO):
+            await self.app(scope, receive, send)
+            return
+        started = time.perf_counter()
+        status = 500  # what the client sees if the app fails before answering
+        interaction = None
+
+        async def observing_send(message: Message) -> None:
+            nonlocal status, interaction
+            if message["type"] == "http.response.start":
+                status = message["status"]
+                interaction = next(
+                    (value for name, value in message.get("headers", ()) if name == INTERACTION_HEADER),
+                    None,
+                )
+            await send(message)
+
+        try:
+            await self.app(scope, receive, observing_send)
+        finally:
+            line = {
+                "method": scope["method"],
+                "path": scope["path"],
+                "status": status,
+                "ms": round((time.perf_counter() - started) * 1000, 2),
+                "client": scope["client"][0] if scope.get("client") else None,
+            }
+            if interaction is not None:
+                line["interactionId"] = interaction.decode("latin-1")
+            log.info(json.dumps(line))

@@ -1,0 +1,43 @@
+"""The API as `feedback-studio serve` runs it: a process of its own, with the collector tuned for it.
+
+Only the `serve` entry point uses this; tests and the web app build create_app as it is, since the
+settings below are the process's, not the app's.
+"""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import AsyncIterator, Mapping
+from contextlib import asynccontextmanager
+from typing import Any
+
+from fastapi import FastAPI
+
+from core.config import Settings
+from core.server.app import create_app
+
+GC_YOUNG_THRESHOLD = 10_000
+"""Container allocations (net of frees) between two young collections; Python's default is 700.
+A request's objects are freed by reference counting (it leaves no cycles), but with dozens of
+requests in flight the default count is passed every few requests, and each collection traverses
+the live objects of all of them (docs/performance.md)."""
+
+
+def serving_app() -> FastAPI:
+    """A uvicorn factory (each worker process calls it): create_app with the process's settings
+    from the environment, and what start-up built moved out of the collector's sight once the
+    runtime is open: it lives as long as the process, and full collections that traversed it
+    stalled requests under load (docs/performance.md)."""
+    gc.set_threshold(GC_YOUNG_THRESHOLD)
+    app = create_app(Settings())
+    start_up = app.router.lifespan_context
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[Mapping[str, Any] | None]:
+        async with start_up(app) as state:
+            gc.collect()
+            gc.freeze()
+            yield state
+
+    app.router.lifespan_context = lifespan
+    return app

@@ -1,0 +1,55 @@
+"""The access log: one structured line per request, at INFO, with what the client got."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+
+import httpx
+
+from tests.server.helpers import bearer, compute_body, mc_task
+
+ACCESS = "feedback_studio.access"
+
+
+async def access_lines(caplog, count: int) -> list[dict]:
+    """The access lines logged so far, once there are `count` (a line is written as its response
+    ends, in the server's thread, so it may come just after the client has the response)."""
+    for _ in range(500):
+        lines = [json.loads(r.getMessage()) for r in caplog.records if r.name == ACCESS]
+        if len(lines) >= count:
+            return lines
+        await asyncio.sleep(0.01)
+    return lines
+
+
+async def test_every_request_gets_one_json_line_at_info(live_server, caplog):
+    token = await live_server.token("default")
+    caplog.set_level(logging.INFO, logger=ACCESS)
+    async with httpx.AsyncClient(base_url=live_server.base_url, headers=bearer(token)) as client:
+        computed = await client.post("/feedback/compute", json=compute_body(mc_task(), {"selectedIndex": 0}))
+        refused = await client.post("/feedback/compute", json={"userId": "u"})
+        unknown = await client.get("/no/such/path")
+    assert [r.status_code for r in (computed, refused, unknown)] == [200, 400, 404]
+
+    lines = await access_lines(caplog, 3)
+    assert [(line["method"], line["path"], line["status"]) for line in lines] == [
+        ("POST", "/feedback/compute", 200),
+        ("POST", "/feedback/compute", 400),
+        ("GET", "/no/such/path", 404),
+    ]
+    assert lines[0]["interactionId"] == computed.headers["X-Interaction-Id"]
+    assert "interactionId" not in lines[1]
+    assert all(line["ms"] >= 0 and line["client"] == "127.0.0.1" for line in lines)
+    assert all(r.levelno == logging.INFO for r in caplog.records if r.name == ACCESS)
+
+
+async def test_no_line_while_the_level_drops_info(live_server, caplog):
+    token = await live_server.token("default")
+    async with httpx.AsyncClient(base_url=live_server.base_url, headers=bearer(token)) as client:
+        caplog.set_level(logging.WARNING, logger=ACCESS)
+        assert (await client.get("/tutor/healthcheck")).status_code == 200
+        caplog.set_level(logging.INFO, logger=ACCESS)
+        assert (await client.get("/studio/info")).status_code == 200
+    assert [line["path"] for line in await access_lines(caplog, 1)] == ["/studio/info"]
