@@ -53,6 +53,15 @@ async def remove_test_answer(service: Service, tenant: str, task_id: str, label:
     await service.put_test_answers(tenant, task_id, TestAnswersRequest(answers=remaining))
 
 
+def gold_outcome(line: AnswerRetest) -> str:
+    """What the immediate retest of a gold answer says, in a sentence for the apps."""
+    expected = line.expected.verdict.value if line.expected and line.expected.verdict else "?"
+    if line.passed:
+        return f"Kept as test answer “{line.label}”: the engine agrees ({expected})."
+    got = line.after.verdict.value if line.after else "no feedback"
+    return f"Kept as test answer “{line.label}”, expecting {expected}; the engine says {got}, so retests flag it."
+
+
 def label_for(answer: dict[str, Any], taken: set[str]) -> str:
     """The answer in a few words, as a label no other test answer of the task has ('/' is not
     allowed in labels, which name files)."""
