@@ -43,7 +43,9 @@ async def test_learn_also_stores_a_graded_answer(service):
     task = await stored_task(service)
     await mark_gold(service, "default", task.id, {"selectedIndex": 1}, Correctness.WRONG, learn=True)
     async with service.runtime.db.read() as session:
-        graded = await interactions.list_graded(session, "default", task.id)
+        graded = await session.run_sync(
+            lambda sync: interactions.list_graded(sync.connection(), "default", task.id)
+        )
     assert [(g.answer, g.correctness) for g in graded] == [({"selectedIndex": 1}, "WRONG")]
 
 
