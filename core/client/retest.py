@@ -52,7 +52,7 @@ async def retest(
             progress(done, len(wanted))
         return report
     found = Workspace.find([files])
-    tasks = {task.id: task for task in map(read_task, found.task_files)}
+    tasks: dict[str, TaskBase] = {task.id: task for task in map(read_task, found.task_files)}
     answer_sets = {s.taskId: s.answers for s in map(read_test_answers, found.answer_files)}
     wanted = list(task_ids) or sorted(tasks.keys() | answer_sets.keys())
     report = RetestReport(tenantId=tenant)
@@ -68,7 +68,9 @@ async def retest(
             answer_sets.get(task_id, []), interactions, compute, aspect_names(task)
         )
         report.tasks.append(
-            TaskRetest(taskId=task_id, taskType=task.type, title=task.display_title, answers=answers)
+            TaskRetest(
+                taskId=task_id, taskType=task.task_type.schema_name, title=task.display_title, answers=answers
+            )
         )
         progress(done, len(wanted))
     return report
@@ -85,12 +87,12 @@ def _public_compute(service: Service, tenant: str, task: TaskBase, *, from_file:
     """A task from a file travels with each request (API.md 3, rule 1); a stored one is named."""
 
     async def compute(answer: dict[str, Any]) -> FeedbackResult:
-        common = dict(userId=RETEST_USER, tenantId=tenant, taskType=task.task_type, answer=answer)
+        common = {"userId": RETEST_USER, "tenantId": tenant, "taskType": task.task_type, "answer": answer}
         if from_file:
-            return (
-                await service.compute_feedback(ComputeFeedbackRequest(**common, taskDefinition=task))
-            ).result
-        return (await service.compute_feedback_for_task(task.id, ComputeTaskFeedbackRequest(**common))).result
+            request = ComputeFeedbackRequest.model_validate({**common, "taskDefinition": task})
+            return (await service.compute_feedback(request)).result
+        by_id = ComputeTaskFeedbackRequest.model_validate(common)
+        return (await service.compute_feedback_for_task(task.id, by_id)).result
 
     return compute
 

@@ -10,11 +10,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, cast
 
 from core.api import (
     TASK_ADAPTER,
     InvalidParameter,
     TaskBase,
+    TaskDefinition,
     TestAnswerSet,
     check_task,
 )
@@ -25,7 +27,7 @@ from core.workspace.schema import SCHEMA_FILE, schema_text
 SCHEMA_REF = f"./{SCHEMA_FILE}"
 
 
-def task_document(task: TaskBase) -> dict:
+def task_document(task: TaskBase) -> dict[str, Any]:
     """The task in the field order of its model, without the optional fields it leaves empty."""
     return task.model_dump(mode="json", by_alias=True, exclude_none=True)
 
@@ -38,14 +40,14 @@ def write_task(directory: Path, task: TaskBase, fmt: Format) -> Path:
     return write(task_file_path(directory, task.id, fmt), task_document(task), fmt, SCHEMA_REF)
 
 
-def read_task(path: Path) -> TaskBase:
+def read_task(path: Path) -> TaskDefinition:
     """A task file's task, checked as the service would check it; ValueError names the file."""
     task = parse(path, TASK_ADAPTER, "a task definition")
     try:
         check_task(task)
     except InvalidParameter as exc:
         raise ValueError(f"{path}: {exc.message}") from None
-    return task
+    return cast(TaskDefinition, task)  # TASK_ADAPTER validates TaskDefinition, typed by its base
 
 
 @dataclass(frozen=True)
