@@ -16,6 +16,7 @@ from typing import Any
 import httpx
 import pytest
 
+from core.api import parse_task_type
 from core.assets import demo_tasks, demo_tutors
 from tests.conftest import create_token
 from tests.hardening.conftest import ServeProcess
@@ -90,16 +91,6 @@ def answer_for(task: dict[str, Any], n: int) -> dict[str, Any]:
     }
 
 
-TASK_TYPES = {
-    "MultipleChoiceTask": "MULTIPLE_CHOICE",
-    "MultipleResponsesTask": "MULTIPLE_RESPONSES",
-    "InTextFillInBlanksTask": "IN_TEXT_FILL_IN_BLANKS",
-    "InTextChoicesTask": "IN_TEXT_CHOICES",
-    "FreeformTextTask": "FREEFORM_TEXT",
-    "SimulationTask": "SIMULATION",
-}
-
-
 @dataclass
 class Acknowledged:
     """What the server answered 200 to before it died."""
@@ -123,7 +114,11 @@ class MixedWorkload:
         task = self.tasks[n % len(self.tasks)]
         kind = n % 20
         if kind < 16:
-            body = {"userId": f"u{n}", "taskType": TASK_TYPES[task["type"]], "answer": answer_for(task, n)}
+            body = {
+                "userId": f"u{n}",
+                "taskType": parse_task_type(task["type"]).value,
+                "answer": answer_for(task, n),
+            }
             response = await client.post(f"/tasks/{task['id']}/feedback/compute", json=body)
             assert response.status_code == 200, response.text
             self.done.interactions.append(response.headers["X-Interaction-Id"])
@@ -169,7 +164,7 @@ async def prepare_mixed(client: httpx.AsyncClient) -> MixedWorkload:
     (await client.put(f"/tenants/default/tutors/{TUTOR}", json=tutor)).raise_for_status()
     rated = []
     for n, task in enumerate(tasks):
-        body = {"userId": "u", "taskType": TASK_TYPES[task["type"]], "answer": answer_for(task, n)}
+        body = {"userId": "u", "taskType": parse_task_type(task["type"]).value, "answer": answer_for(task, n)}
         response = await client.post(f"/tasks/{task['id']}/feedback/compute", json=body)
         response.raise_for_status()
         rated.append(response.headers["X-Interaction-Id"])
