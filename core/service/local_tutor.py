@@ -85,8 +85,13 @@ class Reply:
     first_ms: float | None = None
 
 
+SIMULATION_PREFIX = "sim:"
+"""Tutor ids of simulation sessions, which the server makes (``sim:<tenant>:<task>``); a client
+may not use the prefix, so no tenant can create, shadow or read another tenant's persona."""
+
+
 def simulation_tutor_id(tenant: str, task_id: str) -> str:
-    return f"sim:{tenant}:{task_id}"
+    return f"{SIMULATION_PREFIX}{tenant}:{task_id}"
 
 
 def configuration(row: m.Tutor) -> TutorConfiguration:
@@ -121,6 +126,11 @@ class TutorOperations:
             raise InvalidParameter(
                 f"a tutor id needs 1 to 200 characters, no '/', and must not be {HEALTH_TUTOR!r} "
                 "(GET /tutor/healthcheck is the health check)"
+            )
+        if tutor_id.startswith(SIMULATION_PREFIX):
+            raise InvalidParameter(
+                f"tutor ids starting with {SIMULATION_PREFIX!r} are reserved for simulation sessions, "
+                "which the server creates (POST /simulation/start)"
             )
         async with self.runtime.db.write() as session:
             existing = await conversations.get_tutor(session, tutor_id)

@@ -133,12 +133,15 @@ async def list_tutors(session: AsyncSession, tenant_id: str) -> list[m.Tutor]:
 
 
 async def put_tutor(session: AsyncSession, tenant_id: str, tutor_id: str, config: dict[str, Any]) -> m.Tutor:
+    """Create or replace the tutor, owned by ``tenant_id``: the service decides who may write an
+    id; a row is never left with one tenant's configuration under another tenant's ownership."""
     now = m.utcnow()
     row = await session.get(m.Tutor, tutor_id)
     if row is None:
         row = m.Tutor(id=tutor_id, tenant_id=tenant_id, config=config, created_at=now, updated_at=now)
         session.add(row)
     else:
+        row.tenant_id = tenant_id
         row.config = config
         row.updated_at = now
     await session.flush()
