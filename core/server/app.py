@@ -17,7 +17,7 @@ from core.config import Settings
 from core.server import errors
 from core.server.access_log import AccessLog
 from core.server.deps import declare_bearer_auth
-from core.server.limits import BodySizeLimit
+from core.server.limits import BodyLimits
 from core.server.ratelimit import RateLimit
 from core.server.routers import feedback, interactions, simulation, studio, tasks, tutor, webhooks, workspace
 from core.service.runtime import Runtime
@@ -67,7 +67,7 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None)
         app.include_router(router)
     declare_bearer_auth(app, ROUTERS)
     app.add_middleware(errors.InternalErrors)
-    app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
+    app.add_middleware(BodyLimits, max_bytes=settings.max_body_bytes)
     app.add_middleware(RateLimit, per_minute=settings.rate_limit_per_minute)
     app.add_middleware(AccessLog)  # outermost: it logs what the client got
     return app

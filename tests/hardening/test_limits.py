@@ -52,6 +52,31 @@ def test_a_body_streamed_over_the_limit_without_a_length_gets_413(api):
     assert_error_body(refused, 413, "REQUEST_SCHEMA_MALFORMED")
 
 
+@pytest.mark.parametrize("depth", [100, 950, 1_000, 5_000])
+@pytest.mark.parametrize(
+    ("path", "authorised"),
+    [("/feedback/compute", True), ("/webhooks/wh_unknown", False), ("/tenants/default/tasks", True)],
+)
+def test_deeply_nested_json_is_refused_before_anything_runs_never_a_500(api, path, authorised, depth):
+    nested = "[" * depth + "]" * depth
+    body = (
+        '{"userId": "u", "taskType": "MULTIPLE_CHOICE", "answer": {"selectedIndex": 0, "x": ' + nested + "}}"
+    )
+    headers = {"Content-Type": "application/json"} | ({} if authorised else {"Authorization": ""})
+    refused = api.post(path, content=body.encode(), headers=headers)
+    assert (
+        "nests deeper than 64 levels"
+        in assert_error_body(refused, 400, "REQUEST_SCHEMA_MALFORMED")["message"]
+    )
+    assert api.get("/tenants/default/tasks").json() == []
+
+
+def test_brackets_inside_strings_do_not_count_as_nesting(api):
+    task = {**mc_task("mc-brackets"), "problemStatement": "[[[[" * 40 + "{{{{" * 40}
+    assert api.post("/tenants/default/tasks", json=task).status_code == 200
+    assert api.delete("/tenants/default/tasks/mc-brackets").status_code in (200, 204)
+
+
 def freeform_task(aspects: int) -> dict[str, Any]:
     aspect = {"name": "a", "description": "d", "type": "CONCEPT", "cues": ["c"]}
     return {
