@@ -127,6 +127,11 @@ class TutorOperations:
                 f"a tutor id needs 1 to 200 characters, no '/', and must not be {HEALTH_TUTOR!r} "
                 "(GET /tutor/healthcheck is the health check)"
             )
+        if body.engine == "llm" and not self.runtime.settings.llm_base_url:
+            raise InvalidParameter(
+                "engine 'llm' needs a model server, and none is configured "
+                "(FEEDBACK_STUDIO_LLM_BASE_URL): choose 'grounded', or configure the server first"
+            )
         if tutor_id.startswith(SIMULATION_PREFIX):
             raise InvalidParameter(
                 f"tutor ids starting with {SIMULATION_PREFIX!r} are reserved for simulation sessions, "

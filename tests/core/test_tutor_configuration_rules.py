@@ -1,4 +1,5 @@
-"""Ids that name a tenant belong to it: another tenant can neither create nor read through them."""
+"""Rules of tutor configurations: ids that name a tenant belong to it, and an engine that cannot
+work is refused when the tutor is saved, not at every chat."""
 
 from __future__ import annotations
 
@@ -34,3 +35,9 @@ async def test_a_squatted_simulation_tutor_is_taken_back_and_the_scenario_stays_
     with pytest.raises((MissingPermissions, NotFound)):
         await intruder.get_tutor("sim:default:sim-1")
     assert (await service.get_tutor("sim:default:sim-1")).description == task.scenarioDescription
+
+
+async def test_a_tutor_on_the_llm_engine_is_refused_while_no_model_server_is_configured(service):
+    with pytest.raises(InvalidParameter, match="needs a model server"):
+        await service.put_tutor("default", "t-llm", TutorUpsert(name="Chatty", engine="llm"))
+    assert "t-llm" not in {t.id for t in await service.list_tutors("default")}
