@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from pydantic import Field, TypeAdapter, ValidationError, model_validator
+from pydantic import Field, StrictBool, StrictInt, TypeAdapter, ValidationError, model_validator
 
 from core.api.common import ApiModel, FrozenApiModel, TaskType
 from core.api.tasks import Text
@@ -31,11 +31,11 @@ class InTextChoicesAnswer(FrozenApiModel):
 
 
 class MultipleChoiceAnswer(FrozenApiModel):
-    selectedIndex: Annotated[int, Field(ge=-(2**31), le=2**31 - 1)]
+    selectedIndex: Annotated[StrictInt, Field(ge=-(2**31), le=2**31 - 1)]
 
 
 class MultipleResponsesAnswer(FrozenApiModel):
-    selected: list[bool] = Field(max_length=50)
+    selected: list[StrictBool] = Field(max_length=50)
 
 
 class ChatTurn(ApiModel):

@@ -6,7 +6,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
-from pydantic import Field
+from pydantic import Field, StrictFloat
 
 from core.api.common import ApiModel, Correctness
 from core.api.feedback import Feedback, LearnerMetaData
@@ -66,7 +66,7 @@ class GradedAnswer(ApiModel):
 
     answer: dict[str, Any]
     correctness: Correctness
-    points: float | None = Field(default=None, ge=0)
+    points: StrictFloat | None = Field(default=None, ge=0)
     feedback: Text | None = None
 
 

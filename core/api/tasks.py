@@ -10,7 +10,16 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Annotated, Any, Literal
 
-from pydantic import BeforeValidator, Discriminator, Field, Tag, TypeAdapter
+from pydantic import (
+    BeforeValidator,
+    Discriminator,
+    Field,
+    StrictBool,
+    StrictFloat,
+    StrictInt,
+    Tag,
+    TypeAdapter,
+)
 
 from core.api.common import ApiModel, AspectType, Language, TaskAction, TaskType, parse_task_type
 
@@ -33,7 +42,7 @@ class AspectDefinition(ApiModel):
     aspectGroup: AspectGroup | None = None
     cues: list[Text] = Field(default_factory=list, max_length=100)
     message: Text | None = None
-    points: float = Field(default=1.0, ge=0, le=1000)
+    points: StrictFloat = Field(default=1.0, ge=0, le=1000)
 
 
 def _schema_name_of(kind: TaskType):
@@ -71,12 +80,12 @@ class FreeformTextTask(TaskBase):
     type: Annotated[Literal["FreeformTextTask"], _schema_name_of(TaskType.FREEFORM_TEXT)] = "FreeformTextTask"
     sampleSolutions: list[SampleSolutionText] = Field(default_factory=list, max_length=50)
     aspects: list[AspectDefinition] = Field(default_factory=list, max_length=100)
-    maxPoints: float = Field(default=1.0, gt=0, le=1000)
+    maxPoints: StrictFloat = Field(default=1.0, gt=0, le=1000)
 
 
 class ChoiceOption(ApiModel):
     content: Text
-    correct: bool = False
+    correct: StrictBool = False
     feedback: Text | None = None
     aspects: list[AspectDefinition] = Field(default_factory=list, max_length=20)
 
@@ -105,7 +114,7 @@ class Matching(StrEnum):
 class Blank(ApiModel):
     acceptedAnswers: list[Text] = Field(min_length=1, max_length=50)
     matching: Matching = Matching.CASE_INSENSITIVE
-    tolerance: float | None = Field(default=None, ge=0)
+    tolerance: StrictFloat | None = Field(default=None, ge=0)
     feedback: Text | None = None
     aspects: list[AspectDefinition] = Field(default_factory=list, max_length=20)
 
@@ -146,8 +155,8 @@ class SimulationTask(TaskBase):
     initialMessage: Text = ""
     persona: Persona | None = None
     sampleSolution: Text = ""
-    timeLimitInMinutes: float | None = Field(default=None, gt=0, le=24 * 60)
-    maxTurns: int | None = Field(default=None, ge=1, le=500)
+    timeLimitInMinutes: StrictFloat | None = Field(default=None, gt=0, le=24 * 60)
+    maxTurns: StrictInt | None = Field(default=None, ge=1, le=500)
     aspects: list[AspectDefinition] = Field(default_factory=list, max_length=100)
 
 

@@ -6,9 +6,9 @@ Tutor configuration fields are snake_case as API.md shows them; every other fiel
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import AliasChoices, ConfigDict, Field
+from pydantic import AliasChoices, ConfigDict, Field, StrictBool, StrictInt
 
 from core.api.common import ApiModel, Language
 from core.api.tasks import Text
@@ -37,7 +37,9 @@ class TutorUpsert(ApiModel):
     name: str = Field(min_length=1, max_length=200)
     description: Text = ""
     initial_messages: list[Text] = Field(default_factory=list, max_length=20)
-    topic_ids: list[int] = Field(default_factory=list, max_length=100)
+    topic_ids: list[Annotated[StrictInt, Field(ge=0, le=2**63 - 1)]] = Field(
+        default_factory=list, max_length=100
+    )
     taskId: str | None = Field(default=None, max_length=200)
     language: Language | None = None
     engine: Literal["grounded", "llm", "persona"] | None = None
@@ -63,7 +65,7 @@ class ChatRequest(ApiModel):
     conversationId: str | None = Field(
         default=None, max_length=200, validation_alias=AliasChoices("conversationId", "sessionId")
     )
-    debugMode: bool = False
+    debugMode: StrictBool = False
     context: ChatContext | None = None
 
 
@@ -111,7 +113,7 @@ class TutorEvent(ApiModel):
 
 
 class TraceRating(ApiModel):
-    score: Literal[0, 1]
+    score: Annotated[StrictInt, Field(ge=0, le=1)]
     comment: str | None = Field(default=None, max_length=5_000)
 
 

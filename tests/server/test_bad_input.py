@@ -146,3 +146,31 @@ async def test_a_failing_request_does_not_break_the_connection(client, monkeypat
     assert "logged with error id" in failed.json()["message"]
     monkeypatch.undo()
     assert (await client.get("/tenants/default/tasks")).status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("answer_or_task", "field"),
+    [
+        ({"selectedIndex": "1"}, "selectedIndex"),
+        ({"selectedIndex": True}, "selectedIndex"),
+        ({"selectedIndex": 1.0}, "selectedIndex"),
+        ({"task": {"options": [{"content": "Bern", "correct": 1}, {"content": "Zurich"}]}}, "correct"),
+        ({"task": {"options": [{"content": "Bern", "correct": "yes"}, {"content": "Zurich"}]}}, "correct"),
+    ],
+    ids=["index-as-string", "index-as-bool", "index-as-float", "correct-as-number", "correct-as-string"],
+)
+async def test_numbers_and_booleans_are_not_read_from_other_types(client, answer_or_task, field):
+    task = {**mc_task(), **answer_or_task.get("task", {})}
+    answer = {k: v for k, v in answer_or_task.items() if k != "task"} or {"selectedIndex": 0}
+    response = await client.post("/feedback/compute", json=compute_body(task, answer))
+    assert response.status_code == 400, response.text
+    assert response.json()["type"] == "REQUEST_SCHEMA_MALFORMED" and field in response.json()["message"]
+    await assert_nothing_stored(client)
+
+
+async def test_a_trace_score_and_topic_ids_are_strict_too(client):
+    refused = await client.put("/tenants/default/tutors/t1", json={"name": "T", "topic_ids": [1e30]})
+    assert refused.status_code == 400 and "topic_ids" in refused.json()["message"]
+    assert (
+        await client.put("/tenants/default/tutors/t1", json={"name": "T", "topic_ids": [3]})
+    ).status_code == 200

@@ -66,7 +66,7 @@ def _widget(spec: Spec, value: Any) -> Widget:
 
 
 def _read(spec: Spec, widget: Widget) -> Any:
-    """The document value of a widget; numbers stay strings for the model to parse and judge."""
+    """The document value of a widget; a number field's text is read as a number when it is one."""
     if isinstance(widget, TextArea):
         return widget.text
     if isinstance(widget, Select | Checkbox):
@@ -74,8 +74,21 @@ def _read(spec: Spec, widget: Widget) -> Any:
     text = widget.value  # type: ignore[attr-defined]
     if spec.kind == "list":
         return [part.strip() for part in text.split("|") if part.strip()]
-    if spec.kind in ("optional", "number", "integer"):
+    if spec.kind in ("number", "integer"):
+        return _number(text.strip()) if text.strip() else None
+    if spec.kind == "optional":
         return text.strip() or None
+    return text
+
+
+def _number(text: str) -> int | float | str:
+    """The number typed in, as the wire models take it (they do not read numbers from strings);
+    anything else stays text, for the model to refuse with its message."""
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
     return text
 
 
