@@ -99,6 +99,7 @@ from core.api.tasks import (
     Matching,
     MultipleChoiceTask,
     MultipleResponsesTask,
+    PathId,
     Persona,
     SampleSolutionText,
     SimulationTask,

@@ -6,11 +6,13 @@ live in :mod:`core.api.validation` so that the alpha aspects call can accept a p
 
 from __future__ import annotations
 
+import unicodedata
 from datetime import datetime
 from enum import StrEnum
 from typing import Annotated, Any, Literal
 
 from pydantic import (
+    AfterValidator,
     BeforeValidator,
     Discriminator,
     Field,
@@ -25,7 +27,24 @@ from core.api.common import ApiModel, AspectType, Language, TaskAction, TaskType
 
 Text = Annotated[str, Field(max_length=20_000)]
 Name = Annotated[str, Field(min_length=1, max_length=200)]
-Identifier = Annotated[str, Field(min_length=1, max_length=200, pattern=r"^[^/\s][^/]*$")]
+
+
+def normalised_id(value: str) -> str:
+    """One id, one spelling: Unicode NFC (an id typed on a Mac or pasted from a PDF may arrive
+    decomposed, and would otherwise be a second task), and no control or invisible format
+    characters (bidi overrides, zero-width joiners) that make two different ids look alike."""
+    value = unicodedata.normalize("NFC", value)
+    hidden = next((ch for ch in value if unicodedata.category(ch).startswith("C")), None)
+    if hidden is not None:
+        raise ValueError(f"an id may not contain control or invisible characters (U+{ord(hidden):04X})")
+    return value
+
+
+Identifier = Annotated[
+    str, Field(min_length=1, max_length=200, pattern=r"^[^/\s][^/]*$"), AfterValidator(normalised_id)
+]
+PathId = Annotated[str, AfterValidator(normalised_id)]
+"""A task or tutor id in a URL path, read as the id in a body is."""
 
 
 class AspectGroup(ApiModel):

@@ -14,6 +14,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Hashable
 from typing import Any
+from urllib.parse import quote
 
 from core.api import TutorUpsert, parse_task
 from core.assets import demo_tasks, demo_tutors, load_catalogue
@@ -124,7 +125,8 @@ class Runtime:
         return self._similarity
 
     def task_link(self, tenant_id: str, task_id: str) -> str:
-        return f"{self.settings.base_url}/tasks/{tenant_id}/{task_id}"
+        """The task's page in the web app; ids are percent-encoded ("Übung 1", "a?b" stay one link)."""
+        return f"{self.settings.base_url}/tasks/{quote(tenant_id, safe='')}/{quote(task_id, safe='')}"
 
     async def seed_demo_if_empty(self, tenant_id: str | None = None) -> int:
         """Seed the demo tasks into a tenant that has none; returns how many were added."""

@@ -174,3 +174,23 @@ async def test_a_trace_score_and_topic_ids_are_strict_too(client):
     assert (
         await client.put("/tenants/default/tutors/t1", json={"name": "T", "topic_ids": [3]})
     ).status_code == 200
+
+
+async def test_an_id_is_one_id_in_nfc_and_nfd_and_invisible_characters_are_refused(client):
+    import unicodedata
+    from urllib.parse import quote
+
+    composed, decomposed = "Übung-1", unicodedata.normalize("NFD", "Übung-1")
+    assert composed != decomposed
+    created = await client.post("/tenants/default/tasks", json=mc_task(decomposed))
+    assert created.status_code == 200 and created.json()["action"] == "CREATED"
+    assert created.json()["taskLink"].endswith("/tasks/default/%C3%9Cbung-1")
+    again = await client.post("/tenants/default/tasks", json=mc_task(composed))
+    assert again.json()["action"] == "UNCHANGED"
+    assert [t["taskId"] for t in (await client.get("/tenants/default/tasks")).json()] == [composed]
+    for spelling in (composed, decomposed):
+        found = await client.get(f"/tenants/default/tasks/{quote(spelling)}")
+        assert found.status_code == 200 and found.json()["definition"]["id"] == composed
+    for hidden in ("mc\u202eevil", "mc\u200bone", "mc\x00"):
+        refused = await client.post("/tenants/default/tasks", json=mc_task(hidden))
+        assert refused.status_code == 400 and "control or invisible" in refused.json()["message"]

@@ -2,7 +2,7 @@
 
 from fastapi import APIRouter, Response
 
-from core.api import ComputeFeedbackRequest, ComputeTaskFeedbackRequest, Feedback
+from core.api import ComputeFeedbackRequest, ComputeTaskFeedbackRequest, Feedback, PathId
 from core.server.deps import ServiceDep
 
 router = APIRouter(tags=["feedback"])
@@ -25,7 +25,7 @@ async def compute_feedback(body: ComputeFeedbackRequest, service: ServiceDep) ->
 
 @router.post("/tasks/{taskId}/feedback/compute", response_model=Feedback, response_model_exclude_none=True)
 async def compute_feedback_for_task(
-    taskId: str, body: ComputeTaskFeedbackRequest, service: ServiceDep
+    taskId: PathId, body: ComputeTaskFeedbackRequest, service: ServiceDep
 ) -> Response:
     """Compute feedback for a stored task; taskType must match the task's type."""
     return feedback_response(await service.compute_feedback_for_task(taskId, body))

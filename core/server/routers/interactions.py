@@ -8,6 +8,7 @@ from core.api import (
     GradedAnswersRequest,
     GradedAnswersResponse,
     InteractionRecord,
+    PathId,
 )
 from core.server.deps import ServiceDep
 
@@ -42,7 +43,7 @@ async def get_interaction(interactionId: str, service: ServiceDep) -> Interactio
     response_model_exclude_none=True,
     tags=["extensions"],
 )
-async def list_interactions(tenantId: str, taskId: str, service: ServiceDep) -> list[InteractionRecord]:
+async def list_interactions(tenantId: str, taskId: PathId, service: ServiceDep) -> list[InteractionRecord]:
     """Extension: the interactions of a task, newest first."""
     return await service.list_interactions(tenantId, taskId)
 
@@ -53,7 +54,7 @@ async def list_interactions(tenantId: str, taskId: str, service: ServiceDep) -> 
     tags=["extensions"],
 )
 async def add_graded_answers(
-    tenantId: str, taskId: str, body: GradedAnswersRequest, service: ServiceDep
+    tenantId: str, taskId: PathId, body: GradedAnswersRequest, service: ServiceDep
 ) -> GradedAnswersResponse:
     """Extension: answers the author has judged; the freeform engine takes them into account."""
     return await service.add_graded_answers(tenantId, taskId, body)

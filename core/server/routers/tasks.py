@@ -6,6 +6,7 @@ from core.api import (
     Aspect,
     AspectsComputeRequest,
     DeleteTaskResponse,
+    PathId,
     StoredTask,
     TaskDefinition,
     TaskSummary,
@@ -23,7 +24,7 @@ async def upsert_task(tenantId: str, task: TaskDefinition, service: ServiceDep) 
 
 
 @router.delete("/tenants/{tenantId}/tasks/{taskId}", response_model=DeleteTaskResponse)
-async def delete_task(tenantId: str, taskId: str, service: ServiceDep) -> DeleteTaskResponse:
+async def delete_task(tenantId: str, taskId: PathId, service: ServiceDep) -> DeleteTaskResponse:
     return await service.delete_task(tenantId, taskId)
 
 
@@ -45,6 +46,6 @@ async def list_tasks(tenantId: str, service: ServiceDep) -> list[TaskSummary]:
     response_model_exclude_none=True,
     tags=["extensions"],
 )
-async def get_task(tenantId: str, taskId: str, service: ServiceDep) -> StoredTask:
+async def get_task(tenantId: str, taskId: PathId, service: ServiceDep) -> StoredTask:
     """Extension: a stored task definition."""
     return await service.get_task(tenantId, taskId)

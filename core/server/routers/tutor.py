@@ -17,6 +17,7 @@ from core.api import (
     ChatRequest,
     ChatResponse,
     HealthStatus,
+    PathId,
     TraceRating,
     TraceRatingResponse,
     TutorConfiguration,
@@ -114,7 +115,7 @@ async def list_tutors(tenantId: str, service: ServiceDep) -> list[TutorConfigura
     tags=["extensions"],
 )
 async def put_tutor(
-    tenantId: str, tutorId: str, body: TutorUpsert, service: ServiceDep
+    tenantId: str, tutorId: PathId, body: TutorUpsert, service: ServiceDep
 ) -> TutorConfiguration:
     """Create or replace a tutor; one bound to a task (taskId) is grounded in it."""
     return await service.put_tutor(tenantId, tutorId, body)

@@ -2,7 +2,7 @@
 
 from fastapi import APIRouter
 
-from core.api import RetestReport, RetestRequest, TestAnswerSet, TestAnswersRequest
+from core.api import PathId, RetestReport, RetestRequest, TestAnswerSet, TestAnswersRequest
 from core.server.deps import ServiceDep
 
 router = APIRouter(tags=["extensions"])
@@ -10,13 +10,13 @@ TEST_ANSWERS = "/tenants/{tenantId}/tasks/{taskId}/test-answers"
 
 
 @router.get(TEST_ANSWERS, response_model=TestAnswerSet, response_model_exclude_none=True)
-async def list_test_answers(tenantId: str, taskId: str, service: ServiceDep) -> TestAnswerSet:
+async def list_test_answers(tenantId: str, taskId: PathId, service: ServiceDep) -> TestAnswerSet:
     return await service.list_test_answers(tenantId, taskId)
 
 
 @router.put(TEST_ANSWERS, response_model=TestAnswerSet, response_model_exclude_none=True)
 async def put_test_answers(
-    tenantId: str, taskId: str, body: TestAnswersRequest, service: ServiceDep
+    tenantId: str, taskId: PathId, body: TestAnswersRequest, service: ServiceDep
 ) -> TestAnswerSet:
     """Replace every test answer of the task."""
     return await service.put_test_answers(tenantId, taskId, body)
@@ -24,14 +24,14 @@ async def put_test_answers(
 
 @router.post(TEST_ANSWERS, response_model=TestAnswerSet, response_model_exclude_none=True)
 async def add_test_answers(
-    tenantId: str, taskId: str, body: TestAnswersRequest, service: ServiceDep
+    tenantId: str, taskId: PathId, body: TestAnswersRequest, service: ServiceDep
 ) -> TestAnswerSet:
     """Add test answers; one under a known label replaces the stored one."""
     return await service.add_test_answers(tenantId, taskId, body)
 
 
 @router.delete(TEST_ANSWERS + "/{label}", response_model=TestAnswerSet, response_model_exclude_none=True)
-async def delete_test_answer(tenantId: str, taskId: str, label: str, service: ServiceDep) -> TestAnswerSet:
+async def delete_test_answer(tenantId: str, taskId: PathId, label: str, service: ServiceDep) -> TestAnswerSet:
     return await service.delete_test_answer(tenantId, taskId, label)
 
 
