@@ -58,8 +58,11 @@ def install(app: FastAPI) -> None:
         if exc.status_code == 404:
             return error_response(NotFound(f"no such endpoint: {request.method} {request.url.path}"))
         error_type = ErrorType.INTERNAL if exc.status_code >= 500 else ErrorType.INVALID_PARAMETER
+        # Starlette's headers (Allow on a 405) go out with the API's error body.
         return JSONResponse(
-            {"message": str(exc.detail), "type": error_type.value}, status_code=exc.status_code
+            {"message": str(exc.detail), "type": error_type.value},
+            status_code=exc.status_code,
+            headers=exc.headers,
         )
 
 

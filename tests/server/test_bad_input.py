@@ -194,3 +194,10 @@ async def test_an_id_is_one_id_in_nfc_and_nfd_and_invisible_characters_are_refus
     for hidden in ("mc\u202eevil", "mc\u200bone", "mc\x00"):
         refused = await client.post("/tenants/default/tasks", json=mc_task(hidden))
         assert refused.status_code == 400 and "control or invisible" in refused.json()["message"]
+
+
+async def test_a_method_the_path_does_not_take_is_405_with_allow(client):
+    refused = await client.delete("/feedback/compute")
+    assert refused.status_code == 405
+    assert refused.headers["allow"] == "POST"
+    assert set(refused.json()) == {"message", "type"}
