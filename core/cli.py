@@ -128,7 +128,7 @@ async def _seed_demo(args: argparse.Namespace) -> int:
     runtime = await Runtime.open(_settings(args).model_copy(update={"seed_demo": False}))
     try:
         added = await runtime.seed_demo(args.tenant or runtime.settings.default_tenant)
-        print(f"seeded {added} demo tasks")
+        print(f"seeded {added} demo tasks and their tutors")
     finally:
         await runtime.aclose()
     return 0
