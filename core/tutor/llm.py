@@ -113,9 +113,10 @@ class LlmEngine:
                     raise EngineFailure(
                         f"the language model server answered HTTP {source.response.status_code}"
                     )
-                pending, spoken, boundary_due = "", False, False
+                pending, spoken, boundary_due, finished = "", False, False, False
                 async for event in source.aiter_sse():
                     if event.data.strip() == "[DONE]":
+                        finished = True
                         break
                     pending += delta_text(json.loads(event.data))
                     while BREAK in pending:
@@ -134,6 +135,10 @@ class LlmEngine:
                         yield Piece(text)
                         spoken, boundary_due = True, False
                         pending = pending[len(text) :]
+                if not finished:
+                    # A stream that ends without [DONE] was cut: recording it as a whole reply
+                    # would hide the failure from the learner and from the trace.
+                    raise EngineFailure("the language model server ended the reply before it was complete")
         except httpx.TimeoutException:
             raise EngineFailure(
                 f"the language model server did not answer within {self.timeout:g} s"

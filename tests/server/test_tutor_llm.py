@@ -121,3 +121,12 @@ async def test_the_llm_plays_the_persona_of_a_simulation(tmp_path):
     assert sent[0]["role"] == "system" and "You are Maria Rossi" in sent[0]["content"]
     assert sent[1] == {"role": "assistant", "content": task["initialMessage"]}
     assert sent[-1] == {"role": "user", "content": "Hello!"}
+
+
+async def test_an_upstream_reply_cut_without_done_ends_with_error_not_as_a_whole_reply(tmp_path):
+    with fake_llm() as llm:
+        async with llm_server(tmp_path, llm, "truncate") as client:
+            streamed = await stream_chat(client, chat_body(TUTOR, "hi"))
+    names = [name for name, _ in streamed.events]
+    assert names[0] == "MESSAGE" and names[-1] == "ERROR"
+    assert "DONE" not in names and "TRACE" not in names

@@ -122,6 +122,8 @@ def _app(state: FakeLlm) -> Starlette:
                     yield _chunk({"content": word + (" " if i < len(words) - 1 else "")})
                     if mode == "drop" and i == len(words) // 2:
                         raise RuntimeError("the model server broke down mid-stream")
+                    if mode == "truncate" and i == len(words) // 2:
+                        return  # a clean end of the response, but no [DONE]: the reply is cut
                 yield "data: [DONE]\n\n"
             finally:
                 state.open_streams -= 1
