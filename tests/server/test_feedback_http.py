@@ -50,7 +50,7 @@ CASES = [
     (MC_TASK, {"selectedIndex": 0}, "CORRECT"),
     (MC_TASK, {"selectedIndex": 1}, "WRONG"),
     (MR_TASK, {"selected": [True, False, True]}, "CORRECT"),
-    (MR_TASK, {"selected": [True, True, True]}, "PARTIAL"),
+    (MR_TASK, {"selected": [True, True, False]}, "PARTIAL"),
     (MR_TASK, {"selected": [False, True, False]}, "WRONG"),
     (BLANKS_TASK, {"blanks": [{"content": "100"}, {"content": "frozen"}]}, "CORRECT"),
     (BLANKS_TASK, {"blanks": [{"content": "100,0"}, {"content": "frozn"}]}, "PARTIAL"),

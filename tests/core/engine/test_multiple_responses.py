@@ -127,3 +127,29 @@ def test_swiss_german_praise_has_no_sharp_s() -> None:
 def test_a_selection_of_the_wrong_length_is_refused(selected: list[bool]) -> None:
     with pytest.raises(InvalidParameter, match=f"selected has {len(selected)} entries, but the task has 4"):
         feedback_for(selected)
+
+
+@pytest.mark.parametrize(
+    ("selected", "says"),
+    [([False] * 4, "Nothing is ticked"), ([True] * 4, "Every option is ticked")],
+    ids=["nothing", "everything"],
+)
+def test_ticking_nothing_or_everything_is_wrong_and_says_why(selected, says):
+    task = energy_task()
+    selected = selected[: len(task.options)]
+    result = compute(task, MultipleResponsesAnswer(selected=selected), CTX)
+    assert result.points.verdict.value == "WRONG" and result.points.achievedPoints == 0
+    assert [item.message.split(":")[0] for item in result.feedback] == [says]
+    german = compute(energy_task(Language.DE_DE), MultipleResponsesAnswer(selected=selected), CTX)
+    assert german.feedback[0].message.startswith(("Nichts", "Alles"))
+
+
+def test_ticking_everything_is_right_when_every_option_is():
+    task = MultipleResponsesTask(
+        id="all",
+        problemStatement="Which are prime?",
+        options=[ChoiceOption(content="2", correct=True), ChoiceOption(content="3", correct=True)],
+    )
+    assert (
+        compute(task, MultipleResponsesAnswer(selected=[True, True]), CTX).points.verdict.value == "CORRECT"
+    )
