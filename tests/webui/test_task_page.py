@@ -207,3 +207,11 @@ async def test_an_answer_marked_as_gold_becomes_a_test_answer_and_is_retested_at
     assert [(t.answer, t.expected.verdict.value) for t in stored.answers] == [
         ({"selectedIndex": 0}, "PARTIAL")
     ]
+
+
+async def test_feedback_without_a_chosen_option_asks_for_one_and_sends_nothing(user: User) -> None:
+    await user.open("/tasks/default/mc-photosynthesis-en")
+    user.find("Get feedback").click()
+    await user.should_see("The answer is incomplete: choose an option first")
+    service = LocalService(harness.runtime, local_principal("default"))
+    assert await service.list_interactions("default", "mc-photosynthesis-en") == []

@@ -50,7 +50,13 @@ def _free_text() -> AnswerReader:
 
 def _single_choice(task: MultipleChoiceTask) -> AnswerReader:
     radio = ui.radio({i: o.content for i, o in enumerate(task.options)}).props("dense")
-    return lambda: {"selectedIndex": -1 if radio.value is None else radio.value}
+
+    def read() -> dict[str, int]:
+        if radio.value is None:
+            raise ValueError("choose an option first")
+        return {"selectedIndex": radio.value}
+
+    return read
 
 
 def _multiple_choice(task: MultipleResponsesTask) -> AnswerReader:
