@@ -13,7 +13,7 @@ from core.api import ChatRequest, TutorEvent, TutorEventType
 from tests.tui.helpers import SIZE, library_loaded, notifications, open_task, settle, text_of, wait_until
 from tui.app import FeedbackStudioApp
 from tui.screens.chat import ChatScreen
-from tui.widgets.chat.view import Bubble, ChatView
+from tui.widgets.chat.view import Bubble, ChatView, LearnerBubble
 
 
 def replies(chat: ChatView) -> list[str]:
@@ -48,7 +48,7 @@ async def test_chat_streams_the_reply_until_done_and_rates_it(pilot):
 
     await pilot.click("#debug-switch")
     await send(pilot, chat, "Why does the bulb not light up with one wire?")
-    assert [b.source for b in chat.query(Bubble) if b.role == "user"] == [
+    assert [b.source for b in chat.query(".bubble") if b.role == "user"] == [
         "Why does the bulb not light up with one wire?"
     ]
     assert len(replies(chat)) > len(greeting) and all(replies(chat))
@@ -146,3 +146,12 @@ async def test_a_fault_in_the_service_is_notified_and_the_chat_goes_on(studio):
         assert ("Chat failed unexpectedly", "RuntimeError: engine crashed") in notifications(chat.app)
         assert replies(chat)[-1] == "Half a"
         assert not chat.query_one("#chat-input").disabled
+
+
+async def test_the_learners_message_is_shown_as_typed_not_as_markdown(pilot):
+    chat = await open_chat(pilot)
+    typed = "# 2 * 3 = *six*"
+    await send(pilot, chat, typed)
+    [mine] = [b for b in chat.query(".bubble") if b.role == "user"]
+    assert isinstance(mine, LearnerBubble) and mine.source == typed
+    assert str(mine.render()) == typed

@@ -132,7 +132,7 @@ async def test_simulation_role_play_then_feedback_on_the_conversation(pilot, stu
     await pilot.click("#sim-start")
     chat = screen.query_one(ChatView)
     await wait_until(pilot, lambda: chat.tutor_id is not None)
-    assert [b.source for b in chat.query(Bubble)] == [
+    assert [b.source for b in chat.query(".bubble")] == [
         "Hello? My parcel is a week late and nobody answers my emails!"
     ]
 

@@ -114,3 +114,14 @@ async def test_switching_to_a_remote_service_shows_its_tasks(user: User, live_se
     user.find("Save and check").click()
     await user.should_see("Service: OK (embedded service)", retries=SLOW)
     await user.should_see("as local user on tenant default")
+
+
+async def test_the_learners_message_is_shown_as_typed_not_as_markdown(user: User) -> None:
+    await user.open("/tutor")
+    await user.should_see(ui.chat_message)
+    typed = "# 2 * 3 = *six*"
+    user.find(marker="chat-input").type(typed)
+    user.find(marker="send").click()
+    await user.should_see(marker="learner-text", retries=SLOW)
+    [shown] = user.find(marker="learner-text").elements
+    assert isinstance(shown, ui.label) and shown.text == typed

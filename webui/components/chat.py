@@ -8,7 +8,8 @@ debug drawer); ERROR is shown where the reply would have been, in the service's 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from nicegui import ui
@@ -41,7 +42,12 @@ class ChatView:
     def show(self, role: str, text: str) -> None:
         """A finished message (a tutor's opening line, say), kept in the conversation."""
         self.messages.append(ChatMessage(role=role, content=text))
-        self._bubble(sent=role == "user").set_content(text)
+        if role == "user":
+            # What the learner typed is shown as typed: a learner's `*` or `#` is not Markdown.
+            with self._message(sent=True):
+                ui.label(text).classes("whitespace-pre-wrap").mark("learner-text")
+        else:
+            self._bubble(sent=False).set_content(text)
 
     async def send(self, text: str, request_for: RequestFor) -> bool:
         """Send the learner's message and stream the reply in; False when no reply came."""
@@ -84,10 +90,15 @@ class ChatView:
         return replied
 
     def _bubble(self, *, sent: bool) -> ui.markdown:
+        with self._message(sent=sent):
+            return ui.markdown()
+
+    @contextmanager
+    def _message(self, *, sent: bool) -> Iterator[ui.chat_message]:
         colors = "bg-color=primary text-color=white" if sent else "bg-color=grey-3 text-color=black"
         with self.column, ui.chat_message(name="You" if sent else self.partner, sent=sent) as message:
             message.classes("fs-bubble").props(colors)
-            return ui.markdown()
+            yield message
 
     def _thumbs(self, trace_id: str) -> None:
         async def rate(score: int) -> None:

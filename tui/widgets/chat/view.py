@@ -13,7 +13,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
-from textual.widgets import Button, Input, Label, Markdown
+from textual.widgets import Button, Input, Label, Markdown, Static
 
 from core.api import ChatContext, ChatMessage, ChatRequest, ChatTurn, TraceRating, TutorEvent, TutorEventType
 from tui.calls import service_call
@@ -21,11 +21,21 @@ from tui.widgets.empty import EmptyState
 
 
 class Bubble(Markdown):
-    """One message; the role decides its side and colour."""
+    """A message of the tutor or the persona, rendered as the Markdown it writes."""
 
     def __init__(self, role: str, text: str = "") -> None:
         super().__init__(text, classes=f"bubble bubble-{role}")
         self.role = role
+
+
+class LearnerBubble(Static):
+    """What the learner typed, shown as typed: a learner's `*` or `#` is not Markdown."""
+
+    role = "user"
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text, markup=False, classes="bubble bubble-user")
+        self.source = text
 
 
 class ChatView(Vertical):
@@ -78,7 +88,7 @@ class ChatView(Vertical):
         self.messages = [ChatMessage(role="assistant", content=text) for text in greetings]
         self.trace_id = None
         bubbles = self.query_one("#bubbles")
-        await bubbles.query(Bubble).remove()
+        await bubbles.query(".bubble").remove()
         await bubbles.mount_all(Bubble("assistant", text) for text in greetings)
         self.query_one("#chat-empty").display = not greetings
         self.query_one("#trace-actions").display = False
@@ -100,7 +110,7 @@ class ChatView(Vertical):
         field.value = ""
         self.messages.append(ChatMessage(role="user", content=text))
         self.query_one("#chat-empty").display = False
-        await self.query_one("#bubbles").mount(Bubble("user", text))
+        await self.query_one("#bubbles").mount(LearnerBubble(text))
         self.query_one("#trace-actions").display = False
         self._set_ready(False)
         self.stream_reply(
