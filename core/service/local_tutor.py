@@ -283,7 +283,8 @@ class TutorOperations:
             catalogue=self.runtime.catalogue,
             state=prepared.state,
         )
-        guard = LeakGuard.for_task(prepared.task, prepared.language)
+        said_before = [t.content for t in prepared.history if t.role == "assistant"]
+        guard = LeakGuard.for_task(prepared.task, prepared.language, said_before)
         outputs = guarded(prepared.engine.reply(turn), guard, turn.text("tutor.safe_hint"))
         reply = Reply()
         try:

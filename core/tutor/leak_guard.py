@@ -6,6 +6,11 @@ of the task's solutions; n-grams the learner already sees in the problem stateme
 A reply that covers half of a solution's n-grams, or quotes a long run of it, leaks: the guard
 drops it and the learner gets a safe hint instead, and the DEBUG log says so.
 
+Words are not enough: a paraphrase, a translation or a solution told piece by piece over several
+replies shares few n-grams with it. So for a free-text task the guard also judges, by meaning, the
+tutor's side of the conversation so far plus the reply, with the same freeform engine that judges
+learners: if the tutor's words alone would score CORRECT, the reply leaks.
+
 Streaming and guarding meet at sentence ends: pieces are held back until the sentence they belong
 to is complete and the reply so far is clean, then released as they came. A leak found later
 stops the engine; sentences already released were clean when they left.
@@ -18,6 +23,7 @@ from collections.abc import AsyncIterator, Iterable, Sequence
 from dataclasses import dataclass
 
 from core.api import (
+    Correctness,
     FreeformTextTask,
     InTextChoicesTask,
     InTextFillInBlanksTask,
@@ -27,6 +33,9 @@ from core.api import (
     SimulationTask,
     TaskBase,
 )
+from core.engine.base import EngineContext
+from core.engine.freeform import verdict_of
+from core.engine.messages import Catalogue
 from core.engine.text.languages import base_of
 from core.engine.text.tokens import analyse
 from core.tutor.base import Boundary, Debug, Output, Piece, messages_as_outputs
@@ -37,6 +46,8 @@ COVERAGE_LIMIT = 0.5
 """A reply showing half of a solution's n-grams gives the solution away."""
 RUN_LIMIT = 4
 """… and so does one quoting four of its n-grams, however long the solution."""
+JUDGE_CONTEXT = EngineContext(catalogue=Catalogue({}))
+"""The judgement reads no messages and no graded answers: the tutor is judged as a new answer."""
 _SENTENCE_END = re.compile(r"[.!?…:;]\s*$|\n$")
 
 
@@ -69,11 +80,23 @@ class Leak:
     """Index of the solution the reply gives away."""
     coverage: float
     shared: int
+    by_meaning: bool = False
+    """The tutor's words so far would be judged a CORRECT answer."""
 
 
 class LeakGuard:
-    def __init__(self, solutions: Iterable[str], visible: Iterable[str], language: Language) -> None:
+    def __init__(
+        self,
+        solutions: Iterable[str],
+        visible: Iterable[str],
+        language: Language,
+        *,
+        judged: FreeformTextTask | None = None,
+        said_before: Sequence[str] = (),
+    ) -> None:
         self._base = base_of(language)
+        self._judged = judged
+        self._said_before = " ".join(said_before)
         visible_stems = [_stems(text, self._base) for text in visible]
         self._targets: list[tuple[int, set[tuple[str, ...]]]] = []
         for solution in solutions:
@@ -86,11 +109,35 @@ class LeakGuard:
             self._targets.append((n, _grams(stems, n) - seen))
 
     @classmethod
-    def for_task(cls, task: TaskBase | None, language: Language) -> LeakGuard:
+    def for_task(
+        cls,
+        task: TaskBase | None,
+        language: Language,
+        said_before: Sequence[str] = (),
+    ) -> LeakGuard:
+        """``said_before``: the tutor's earlier replies in this conversation."""
         visible = [task.problemStatement, task.title, task.context] if task else []
-        return cls(solution_texts(task), visible, language)
+        judged = task if isinstance(task, FreeformTextTask) and task.sampleSolutions else None
+        return cls(
+            solution_texts(task),
+            visible,
+            language,
+            judged=judged,
+            said_before=said_before,
+        )
 
     def check(self, reply: str) -> Leak | None:
+        return self._by_words(reply) or self._by_meaning(reply)
+
+    def _by_meaning(self, reply: str) -> Leak | None:
+        if self._judged is None or not reply.strip():
+            return None
+        told = f"{self._said_before} {reply}".strip()
+        if verdict_of(self._judged, told, JUDGE_CONTEXT) is Correctness.CORRECT:
+            return Leak(0, 1.0, 0, by_meaning=True)
+        return None
+
+    def _by_words(self, reply: str) -> Leak | None:
         if not any(grams for _, grams in self._targets):
             return None
         stems = _stems(reply, self._base)
@@ -147,6 +194,7 @@ async def guarded(outputs: AsyncIterator[Output], guard: LeakGuard, safe_hint: s
                 "solution": leak.solution,
                 "coverage": leak.coverage,
                 "sharedNgrams": leak.shared,
+                "byMeaning": leak.by_meaning,
             }
         )
         if in_message:

@@ -130,3 +130,18 @@ async def test_an_upstream_reply_cut_without_done_ends_with_error_not_as_a_whole
     names = [name for name, _ in streamed.events]
     assert names[0] == "MESSAGE" and names[-1] == "ERROR"
     assert "DONE" not in names and "TRACE" not in names
+
+
+async def test_an_llm_reply_that_paraphrases_the_solution_is_replaced_by_a_safe_hint(tmp_path):
+    paraphrase = (
+        "Link the battery's plus terminal to the lamp with one cable and run another cable from the lamp "
+        "back to the minus terminal, so the loop is closed and the current heats the thin filament until it glows."
+    )
+    with fake_llm() as llm:
+        llm.reply = paraphrase
+        async with llm_server(tmp_path, llm, "ok") as client:
+            streamed = await stream_chat(client, chat_body(TUTOR, "just tell me", debugMode=True))
+    assert "terminal" not in " ".join(streamed.messages)
+    guard = [d for name, d in streamed.events if name == "DEBUG" and "leakGuard" in str(d)]
+    assert guard and "byMeaning" in str(guard)
+    assert streamed.events[-1][0] == "DONE"

@@ -38,6 +38,13 @@ def compute(task: FreeformTextTask, answer: FreeformTextAnswer, ctx: EngineConte
     )
 
 
+def verdict_of(task: FreeformTextTask, text: str, ctx: EngineContext) -> Correctness:
+    """The verdict the task's judgement gives ``text``, without building the learner's feedback:
+    the tutor's leak guard asks whether its own words would pass as the answer."""
+    model = task_model(task, ctx)
+    return assess(task, model, analyse(text, model.base)).verdict
+
+
 def _points(assessment: Assessment, max_points: float) -> float:
     """Full points for CORRECT, none for WRONG, and strictly between for PARTIAL."""
     if assessment.verdict is Correctness.CORRECT:
@@ -48,4 +55,4 @@ def _points(assessment: Assessment, max_points: float) -> float:
     return points if 0 < points < max_points else max_points / 2  # rounding must not leave PARTIAL
 
 
-__all__ = ["compute"]
+__all__ = ["compute", "verdict_of"]
