@@ -85,6 +85,10 @@ class Reply:
     first_ms: float | None = None
 
 
+RECENT_REPLIES = 4
+"""The tutor's replies the leak guard reads with a new one: a solution handed out piece by piece
+is told within a few turns, and judging a long conversation whole would slow every reply."""
+
 SIMULATION_PREFIX = "sim:"
 """Tutor ids of simulation sessions, which the server makes (``sim:<tenant>:<task>``); a client
 may not use the prefix, so no tenant can create, shadow or read another tenant's persona."""
@@ -283,7 +287,7 @@ class TutorOperations:
             catalogue=self.runtime.catalogue,
             state=prepared.state,
         )
-        said_before = [t.content for t in prepared.history if t.role == "assistant"]
+        said_before = [t.content for t in prepared.history if t.role == "assistant"][-RECENT_REPLIES:]
         guard = LeakGuard.for_task(prepared.task, prepared.language, said_before)
         outputs = guarded(prepared.engine.reply(turn), guard, turn.text("tutor.safe_hint"))
         reply = Reply()
