@@ -215,3 +215,16 @@ async def test_feedback_without_a_chosen_option_asks_for_one_and_sends_nothing(u
     await user.should_see("The answer is incomplete: choose an option first")
     service = LocalService(harness.runtime, local_principal("default"))
     assert await service.list_interactions("default", "mc-photosynthesis-en") == []
+
+
+async def test_an_empty_option_is_named_by_its_position_counted_from_one(user: User) -> None:
+    await user.open("/new/MULTIPLE_CHOICE")
+    user.find("Id").type("mc-positions")
+    user.find("Problem statement").type("Which city is the capital of France?")
+    options = sorted(
+        (e for e in user.find(kind=ui.input).elements if e.props.get("label") == "Option"), key=lambda e: e.id
+    )
+    with user:
+        options[0].value = "Paris"
+    user.find("Save task").click()
+    await user.should_see("options › 2 › content", retries=SLOW)

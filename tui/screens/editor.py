@@ -17,9 +17,9 @@ from textual.widgets import Button, Checkbox, Footer, Header, Input, Select, Sta
 
 from core.api import InTextChoicesTask, InTextFillInBlanksTask, TaskBase
 from core.client.authoring import sample_solution_warnings
+from core.client.validation import field_path, validate
 from tui.calls import service_call
 from tui.labels import type_label
-from tui.validation import validate
 from tui.widgets.editor.fields import FieldSet, RowList, show_message
 from tui.widgets.editor.forms import COMMON, type_parts
 from tui.widgets.statement import choice_gap, learner_view, numbered_gap
@@ -99,7 +99,7 @@ class EditorScreen(Screen[str | None]):
         for part in self.parts:
             shown |= part.show_errors(problems)
         rest = [
-            msg if not loc else f"{'.'.join(map(str, loc))}: {msg}"
+            msg if not loc else f"{field_path(loc)}: {msg}"
             for loc, msg in problems.items()
             if loc not in shown
         ]

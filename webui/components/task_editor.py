@@ -11,19 +11,16 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from nicegui import run, ui
-from pydantic import ValidationError
 
 from core.api import (
-    TASK_ADAPTER,
     Language,
     Matching,
-    ServiceError,
     TaskBase,
     TaskType,
-    check_task,
     parse_task_type,
 )
 from core.client.authoring import sample_solution_warnings
+from core.client.validation import problem_lines, validate
 from webui.components.editor_fields import Item, aspects_editor, chips, cleaned, list_editor, number, text
 from webui.context import Studio, reporting
 from webui.theme import section_title
@@ -68,28 +65,13 @@ def task_editor(studio: Studio, tenant: str, draft: Item, *, is_new: bool, on_sa
             save_button.props(remove="loading")
 
 
-def describe(exc: ValidationError, limit: int = 20) -> list[str]:
-    """A pydantic error as lines an author can act on (field path: problem)."""
-    lines = [
-        f"{'.'.join(str(p) for p in err['loc'] if not str(p).endswith('Task')) or 'task'}: {err['msg']}"
-        for err in exc.errors()[:limit]
-    ]
-    more = exc.error_count() - limit
-    return lines + ([f"… and {more} more"] if more > 0 else [])
-
-
 def _checked(document: Item, problems: ui.column) -> TaskBase | None:
     """The task the draft describes, or None with every problem listed in ``problems``."""
-    try:
-        task = TASK_ADAPTER.validate_python(document)
-        check_task(task)
+    task, found = validate(document)
+    if task is not None:
         return task
-    except ValidationError as exc:
-        messages = describe(exc)
-    except ServiceError as exc:
-        messages = [exc.message]
     with problems:
-        for message in messages:
+        for message in problem_lines(found):
             with ui.row().classes("items-center gap-2 text-negative"):
                 ui.icon("error")
                 ui.label(message)
