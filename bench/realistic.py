@@ -52,15 +52,9 @@ from harness import (
     table,
 )
 
+from core.api import parse_task_type
+
 CONNECTIONS = 32
-TYPES = {
-    "MultipleChoiceTask": "MULTIPLE_CHOICE",
-    "MultipleResponsesTask": "MULTIPLE_RESPONSES",
-    "InTextFillInBlanksTask": "IN_TEXT_FILL_IN_BLANKS",
-    "InTextChoicesTask": "IN_TEXT_CHOICES",
-    "FreeformTextTask": "FREEFORM_TEXT",
-    "SimulationTask": "SIMULATION",
-}
 TUTOR = "tutor-bulb-circuit-en"
 FREEFORM_FILE = ROOT.parent / "shared" / "bench" / "data" / "scientsbank-2way-unseen-answers.jsonl"
 WORDS = [
@@ -133,7 +127,7 @@ def compute_supplied(task: dict[str, Any], count: int) -> list[Request]:
             "/feedback/compute",
             {
                 "userId": learner(),
-                "taskType": TYPES[task["type"]],
+                "taskType": parse_task_type(task["type"]).value,
                 "taskDefinition": task,
                 "answer": varied_answer(task),
             },
@@ -143,7 +137,11 @@ def compute_supplied(task: dict[str, Any], count: int) -> list[Request]:
 
 
 def compute_by_id(task: dict[str, Any]) -> Request:
-    body = {"userId": learner(), "taskType": TYPES[task["type"]], "answer": varied_answer(task)}
+    body = {
+        "userId": learner(),
+        "taskType": parse_task_type(task["type"]).value,
+        "answer": varied_answer(task),
+    }
     return "POST", f"/tasks/{task['id']}/feedback/compute", body
 
 
