@@ -1,6 +1,8 @@
 """Request body limits as a pure ASGI middleware, enforced while the body is read and before any
-route runs (so before the token is checked): its size (413) and, for JSON, how deeply it nests
-(400 REQUEST_SCHEMA_MALFORMED). Both answer with the API's error body.
+route runs (so before the token is checked): its size (413) and, for JSON, how deeply it nests and
+whether it holds what JSON does not (NaN, Infinity, a lone UTF-16 surrogate; Python's parser
+accepts them, a database or another client does not): 400 REQUEST_SCHEMA_MALFORMED. All answer
+with the API's error body.
 
 Nesting matters because Python's parser and validators recurse: about a thousand levels used to
 end in a RecursionError, a 500, on any route. No body of this API nests anywhere near
@@ -10,6 +12,7 @@ end in a RecursionError, a 500, on any route. No body of this API nests anywhere
 from __future__ import annotations
 
 import json
+import re
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -42,6 +45,43 @@ def json_too_deep(body: bytes, limit: int = MAX_JSON_DEPTH) -> bool:
                 return True
         elif byte in (0x7D, 0x5D):  # } ]
             depth -= 1
+    return False
+
+
+_NOT_JSON = (b"NaN", b"Infinity")
+_SURROGATE = re.compile(rb"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+
+
+def json_outside_standard(body: bytes) -> str | None:
+    """What the body holds that standard JSON does not, or None. The common body, without those
+    letters, costs three searches; a suspicious one is parsed to be sure (the letters may sit in a
+    string)."""
+    if not any(token in body for token in _NOT_JSON) and not _SURROGATE.search(body):
+        return None
+    try:
+        document = json.loads(body, parse_constant=_refuse_constant)
+    except _NonStandard as exc:
+        return str(exc)
+    except (ValueError, RecursionError):
+        return None  # not JSON at all: the route's own parser says so
+    return "a lone UTF-16 surrogate in a string" if _has_lone_surrogate(document) else None
+
+
+class _NonStandard(ValueError):
+    pass
+
+
+def _refuse_constant(name: str) -> None:
+    raise _NonStandard(f"{name} is not a JSON number")
+
+
+def _has_lone_surrogate(value: object) -> bool:
+    if isinstance(value, str):
+        return any(0xD800 <= ord(ch) <= 0xDFFF for ch in value)
+    if isinstance(value, dict):
+        return any(_has_lone_surrogate(k) or _has_lone_surrogate(v) for k, v in value.items())
+    if isinstance(value, list):
+        return any(_has_lone_surrogate(v) for v in value)
     return False
 
 
@@ -82,8 +122,12 @@ class BodyLimits:
                 return
             if not message.get("more_body", False):
                 break
-        if json_too_deep(b"".join(chunks)):
+        body = b"".join(chunks)
+        if json_too_deep(body):
             await _refuse(send, SchemaMalformed(f"the JSON body nests deeper than {MAX_JSON_DEPTH} levels"))
+            return
+        if (problem := json_outside_standard(body)) is not None:
+            await _refuse(send, SchemaMalformed(f"the body is not standard JSON: {problem}"))
             return
 
         async def replay() -> Message:

@@ -170,3 +170,28 @@ async def test_rate_limit_answers_429_with_retry_after_per_token(tmp_path):
             assert "rate limit" in body["message"]
 
             assert (await client.get("/tenants/default/tasks", headers=bearer(other))).status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("raw", "says"),
+    [
+        ('{"name": "T", "description": NaN}', "NaN is not a JSON number"),
+        ('{"name": "T", "topic_ids": [Infinity]}', "Infinity is not a JSON number"),
+        ('{"name": "T", "description": "half \\ud800 a pair"}', "lone UTF-16 surrogate"),
+    ],
+    ids=["nan", "infinity", "lone-surrogate"],
+)
+def test_json_that_is_not_standard_is_refused_and_nothing_is_stored(api, raw, says):
+    refused = api.put(
+        "/tenants/default/tutors/t-odd", content=raw.encode(), headers={"Content-Type": "application/json"}
+    )
+    assert says in assert_error_body(refused, 400, "REQUEST_SCHEMA_MALFORMED")["message"]
+    assert api.get("/tutor/t-odd").status_code == 404
+
+
+def test_a_pair_of_surrogates_and_the_words_nan_in_text_are_fine(api):
+    body = '{"name": "T 😀", "description": "NaN and Infinity are words here \\ud83d\\ude00"}'
+    saved = api.put(
+        "/tenants/default/tutors/t-fine", content=body.encode(), headers={"Content-Type": "application/json"}
+    )
+    assert saved.status_code == 200 and saved.json()["description"].endswith("😀")
