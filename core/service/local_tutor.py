@@ -180,7 +180,9 @@ class TutorOperations:
             user_id=self.principal.id,
         )
         request = {"messages": [{"role": "user", "content": text}], "tutorId": HEALTH_TUTOR}
-        return await collect(self._stream_turn(prepared, request, debug_mode=True), debug_mode=True)
+        # A probe, not a conversation: nothing is recorded, so the response's traceId is empty.
+        events = self._stream_turn(prepared, request, debug_mode=True, record=False)
+        return await collect(events, debug_mode=True)
 
     async def rate_trace(self, trace_id: str, rating: TraceRating) -> TraceRatingResponse:
         async with self.runtime.db.write() as session:
@@ -275,7 +277,7 @@ class TutorOperations:
         return parse_task(row.definition)
 
     async def _stream_turn(
-        self, prepared: Prepared, request: dict[str, Any], debug_mode: bool
+        self, prepared: Prepared, request: dict[str, Any], debug_mode: bool, *, record: bool = True
     ) -> AsyncIterator[TutorEvent]:
         started = time.perf_counter()
         turn = Turn(
@@ -318,8 +320,9 @@ class TutorOperations:
             reply.messages.append(prepared.last_turn_note)
             for piece in pieces_of(prepared.last_turn_note):
                 yield TutorEvent.message(piece)
-        trace_id = await self._record_turn(prepared, request, reply, started)
-        yield TutorEvent(event=TutorEventType.TRACE, text=trace_id)
+        if record:
+            trace_id = await self._record_turn(prepared, request, reply, started)
+            yield TutorEvent(event=TutorEventType.TRACE, text=trace_id)
         if debug_mode:
             yield TutorEvent(event=TutorEventType.DEBUG, text="debug", items=reply.debug)
         yield TutorEvent.done()

@@ -101,7 +101,9 @@ class LlmEngine:
         )
 
     async def reply(self, turn: Turn) -> AsyncIterator[Output]:
-        yield Debug({"engine": self.name, "model": self.model, "url": self.url})
+        # The model server's address and model stay with the operator: debug entries reach API
+        # clients (debugMode) and the stored traces.
+        yield Debug({"engine": self.name})
         headers = {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
         body = {"model": self.model, "messages": chat_messages(turn), "stream": True}
         try:
