@@ -8,7 +8,9 @@ Matching, per blank:
 - NUMERIC: a number within the blank's tolerance (default 0) of an accepted answer. Decimals may
   use a point or a comma; spaces, apostrophes and a second kind of separator group thousands
   (1 000,5 · 1'000.5 · 1.000,5 · 1,000.5). A lone separator followed by exactly three digits
-  ("1,500") may mean either; both readings are tried, since learners write both conventions.
+  ("1,500", "300,000") is read as the task's language writes numbers: in English (and Swiss
+  German, which groups with apostrophes) a comma groups thousands and a point is the decimal
+  mark; in German, French, Italian and Spanish the other way round.
   Text that is no number gets its own message.
 
 Points: one per gap, half a point for a FUZZY near miss. Aspects: a gap shows its blank's
@@ -94,7 +96,7 @@ def compute(
 def _judge_gap(
     index: int, blank: Blank, content: str, catalogue: Catalogue, language: Language
 ) -> JudgedPart[IndexedContent]:
-    fit = fit_of(blank, content, gap_number=index + 1)
+    fit = fit_of(blank, content, gap_number=index + 1, language=language)
     params = {"number": index + 1, "content": content.strip()}
     if fit is Fit.RIGHT:
         message = ""
@@ -107,8 +109,9 @@ def _judge_gap(
     return gap_part(index, content, _CREDIT.get(fit, 0.0), message, blank.aspects)
 
 
-def fit_of(blank: Blank, content: str, gap_number: int) -> Fit:
-    """How a learner's text fits a blank under the blank's matching rule."""
+def fit_of(blank: Blank, content: str, gap_number: int, language: Language | None = None) -> Fit:
+    """How a learner's text fits a blank under the blank's matching rule; ``language`` decides
+    what an ambiguous "1,500" means (both readings count without it)."""
     text = content.strip()
     if not text:
         return Fit.EMPTY
@@ -116,7 +119,7 @@ def fit_of(blank: Blank, content: str, gap_number: int) -> Fit:
     if blank.matching is Matching.EXACT:
         return Fit.RIGHT if text in accepted else Fit.WRONG
     if blank.matching is Matching.NUMERIC:
-        return _numeric_fit(text, accepted, blank.tolerance or 0.0, gap_number)
+        return _numeric_fit(text, accepted, blank.tolerance or 0.0, gap_number, language)
     wanted = {loosely(a) for a in accepted}
     if loosely(text) in wanted:
         return Fit.RIGHT
@@ -129,12 +132,14 @@ def _similarity(text: str, wanted: set[str]) -> float:
     return max(fuzz.ratio(text, answer) for answer in wanted)
 
 
-def _numeric_fit(text: str, accepted: list[str], tolerance: float, gap_number: int) -> Fit:
-    given = readings_of(text)
+def _numeric_fit(
+    text: str, accepted: list[str], tolerance: float, gap_number: int, language: Language | None
+) -> Fit:
+    given = readings_of(text, language)
     if not given:
         return Fit.NOT_A_NUMBER
     for answer in accepted:
-        targets = readings_of(answer)
+        targets = readings_of(answer, language)
         if not targets:
             raise InvalidParameter(f"blank {gap_number}: accepted answer {answer!r} is not a number")
         if any(abs(x - t) <= tolerance + 1e-9 * max(1.0, abs(t)) for x in given for t in targets):
@@ -146,8 +151,13 @@ _GROUPING = re.compile(r"[\s'’_]")
 _NUMBER = re.compile(r"([+-]?)(\d*(?:[.,]\d+)*)")
 
 
-def readings_of(text: str) -> tuple[float, ...]:
-    """The values a learner can mean by a number: none, one, or two for "1,500" (1.5 or 1500)."""
+COMMA_DECIMAL = frozenset({"de", "fr", "it", "es"})
+"""Languages that write the decimal mark as a comma (Swiss German, DE_CH, uses the point)."""
+
+
+def readings_of(text: str, language: Language | None = None) -> tuple[float, ...]:
+    """The values a learner can mean by a number: none, one, or, without a language, two for
+    "1,500" (1.5 or 1500)."""
     match = _NUMBER.fullmatch(_GROUPING.sub("", text).replace("−", "-"))
     if match is None or not match.group(2):
         return ()
@@ -165,7 +175,11 @@ def readings_of(text: str) -> tuple[float, ...]:
         return ()
     value = float(f"{sign}{whole or 0}.{fraction}")
     if other not in integer and len(fraction) == 3 and integer[:1] not in ("", "0") and len(integer) <= 3:
-        return (value, float(f"{sign}{integer}{fraction}"))
+        grouped = float(f"{sign}{integer}{fraction}")
+        if language is None:
+            return (value, grouped)
+        comma_decimal = language.base in COMMA_DECIMAL and language is not Language.DE_CH
+        return (value,) if (decimal == ",") == comma_decimal else (grouped,)
     return (value,)
 
 

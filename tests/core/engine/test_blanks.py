@@ -215,7 +215,7 @@ def test_fuzzy_matching_tells_a_slip_from_a_wrong_word(content: str, verdict: st
         ("3.14", 0.01, "3.2", "WRONG"),
         ("1000", None, "1 000", "CORRECT"),
         ("1000", None, "1'000", "CORRECT"),
-        ("1000", None, "1.000", "CORRECT"),
+        ("1000", None, "1.000", "WRONG"),  # an English task: a point is the decimal mark
         ("1000", None, "1,000", "CORRECT"),
         ("1000.5", None, "1.000,5", "CORRECT"),
         ("1000.5", None, "1,000.5", "CORRECT"),
@@ -259,3 +259,22 @@ def test_a_numeric_blank_whose_accepted_answer_is_no_number_is_refused() -> None
 def test_an_answer_with_the_wrong_number_of_blanks_is_refused(contents: tuple[str, ...]) -> None:
     with pytest.raises(InvalidParameter, match=f"the answer has {len(contents)} blanks, but the task has 4"):
         feedback_for(*contents)
+
+
+@pytest.mark.parametrize(
+    ("language", "content", "verdict"),
+    [
+        (Language.EN_US, "300,000", "CORRECT"),
+        (Language.EN_US, "300.000", "WRONG"),
+        (Language.DE_DE, "300.000", "CORRECT"),
+        (Language.DE_DE, "300,000", "WRONG"),
+        (Language.FR_FR, "300 000", "CORRECT"),
+        (Language.DE_CH, "300'000", "CORRECT"),
+    ],
+)
+def test_a_thousands_separator_is_read_as_the_tasks_language_writes_it(language, content, verdict) -> None:
+    task = one_gap(Blank(acceptedAnswers=["300000"], matching=Matching.NUMERIC)).model_copy(
+        update={"language": language}
+    )
+    points = feedback_for(content, task=task)["points"]
+    assert ("CORRECT" if points["achievedPoints"] == points["achievablePoints"] else "WRONG") == verdict
