@@ -228,3 +228,15 @@ async def test_an_empty_option_is_named_by_its_position_counted_from_one(user: U
         options[0].value = "Paris"
     user.find("Save task").click()
     await user.should_see("options › 2 › content", retries=SLOW)
+
+
+async def test_a_triple_click_on_get_feedback_records_one_interaction(user: User) -> None:
+    await user.open("/tasks/default/mc-photosynthesis-en")
+    with user:
+        user.find(ui.radio).elements.pop().value = 1
+    button = user.find("Get feedback")
+    for _ in range(3):
+        button.click()
+    await user.should_see("CORRECT", retries=SLOW)
+    service = LocalService(harness.runtime, local_principal("default"))
+    assert len(await service.list_interactions("default", "mc-photosynthesis-en")) == 1

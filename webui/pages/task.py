@@ -149,6 +149,8 @@ class TaskPage:
         self.results = ui.column().classes("w-full gap-3")
 
     async def _compute(self, read_answer: Callable[[], dict], button: ui.button) -> None:
+        if "loading" in button.props:
+            return  # a second click while the first is on its way would record the answer twice
         try:
             request = ComputeTaskFeedbackRequest(
                 userId=AUTHOR_ID,
