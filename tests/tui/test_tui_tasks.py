@@ -193,3 +193,16 @@ async def test_saving_a_sample_solution_that_misses_a_concept_warns_the_author(p
     assert "does not show" in warning
     stored = (await studio.get_task("default", "ff-bulb-circuit-en")).definition
     assert stored.sampleSolutions[0].content == "Connect the battery to the bulb."  # saved all the same
+
+
+async def test_j_and_k_move_through_the_library_as_the_arrows_do(pilot):
+    table = pilot.app.screen.query_one("#tasks", DataTable)
+    table.focus()
+    await pilot.pause()
+    start = table.cursor_row
+    await pilot.press("j", "j")
+    assert table.cursor_row == start + 2
+    await pilot.press("k")
+    assert table.cursor_row == start + 1
+    await pilot.press("slash", "j", "k")  # in the filter they are letters
+    assert pilot.app.screen.focused.value == "jk"

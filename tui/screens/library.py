@@ -19,6 +19,7 @@ from tui.calls import service_call
 from tui.labels import type_label, verdict_trail
 from tui.templates import free_id, new_task
 from tui.widgets.empty import EmptyState
+from tui.widgets.list_table import ListTable
 
 if TYPE_CHECKING:
     from tui.app import FeedbackStudioApp
@@ -62,7 +63,7 @@ class LibraryScreen(Screen):
     def compose(self) -> ComposeResult:
         yield Header()
         yield Input(placeholder="Filter by title, id, type or language  ( / )", id="filter")
-        yield DataTable(id="tasks", cursor_type="row", zebra_stripes=True)
+        yield ListTable(id="tasks")
         yield EmptyState(id="library-empty")
         yield Footer()
 

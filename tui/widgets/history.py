@@ -23,6 +23,7 @@ from core.workspace.table import answer_summary
 from tui.labels import verdict_text
 from tui.widgets.empty import EmptyState
 from tui.widgets.feedback.rating import rating_summary
+from tui.widgets.list_table import ListTable
 
 NO_ANSWERS = "No answers yet. Try one in the “Try” tab; every feedback is kept here."
 NO_MATCH = "No answer matches the filters: clear one to see more."
@@ -52,7 +53,7 @@ class HistoryPanel(Vertical):
             yield Input(placeholder="From YYYY-MM-DD", id="history-since", compact=True)
             yield Input(placeholder="To YYYY-MM-DD", id="history-until", compact=True)
             yield Button("Export CSV", id="history-export", compact=True)
-        yield DataTable(id="history-table", cursor_type="row", zebra_stripes=True)
+        yield ListTable(id="history-table")
         yield EmptyState(NO_ANSWERS, id="history-empty")
 
     def on_mount(self) -> None:

@@ -19,6 +19,7 @@ from core.api import AnswerRetest, AnswerSource, Correctness, FeedbackSnapshot, 
 from core.workspace.table import answer_summary
 from tui.labels import VERDICT_STYLES, verdict_text
 from tui.widgets.empty import EmptyState
+from tui.widgets.list_table import ListTable
 
 FAILURE_STYLE = VERDICT_STYLES[Correctness.WRONG]
 NOTHING_TO_RETEST = (
@@ -46,7 +47,7 @@ class RetestPanel(Vertical):
             yield Button(
                 "Accept new feedback", id="retest-accept", variant="warning", disabled=True, compact=True
             )
-        yield DataTable(id="retest-table", cursor_type="row", zebra_stripes=True)
+        yield ListTable(id="retest-table")
         yield EmptyState(NOTHING_TO_RETEST, id="retest-empty", markup=False)
 
     def on_mount(self) -> None:

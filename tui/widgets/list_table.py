@@ -1,0 +1,19 @@
+"""The table of every list in the app (tasks, history, retest): rows as the cursor, zebra stripes,
+and j/k to move as in vi, less and most terminal tools, besides the arrow keys."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual.binding import Binding, BindingType
+from textual.widgets import DataTable
+
+
+class ListTable(DataTable[object]):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("j", "cursor_down", "Down", show=False),
+        Binding("k", "cursor_up", "Up", show=False),
+    ]
+
+    def __init__(self, *, id: str) -> None:
+        super().__init__(id=id, cursor_type="row", zebra_stripes=True)
