@@ -206,3 +206,9 @@ async def test_j_and_k_move_through_the_library_as_the_arrows_do(pilot):
     assert table.cursor_row == start + 1
     await pilot.press("slash", "j", "k")  # in the filter they are letters
     assert pilot.app.screen.focused.value == "jk"
+
+
+async def test_opening_a_task_puts_the_cursor_in_its_answer(pilot):
+    await open_task(pilot, "ff-bulb-circuit-en")
+    await pilot.pause()
+    assert pilot.app.focused is not None and pilot.app.focused.id == "answer-text"

@@ -113,6 +113,15 @@ class TaskScreen(Screen):
         for pane in self.compose_tabs(task):
             tabs.compose_add_child(pane)  # as ``with TabbedContent(): yield pane`` would
         await body.mount(tabs)
+        self._focus_the_answer()
+
+    def _focus_the_answer(self) -> None:
+        """An author opens a task to try an answer: the cursor waits in the first input of it."""
+        for form in self.query(AnswerForm):
+            inputs = [w for w in form.query("*") if w.can_focus]
+            if inputs:
+                inputs[0].focus()
+                return
 
     def compose_tabs(self, task: TaskBase) -> list[TabPane]:
         tabs = [TabPane("Try", self._try_pane(task), id="try")]
