@@ -55,6 +55,14 @@ class HistoryFilter:
         return [r for r in records if self.matches(r)]
 
 
+def day_of(text: str | None) -> date | None:
+    """A day typed or picked as YYYY-MM-DD; None while it is empty or not a date yet (typing)."""
+    try:
+        return date.fromisoformat(text.strip()) if text else None
+    except ValueError:
+        return None
+
+
 def answer_text(answer: dict[str, object]) -> str:
     """A free-text answer as its text; any other answer as its compact JSON."""
     content = answer.get("content")

@@ -6,7 +6,6 @@ and "Export CSV" writes what is shown to the user's downloads folder.
 
 from __future__ import annotations
 
-from datetime import date
 from pathlib import Path
 
 from platformdirs import user_downloads_path
@@ -18,7 +17,7 @@ from textual.message import Message
 from textual.widgets import Button, DataTable, Input, Select
 
 from core.api import Correctness, InteractionRecord
-from core.client.history import HistoryFilter, csv_bytes
+from core.client.history import HistoryFilter, csv_bytes, day_of
 from core.workspace.table import answer_summary
 from tui.labels import verdict_text
 from tui.widgets.empty import EmptyState
@@ -70,8 +69,8 @@ class HistoryPanel(Vertical):
         return HistoryFilter(
             user=self.query_one("#history-user", Input).value.strip(),
             verdicts=frozenset({Correctness(verdict)}) if isinstance(verdict, str) else frozenset(),
-            since=_day(self.query_one("#history-since", Input).value),
-            until=_day(self.query_one("#history-until", Input).value),
+            since=day_of(self.query_one("#history-since", Input).value),
+            until=day_of(self.query_one("#history-until", Input).value),
         )
 
     @on(Input.Changed)
@@ -115,13 +114,6 @@ class HistoryPanel(Vertical):
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         self.post_message(self.Opened(self.records[event.row_key.value]))
-
-
-def _day(text: str) -> date | None:
-    try:
-        return date.fromisoformat(text.strip())
-    except ValueError:
-        return None
 
 
 def _free_path(path: Path) -> Path:

@@ -9,13 +9,12 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from datetime import date
 from typing import Any
 
 from nicegui import ui
 
 from core.api import AspectType, Correctness, InteractionRecord, TaskBase
-from core.client.history import HistoryFilter, csv_bytes
+from core.client.history import HistoryFilter, csv_bytes, day_of
 from webui.components.answer_text import answer_excerpt
 from webui.components.feedback_view import feedback_view
 from webui.context import Studio
@@ -103,8 +102,8 @@ def history_view(studio: Studio, task: TaskBase, records: Sequence[InteractionRe
         return HistoryFilter(
             user=chosen["user"] or "",
             verdicts=frozenset(Correctness(v) for v in chosen["verdicts"] or []),
-            since=_day(chosen["since"]),
-            until=_day(chosen["until"]),
+            since=day_of(chosen["since"]),
+            until=day_of(chosen["until"]),
         ).apply(records)
 
     with ui.row().classes("w-full items-end gap-2"):
@@ -155,11 +154,6 @@ def history_view(studio: Studio, task: TaskBase, records: Sequence[InteractionRe
                 _answer_row(studio, task, record)
 
     answers()
-
-
-def _day(value: str | None) -> date | None:
-    """A date input's value (ISO, or empty)."""
-    return date.fromisoformat(value) if value else None
 
 
 def _chart_card(title: str, options: dict[str, Any], has_data: bool = True) -> None:

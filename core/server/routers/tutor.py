@@ -87,7 +87,7 @@ async def healthcheck_chat(service: ServiceDep) -> ChatResponse:
 
 
 @router.get("/tutor/{tutor_id}", response_model=TutorConfiguration, response_model_exclude_none=True)
-async def get_tutor(tutor_id: str, service: ServiceDep) -> TutorConfiguration:
+async def get_tutor(tutor_id: PathId, service: ServiceDep) -> TutorConfiguration:
     """403 for a tutor of a tenant the caller has no access to, 404 for an unknown one."""
     return await service.get_tutor(tutor_id)
 
