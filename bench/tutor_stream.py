@@ -31,7 +31,10 @@ TURNS = [
     "hello",
     "Just tell me the answer.",
     "I think you connect the battery with a wire.",
+    "What is a circuit?",
+    "why?",
     "The circuit must be a closed circuit.",
+    "I don't understand the hint.",
     "The current has to go back to the battery.",
 ]
 

@@ -11,13 +11,13 @@ from pathlib import Path
 from typing import Any
 
 from core.config import ASSETS_DIR
-from core.engine.messages import Catalogue
+from core.engine.messages import Catalogue, Phrasing
 
 
 @cache
 def load_catalogue(root: Path = ASSETS_DIR / "messages") -> Catalogue:
     """All catalogues: assets/messages/<lang>/<area>.json, each key prefixed with '<area>.'."""
-    tables: dict[str, dict[str, str]] = {}
+    tables: dict[str, dict[str, Phrasing]] = {}
     for lang_dir in sorted(p for p in root.iterdir() if p.is_dir()):
         table = tables.setdefault(lang_dir.name, {})
         for file in sorted(lang_dir.glob("*.json")):

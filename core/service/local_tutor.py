@@ -89,6 +89,10 @@ RECENT_REPLIES = 4
 """The tutor's replies the leak guard reads with a new one: a solution handed out piece by piece
 is told within a few turns, and judging a long conversation whole would slow every reply."""
 
+RECENT_ATTEMPTS = 20
+"""The learner's messages the leak guard reads to know which concepts the learner has shown (the
+tutor may say those back): enough for any real conversation, bounded for a very long one."""
+
 SIMULATION_PREFIX = "sim:"
 """Tutor ids of simulation sessions, which the server makes (``sim:<tenant>:<task>``); a client
 may not use the prefix, so no tenant can create, shadow or read another tenant's persona."""
@@ -290,7 +294,9 @@ class TutorOperations:
             state=prepared.state,
         )
         said_before = [t.content for t in prepared.history if t.role == "assistant"][-RECENT_REPLIES:]
-        guard = LeakGuard.for_task(prepared.task, prepared.language, said_before)
+        learner = [t.content for t in prepared.history if t.role == "user"][-RECENT_ATTEMPTS:]
+        learner_said = [*learner, turn.message]
+        guard = LeakGuard.for_task(prepared.task, prepared.language, said_before, learner_said)
         outputs = guarded(prepared.engine.reply(turn), guard, turn.text("tutor.safe_hint"))
         reply = Reply()
         try:

@@ -1,65 +1,60 @@
 """The grounded tutor: offline, deterministic, and bound to one task.
 
-It knows the task (problem statement, aspects, sample solution) and answers along a hint ladder:
+Each learner message is read first (:mod:`core.tutor.intent`): a question about a term gets the
+place in the task where the term is used, a "why?" gets the reason for the last hint, a lost
+learner gets the hint said another way, a demand or a yes/no probe gets no answer and no hint
+climb. An attempt is judged by the feedback engine of the task (through
+:func:`core.engine.compute_result`): per concept and misconception for free text, per option for
+a choice, per gap for blanks. The tutor names a misconception with the author's message,
+acknowledges what is new, and aims the next hint at one concept still missing
+(:mod:`core.tutor.progress`). Per concept the hints climb, one rung per new attempt at it:
 
-0. ask what the learner has tried,
-1. point to where in the task to look,
-2. ask one guiding question,
-3. name the concept,
-4. give a partial step.
+0. where to look: the sentence of the task that matters for the concept,
+1. a guiding question: the author's message for the missing concept,
+2. a contrast: what would still be missing if someone followed the answer as written,
+3. bottom out: a worked example of a *different* case, never the concept itself.
 
-It climbs one rung only after a *new* attempt, never because the learner asks for the answer:
-pressure does not buy hints, trying does. An attempt is diagnosed with the feedback engine of the
-task (through :func:`core.engine.compute_result`), so the tutor praises what is there, names a
-misconception, and aims its hint at the first concept still missing. Every sentence comes from the
-tutor catalogue in the task's language; the reply is two short messages streamed in small pieces.
+A CORRECT attempt solves the conversation: the tutor says what was right and offers a next step.
+Every sentence comes from the tutor catalogue in the task's language, in several phrasings; the
+phrasing changes from turn to turn, and a reply is never the same as the one before it.
 """
 
 from __future__ import annotations
 
 import hashlib
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from core.api import (
     AspectDefinition,
     AspectType,
+    ContentPiece,
     Correctness,
     FreeformTextAnswer,
     FreeformTextTask,
+    InTextChoicesAnswer,
+    InTextChoicesTask,
+    InTextFillInBlanksAnswer,
+    InTextFillInBlanksTask,
     MultipleChoiceAnswer,
     MultipleChoiceTask,
     MultipleResponsesTask,
     SimulationTask,
     TaskBase,
 )
+from core.api.answers import Answer
 from core.engine import EngineContext, EngineUnavailable, compute_result
 from core.engine.text.languages import base_of
 from core.engine.text.segment import sentences
 from core.engine.text.tokens import analyse
 from core.tutor.base import PlannedEngine, Turn
+from core.tutor.intent import Intent, Reading, read_message
 from core.tutor.leak_guard import solution_texts
+from core.tutor.progress import TASK_WIDE, Progress
 
-TOP_RUNG = 4
-RUNG_NAMES = ("ask_tried", "where_to_look", "guiding_question", "concept", "partial_step")
-
-DEMANDS: dict[str, re.Pattern[str]] = {
-    "en": re.compile(
-        r"\b(answers?|solutions?|solve|tell me|give me|show me|reveal|just say|write it|do it for me|"
-        r"what is it|pretend|role-?play|act as|ignore)\b",
-        re.IGNORECASE,
-    ),
-    "de": re.compile(
-        r"\b(antwort\w*|lösung\w*|lös\w*|sag\w* mir|sag es|verrat\w*|gib mir|zeig mir|schreib\w* (es|sie)|"
-        r"tu so|stell dir vor|rollenspiel|spiel\w*|ignorier\w*)\b",
-        re.IGNORECASE,
-    ),
-    "fr": re.compile(r"\b(réponse|solution|dis-moi|donne-moi|montre-moi|révèle|résous)\b", re.IGNORECASE),
-    "it": re.compile(r"\b(risposta|soluzione|dimmi|dammi|mostrami|rivela|risolvi)\b", re.IGNORECASE),
-    "es": re.compile(r"\b(respuesta|solución|dime|dame|muéstrame|revela|resuelve)\b", re.IGNORECASE),
-}
-"""Asking for the answer (or for a way around the tutor), per language; it never climbs the ladder."""
+RUNGS = ("where_to_look", "guiding_question", "contrast", "worked_example")
+"""The hints about one concept, in the order they are given; the last one repeats."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,9 +65,11 @@ class Diagnosis:
     misconceptions: tuple[AspectDefinition, ...]
     correct: bool
     answered: bool = False
-    """The message reads as a definite answer (it names an option), so it is an attempt."""
+    """The message reads as a definite answer (an option, a filled gap), so it is an attempt."""
     note: str | None = None
-    """The engine's feedback on a definite answer that is not right (the author's word on that option)."""
+    """The engine's feedback on a definite answer that is not right (the author's word on it)."""
+    wrong_parts: tuple[int, ...] = ()
+    """For blanks and in-text choices: the numbers (from 1) of the gaps that are not right."""
 
 
 def _declared_aspects(task: TaskBase | None) -> list[AspectDefinition]:
@@ -80,6 +77,8 @@ def _declared_aspects(task: TaskBase | None) -> list[AspectDefinition]:
         return list(task.aspects)
     if isinstance(task, MultipleChoiceTask | MultipleResponsesTask):
         return [a for option in task.options for a in option.aspects]
+    if isinstance(task, InTextFillInBlanksTask):
+        return [a for blank in task.blanks for a in blank.aspects]
     return []
 
 
@@ -87,14 +86,27 @@ def aspects_of(task: TaskBase | None) -> list[AspectDefinition]:
     """The aspects a hint may be about. A correct option's aspects name the answer, so they never are."""
     if isinstance(task, MultipleChoiceTask | MultipleResponsesTask):
         return [a for option in task.options if not option.correct for a in option.aspects]
+    if isinstance(task, InTextFillInBlanksTask):
+        return []  # a gap's concept is its answer; blanks are hinted gap by gap
     return _declared_aspects(task)
 
 
-def _as_answer(turn: Turn) -> FreeformTextAnswer | MultipleChoiceAnswer | None:
+_LIST_ITEM_NUMBER = re.compile(r"^\s*(?:\(?\d+[.):]|gap \d+:|lücke \d+:)\s*", re.IGNORECASE)
+
+
+def _parts(message: str, count: int) -> list[ContentPiece] | None:
+    """A message as the gaps of a blanks or in-text choices task: one piece per gap, in order."""
+    pieces = [_LIST_ITEM_NUMBER.sub("", p).strip() for p in re.split(r"[,;\n]", message)]
+    pieces = [p for p in pieces if p]
+    return [ContentPiece(content=p) for p in pieces] if len(pieces) == count else None
+
+
+def _as_answer(turn: Turn) -> Answer | None:
     """The learner's message as an answer to the task, where it reads as one.
 
     A freeform message is an answer as it stands; a multiple-choice message is one when it names
-    exactly one option (all the option's words are in it).
+    exactly one option (all the option's words are in it); a blanks or in-text choices message
+    when it has one piece per gap (separated by commas, semicolons or lines).
     """
     task = turn.task
     if isinstance(task, FreeformTextTask):
@@ -108,6 +120,10 @@ def _as_answer(turn: Turn) -> FreeformTextAnswer | MultipleChoiceAnswer | None:
             if (stems := set(_content(o.content, base))) <= words and stems
         ]
         return MultipleChoiceAnswer(selectedIndex=named[0]) if len(named) == 1 else None
+    if isinstance(task, InTextFillInBlanksTask) and (gaps := _parts(turn.message, len(task.blanks))):
+        return InTextFillInBlanksAnswer(blanks=gaps)
+    if isinstance(task, InTextChoicesTask) and (points := _parts(turn.message, len(task.choices))):
+        return InTextChoicesAnswer(choices=points)
     return None
 
 
@@ -122,30 +138,18 @@ def diagnose(turn: Turn) -> Diagnosis | None:
         return None
     by_name = {a.name: a for a in _declared_aspects(turn.task)}
     found = [by_name[d.aspect.name] for d in result.allAspects if d.aspect.name in by_name]
-    answered = isinstance(answer, MultipleChoiceAnswer)
-    wrong = [i.message for i in result.feedback if i.correctness is not Correctness.CORRECT]
+    answered = not isinstance(answer, FreeformTextAnswer)
+    wrong = [i for i in result.feedback if i.correctness is not Correctness.CORRECT]
+    gapped = isinstance(answer, InTextFillInBlanksAnswer | InTextChoicesAnswer)
+    wrong_parts = sorted({c.index + 1 for i in wrong for c in i.context if gapped and hasattr(c, "index")})
     return Diagnosis(
         shown=tuple(a for a in found if a.type is AspectType.CONCEPT),
         misconceptions=tuple(a for a in found if a.type is AspectType.MISCONCEPTION),
         correct=result.points.verdict is Correctness.CORRECT,
         answered=answered,
-        note=wrong[0] if answered and wrong else None,
+        note=wrong[0].message if isinstance(answer, MultipleChoiceAnswer) and wrong else None,
+        wrong_parts=tuple(wrong_parts),
     )
-
-
-@dataclass(slots=True)
-class Ladder:
-    """The conversation state the grounded tutor keeps between turns."""
-
-    rung: int = 0
-    attempts: list[str] = field(default_factory=list)
-
-    @classmethod
-    def of(cls, state: dict[str, Any]) -> Ladder:
-        return cls(rung=int(state.get("rung", 0)), attempts=list(state.get("attempts", [])))
-
-    def state(self) -> dict[str, Any]:
-        return {"rung": self.rung, "attempts": self.attempts[-20:]}
 
 
 def _content(text: str, base: str) -> list[str]:
@@ -154,34 +158,38 @@ def _content(text: str, base: str) -> list[str]:
 
 def _vocabulary(task: TaskBase, base: str) -> set[str]:
     texts = [task.problemStatement, task.title, *solution_texts(task)]
-    for aspect in aspects_of(task):
+    for aspect in _declared_aspects(task):
         texts += [aspect.name, aspect.description, *aspect.cues]
     if isinstance(task, MultipleChoiceTask | MultipleResponsesTask):
         texts += [o.content for o in task.options]
     return {stem for text in texts for stem in _content(text, base)}
 
 
-def is_attempt(turn: Turn, diagnosis: Diagnosis | None, demand: bool) -> bool:
-    """An answer to the task, rather than a question, a greeting or a demand for the solution."""
+def about_the_task(turn: Turn, diagnosis: Diagnosis | None) -> bool:
+    """A statement about the task: the engine found something in it, or it uses the task's words."""
     if diagnosis is not None and (diagnosis.answered or diagnosis.shown or diagnosis.misconceptions):
         return True
-    if demand or turn.task is None or turn.message.rstrip().endswith("?"):
+    if turn.task is None:
         return False
     base = base_of(turn.language)
     words = _content(turn.message, base)
     return len(words) >= 2 and bool(set(words) & _vocabulary(turn.task, base))
 
 
+def is_keyword_list(message: str, base: str) -> bool:
+    """Words without a sentence ("circuit, current, filament"): not yet an answer to praise."""
+    analysis = analyse(message, base)
+    if len(analysis.content) < 2:
+        return False
+    items = [i for i in re.split(r"[,;\n/]| - ", message) if i.strip()]
+    short_items = len(items) >= 3 and all(len(i.split()) <= 3 for i in items)
+    no_function_words = len(analysis.tokens) == len(analysis.content) and len(analysis.content) >= 3
+    return short_items or no_function_words
+
+
 def fingerprint(text: str, base: str) -> str:
     """Equal for the same attempt written again (order, case and inflection aside)."""
     return hashlib.sha1(" ".join(sorted(set(_content(text, base)))).encode()).hexdigest()[:16]
-
-
-def focus_aspect(task: TaskBase | None, diagnosis: Diagnosis | None) -> AspectDefinition | None:
-    """The concept the next hint is about: the first one the learner has not shown yet."""
-    shown = {a.name for a in diagnosis.shown} if diagnosis else set()
-    missing = [a for a in aspects_of(task) if a.type is AspectType.CONCEPT and a.name not in shown]
-    return missing[0] if missing else None
 
 
 def where_to_look(task: TaskBase, aspect: AspectDefinition | None, base: str) -> str:
@@ -190,48 +198,196 @@ def where_to_look(task: TaskBase, aspect: AspectDefinition | None, base: str) ->
     if not spans:
         return task.problemStatement
     if aspect is None:
-        return spans[0].text(task.problemStatement)
+        return spans[-1].text(task.problemStatement)
     target = set(_content(" ".join([aspect.name, aspect.description, *aspect.cues]), base))
     best = max(spans, key=lambda s: len(set(_content(s.text(task.problemStatement), base)) & target))
     return best.text(task.problemStatement)
 
 
-def hint(turn: Turn, task: TaskBase, rung: int, aspect: AspectDefinition | None) -> str:
-    base = base_of(turn.language)
-    if rung == 0:
-        return turn.text("tutor.hint_ask_tried")
-    if rung == 1:
-        return turn.text("tutor.hint_where_to_look", excerpt=where_to_look(task, aspect, base))
-    if aspect is None:
-        return turn.text(f"tutor.hint_{RUNG_NAMES[rung]}_general", title=task.display_title)
-    if rung == 2:
-        return turn.text("tutor.hint_guiding_question", aspect=aspect.name)
-    if rung == 3:
-        return turn.text("tutor.hint_concept", concept=aspect.description or aspect.name)
-    step = aspect.cues[0] if aspect.cues else aspect.message or aspect.name
-    return turn.text("tutor.hint_partial_step", step=step)
-
-
-def opening(
-    turn: Turn, diagnosis: Diagnosis | None, attempt: bool, repeated: bool, demand: bool
-) -> str | None:
-    """The first message: what the tutor makes of the learner's message."""
-    if repeated:
-        return turn.text("tutor.same_attempt")
-    if attempt and diagnosis is not None and diagnosis.misconceptions:
-        wrong = diagnosis.misconceptions[0]
-        return wrong.message or turn.text("tutor.misconception", description=wrong.description or wrong.name)
-    if attempt and diagnosis is not None and diagnosis.shown:
-        return turn.text("tutor.progress", shown=", ".join(a.name for a in diagnosis.shown))
-    if attempt and diagnosis is not None and diagnosis.note:
-        return diagnosis.note
-    if attempt:
-        return turn.text("tutor.attempt_noted")
-    if demand:
-        return turn.text("tutor.no_solution")
-    if not any(m.role == "assistant" for m in turn.history):
-        return turn.text("tutor.welcome", title=turn.task.display_title if turn.task else "")
+def term_in_task(task: TaskBase, term: str, base: str) -> str | None:
+    """The sentence of the task (statement or context) that uses the term, if one does."""
+    wanted = set(_content(term, base))
+    if not wanted:
+        return None
+    for text in (task.problemStatement, task.context):
+        for span in sentences(text):
+            sentence = span.text(text)
+            if wanted <= set(_content(sentence, base)):
+                return sentence
     return None
+
+
+@dataclass(slots=True)
+class Planner:
+    """One turn's reply, built from the reading of the message and the conversation's progress."""
+
+    turn: Turn
+    task: TaskBase
+    progress: Progress
+    variant: int
+
+    @property
+    def base(self) -> str:
+        return base_of(self.turn.language)
+
+    def say(self, key: str, **params: Any) -> str:
+        return self.turn.catalogue.phrasing(self.turn.language, f"tutor.{key}", self.variant, **params)
+
+    # --- what to hint at ---------------------------------------------------------------------------
+
+    def missing_concepts(self) -> list[AspectDefinition]:
+        return [
+            a
+            for a in aspects_of(self.task)
+            if a.type is AspectType.CONCEPT and a.name not in self.progress.shown
+        ]
+
+    def focus(self) -> AspectDefinition | None:
+        """The concept the next hint is about: the one hinted at before while still missing, else
+        the first missing one."""
+        missing = self.missing_concepts()
+        current = next((a for a in missing if a.name == self.progress.focus), None)
+        return current or (missing[0] if missing else None)
+
+    def hint(self, aspect: AspectDefinition | None, rung: int) -> str:
+        """The hint of ``rung`` about ``aspect`` (None: the task as a whole)."""
+        rung = min(rung, len(RUNGS) - 1)
+        excerpt = where_to_look(self.task, aspect, self.base)
+        if RUNGS[rung] == "where_to_look":
+            return self.say("hint_where_to_look", excerpt=excerpt)
+        if RUNGS[rung] == "guiding_question":
+            if aspect is not None and aspect.message:
+                return aspect.message
+            return self.say("hint_guiding_question", excerpt=excerpt)
+        if RUNGS[rung] == "contrast":
+            return self.say("hint_contrast", excerpt=excerpt)
+        return self.say("hint_worked_example")
+
+    def gap_hint(self, gap: int) -> str:
+        """A hint about one gap of a blanks task: the author's feedback on it, else where it is."""
+        feedback = (
+            self.task.blanks[gap - 1].feedback if isinstance(self.task, InTextFillInBlanksTask) else None
+        )
+        return self.say("hint_gap", number=gap) + (f" {feedback}" if feedback else "")
+
+    def current_hint(self) -> str:
+        """The hint the learner has now, said again (after a question, a demand, a lost learner)."""
+        if not self.progress.attempts:
+            return self.say("hint_ask_tried")
+        aspect = self.focus()
+        key = aspect.name if aspect else TASK_WIDE
+        return self.hint(aspect, max(self.progress.given(key) - 1, 0))
+
+    def next_hint(self) -> str:
+        """After a new attempt: the next rung about the focus concept (a new focus starts at 0)."""
+        aspect = self.focus()
+        key = aspect.name if aspect else TASK_WIDE
+        rung = self.progress.given(key)
+        self.progress.climb(key)
+        self.progress.focus = aspect.name if aspect else None
+        return self.hint(aspect, rung)
+
+    # --- moves ---------------------------------------------------------------------------------------
+
+    def attempt(self, diagnosis: Diagnosis | None, reading: Reading) -> tuple[list[str], dict[str, Any]]:
+        mark = fingerprint(self.turn.message, self.base)
+        if mark in self.progress.attempts and not reading.corrects_itself:
+            return [self.say("same_attempt"), self.current_hint()], {"move": "same_attempt"}
+        if mark not in self.progress.attempts:
+            self.progress.attempts.append(mark)
+        new = (
+            self.progress.show([a.name for a in diagnosis.shown])
+            if diagnosis and not diagnosis.answered
+            else []
+        )
+        if diagnosis is not None and diagnosis.correct and not diagnosis.misconceptions:
+            self.progress.solved = True
+            return self.solved(), {"move": "solved"}
+        opening = self.opening(diagnosis, new, reading)
+        if diagnosis is not None and diagnosis.wrong_parts:
+            gap = diagnosis.wrong_parts[0]
+            self.progress.climb(f"gap {gap}")
+            return [m for m in (opening, self.gap_hint(gap)) if m], {"move": "gap_hint", "gap": gap}
+        return [m for m in (opening, self.next_hint()) if m], {"move": "hint"}
+
+    def opening(self, diagnosis: Diagnosis | None, new: list[str], reading: Reading) -> str | None:
+        """What the tutor makes of an attempt that is not right yet."""
+        if diagnosis is not None and diagnosis.note:
+            return diagnosis.note
+        if diagnosis is not None and diagnosis.wrong_parts:
+            return self.say("gaps_not_right", count=len(diagnosis.wrong_parts))
+        if diagnosis is not None and diagnosis.misconceptions:
+            # The author's message for learners; the description is written for authors and may
+            # name the right answer ("… rather than droplets"), so the fallback names the aspect.
+            wrong = diagnosis.misconceptions[0]
+            return wrong.message or self.say("misconception", description=wrong.name)
+        if new:
+            return self.say("progress", shown=", ".join(new))
+        if reading.corrects_itself:
+            return self.say("correction_noted")
+        return self.say("attempt_noted")
+
+    def solved(self) -> list[str]:
+        shown = ", ".join(self.progress.shown)
+        praise = self.say("correct_specific", shown=shown) if shown else self.say("correct")
+        return [praise, self.say("next_step")]
+
+    def reply(self, reading: Reading, diagnosis: Diagnosis | None) -> tuple[list[str], dict[str, Any]]:
+        """The messages of the reply and what the debug log says of the move."""
+        intent = reading.intent
+        if self.progress.solved and intent is not Intent.TERM_QUESTION:
+            return [self.say("already_solved"), self.say("next_step")], {"move": "already_solved"}
+        if intent is Intent.ATTEMPT:
+            if not about_the_task(self.turn, diagnosis):
+                return [self.say("off_topic"), self.current_hint()], {"move": "off_topic"}
+            answered = diagnosis is not None and diagnosis.answered
+            if not answered and is_keyword_list(self.turn.message, self.base):
+                return [self.say("keyword_list")], {"move": "keyword_list"}
+            return self.attempt(diagnosis, reading)
+        if intent is Intent.QUESTION:
+            return [self.answer_question(diagnosis), self.current_hint()], {"move": "task_question"}
+        if intent is Intent.TERM_QUESTION:
+            return [self.explain(reading.term or "")], {"move": "explain_term", "term": reading.term}
+        if intent is Intent.WHY:
+            return [self.why()], {"move": "why"}
+        if intent is Intent.CONFUSED:
+            return [self.say("rephrase"), self.current_hint()], {"move": "rephrase"}
+        if intent is Intent.PROBE:
+            return [self.say("probe")], {"move": "probe"}
+        if intent is Intent.DEMAND:
+            return [self.say("no_solution"), self.current_hint()], {"move": "no_solution"}
+        welcome = self.say("welcome", title=self.task.display_title)
+        return [welcome, self.current_hint()], {"move": "welcome"}
+
+    def answer_question(self, diagnosis: Diagnosis | None) -> str:
+        """A question about the task: a misconception in it is answered with the author's message
+        for it; otherwise the learner is invited to work the question out with the hint."""
+        if diagnosis is not None and diagnosis.misconceptions:
+            wrong = diagnosis.misconceptions[0]
+            return wrong.message or self.say("misconception", description=wrong.name)
+        return self.say("task_question")
+
+    def explain(self, term: str) -> str:
+        sentence = term_in_task(self.task, term, self.base)
+        if sentence is None:
+            return self.say("term_not_in_task", term=term)
+        return self.say("term_in_task", term=term, sentence=sentence)
+
+    def why(self) -> str:
+        if not self.progress.attempts:
+            return self.say("why_ask_tried")
+        aspect = self.focus()
+        return self.say("why_hint", excerpt=where_to_look(self.task, aspect, self.base))
+
+
+def _last_reply(turn: Turn) -> list[str]:
+    """The tutor's previous reply: its messages after the learner's last message."""
+    reply: list[str] = []
+    for message in reversed(turn.history):
+        if message.role != "assistant":
+            break
+        reply.insert(0, message.content)
+    return reply
 
 
 class GroundedTutor(PlannedEngine):
@@ -242,33 +398,32 @@ class GroundedTutor(PlannedEngine):
         if turn.task is None:
             return [turn.text("tutor.no_task")], dict(turn.state), {"engine": self.name, "task": None}
         base = base_of(turn.language)
-        ladder = Ladder.of(dict(turn.state))
-        diagnosis = diagnose(turn)
-        demand = bool(DEMANDS[base].search(turn.message))
-        attempt = is_attempt(turn, diagnosis, demand)
-        mark = fingerprint(turn.message, base)
-        repeated = attempt and mark in ladder.attempts
-        if attempt and not repeated:
-            ladder.attempts.append(mark)
-            ladder.rung = min(ladder.rung + 1, TOP_RUNG)
+        reading = read_message(turn.message, base)
+        diagnosis = diagnose(turn) if reading.intent in (Intent.ATTEMPT, Intent.QUESTION) else None
+        before = Progress.of(dict(turn.state))
+        previous = _last_reply(turn)
+        for shift in range(3):  # a reply equal to the one before is said another way
+            progress = Progress.of(before.state())
+            progress.turns += 1
+            planner = Planner(turn, turn.task, progress, variant=progress.turns + shift)
+            messages, move = planner.reply(reading, diagnosis)
+            if messages != previous:
+                break
         debug = {
             "engine": self.name,
-            "attempt": attempt,
-            "repeated": repeated,
-            "demand": demand,
-            "rung": RUNG_NAMES[ladder.rung],
+            "intent": reading.intent.value,
+            **move,
+            "focus": progress.focus,
+            "shown": progress.shown,
+            "hints": progress.hints,
+            "solved": progress.solved,
             "diagnosis": None
             if diagnosis is None
             else {
                 "shown": [a.name for a in diagnosis.shown],
                 "misconceptions": [a.name for a in diagnosis.misconceptions],
                 "correct": diagnosis.correct,
+                "wrongParts": list(diagnosis.wrong_parts),
             },
         }
-        if attempt and diagnosis is not None and diagnosis.correct and not diagnosis.misconceptions:
-            return [turn.text("tutor.correct")], ladder.state(), debug
-        first = opening(turn, diagnosis, attempt, repeated, demand)
-        focus = focus_aspect(turn.task, diagnosis)
-        debug["focus"] = focus.name if focus else None
-        messages = [m for m in (first, hint(turn, turn.task, ladder.rung, focus)) if m]
-        return messages, ladder.state(), debug
+        return messages, progress.state(), debug

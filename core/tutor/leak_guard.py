@@ -9,7 +9,10 @@ drops it and the learner gets a safe hint instead, and the DEBUG log says so.
 Words are not enough: a paraphrase, a translation or a solution told piece by piece over several
 replies shares few n-grams with it. So for a free-text task the guard also judges, by meaning, the
 tutor's side of the conversation so far plus the reply, with the same freeform engine that judges
-learners: if the tutor's words alone would score CORRECT, the reply leaks.
+learners: a reply leaks when it shows an authored concept the learner's own messages have not
+shown yet (the tutor may point the way to a concept, never state it), or when the tutor's words
+alone would score CORRECT, unless the learner has shown every concept already (then the tutor
+is only saying back what the learner said).
 
 Streaming and guarding meet at sentence ends: pieces are held back until the sentence they belong
 to is complete and the reply so far is clean, then released as they came. A leak found later
@@ -23,6 +26,7 @@ from collections.abc import AsyncIterator, Iterable, Sequence
 from dataclasses import dataclass
 
 from core.api import (
+    AspectType,
     Correctness,
     FreeformTextTask,
     InTextChoicesTask,
@@ -34,7 +38,7 @@ from core.api import (
     TaskBase,
 )
 from core.engine.base import EngineContext
-from core.engine.freeform import verdict_of
+from core.engine.freeform import judgement_of
 from core.engine.messages import Catalogue
 from core.engine.text.languages import base_of
 from core.engine.text.tokens import analyse
@@ -82,6 +86,8 @@ class Leak:
     shared: int
     by_meaning: bool = False
     """The tutor's words so far would be judged a CORRECT answer."""
+    concepts: tuple[str, ...] = ()
+    """Concepts the tutor's words show that the learner has not shown."""
 
 
 class LeakGuard:
@@ -93,10 +99,18 @@ class LeakGuard:
         *,
         judged: FreeformTextTask | None = None,
         said_before: Sequence[str] = (),
+        learner_said: Sequence[str] = (),
     ) -> None:
         self._base = base_of(language)
         self._judged = judged
         self._said_before = " ".join(said_before)
+        self._learner_shown: frozenset[str] = frozenset()
+        self._concepts = frozenset(
+            a.name for a in (judged.aspects if judged else []) if a.type is AspectType.CONCEPT
+        )
+        """The task's authored concepts: once the learner has shown them all, the tutor may say them back."""
+        if judged is not None and any(m.strip() for m in learner_said):
+            self._learner_shown = judgement_of(judged, " ".join(learner_said), JUDGE_CONTEXT).concepts
         visible_stems = [_stems(text, self._base) for text in visible]
         self._targets: list[tuple[int, set[tuple[str, ...]]]] = []
         for solution in solutions:
@@ -114,8 +128,10 @@ class LeakGuard:
         task: TaskBase | None,
         language: Language,
         said_before: Sequence[str] = (),
+        learner_said: Sequence[str] = (),
     ) -> LeakGuard:
-        """``said_before``: the tutor's earlier replies in this conversation."""
+        """``said_before``: the tutor's earlier replies in this conversation; ``learner_said``:
+        the learner's messages, this turn's included (what they have shown is theirs to hear)."""
         visible = [task.problemStatement, task.title, task.context] if task else []
         judged = task if isinstance(task, FreeformTextTask) and task.sampleSolutions else None
         return cls(
@@ -124,6 +140,7 @@ class LeakGuard:
             language,
             judged=judged,
             said_before=said_before,
+            learner_said=learner_said,
         )
 
     def check(self, reply: str) -> Leak | None:
@@ -132,8 +149,12 @@ class LeakGuard:
     def _by_meaning(self, reply: str) -> Leak | None:
         if self._judged is None or not reply.strip():
             return None
-        told = f"{self._said_before} {reply}".strip()
-        if verdict_of(self._judged, told, JUDGE_CONTEXT) is Correctness.CORRECT:
+        told = judgement_of(self._judged, f"{self._said_before} {reply}".strip(), JUDGE_CONTEXT)
+        if untold := told.concepts - self._learner_shown:
+            return Leak(0, 0.0, 0, by_meaning=True, concepts=tuple(sorted(untold)))
+        if told.verdict is Correctness.CORRECT and not (
+            self._concepts and self._concepts <= self._learner_shown
+        ):
             return Leak(0, 1.0, 0, by_meaning=True)
         return None
 
@@ -195,6 +216,7 @@ async def guarded(outputs: AsyncIterator[Output], guard: LeakGuard, safe_hint: s
                 "coverage": leak.coverage,
                 "sharedNgrams": leak.shared,
                 "byMeaning": leak.by_meaning,
+                "conceptsNotShownByLearner": list(leak.concepts),
             }
         )
         if in_message:

@@ -7,25 +7,63 @@ author's order, and keeps coming back to an objection until the learner's words 
 (found exactly as the feedback will find them, with the simulation engine's detection). A
 MISCONCEPTION aspect's ``message`` is how the counterpart reacts when the learner does that.
 When every objection is answered, the counterpart says so.
+
+The counterpart stays in its role: an author's message that reads as feedback to the learner
+(it coaches: "you should …", "remember to …") is never spoken; the counterpart asks an
+in-character question instead.
+Nor does it ever speak an aspect's description, which is written for authors.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from core.api import AspectDefinition, AspectType, SimulationTask
 from core.engine.base import EngineContext, EngineUnavailable
 from core.engine.simulation import shown_aspects
+from core.engine.text.languages import base_of
 from core.tutor.base import PlannedEngine, Turn
 
 ACKNOWLEDGEMENTS = 3
 """How many ways the catalogue has to say "that helps" (persona_acknowledge_0 … _2)."""
 
 
-def objection(turn: Turn, aspect: AspectDefinition) -> str:
-    return aspect.message or turn.text(
-        "simulation.persona_question", description=aspect.description or aspect.name
-    )
+COACHING: dict[str, re.Pattern[str]] = {
+    "en": re.compile(
+        r"\b(?:you should|remember to|make sure|don't forget|try to|it is important to|a good answer)\b", re.I
+    ),
+    "de": re.compile(
+        r"\b(?:sie sollten|du solltest|denken sie daran|denk daran|achten sie|achte darauf|vergessen sie nicht|"
+        r"vergiss nicht|versuchen sie|versuch\w*)\b",
+        re.I,
+    ),
+    "fr": re.compile(
+        r"(?:vous devriez|tu devrais|pensez à|pense à|n'oubliez pas|n'oublie pas|veillez à|essayez de)", re.I
+    ),
+    "it": re.compile(
+        r"\b(?:dovrebbe|dovresti|si ricordi|ricorda di|non dimenticare|faccia attenzione|cerca di)\b", re.I
+    ),
+    "es": re.compile(
+        r"\b(?:debería|deberías|recuerde|recuerda|no olvide|no olvides|asegúrese|intenta)\b", re.I
+    ),
+}
+"""Words of a coach, not of a counterpart: a message with them is feedback for the learner."""
+
+
+def in_character(turn: Turn, aspect: AspectDefinition) -> bool:
+    """Whether the author's message for an aspect can be spoken by the counterpart.
+
+    Naming the topic is in character ("And the price?"); coaching is not ("You should name the
+    price early"), nor is an empty message."""
+    line = aspect.message or ""
+    return bool(line.strip()) and not COACHING[base_of(turn.language)].search(line)
+
+
+def objection(turn: Turn, aspect: AspectDefinition, variant: int) -> str:
+    if in_character(turn, aspect):
+        return aspect.message or ""
+    return turn.catalogue.phrasing(turn.language, "simulation.persona_question", variant)
 
 
 class PersonaEngine(PlannedEngine):
@@ -48,14 +86,15 @@ class PersonaEngine(PlannedEngine):
 
         messages: list[str] = []
         if wrong:
-            messages.append(wrong[0].message or turn.text("simulation.persona_pushback"))
+            reaction = wrong[0].message if in_character(turn, wrong[0]) else None
+            messages.append(reaction or turn.text("simulation.persona_pushback"))
         elif new:
             messages.append(turn.text(f"simulation.persona_acknowledge_{len(addressed) % ACKNOWLEDGEMENTS}"))
         if not open_:
             messages.append(turn.text("simulation.persona_satisfied"))
         else:
             next_ = open_[0]
-            line = objection(turn, next_)
+            line = objection(turn, next_, variant=len(raised) + len(turn.history))
             if next_.name in raised and not new and not wrong:
                 line = f"{turn.text('simulation.persona_insist')} {line}"
             messages.append(line)

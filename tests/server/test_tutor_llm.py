@@ -145,3 +145,23 @@ async def test_an_llm_reply_that_paraphrases_the_solution_is_replaced_by_a_safe_
     guard = [d for name, d in streamed.events if name == "DEBUG" and "leakGuard" in str(d)]
     assert guard and "byMeaning" in str(guard)
     assert streamed.events[-1][0] == "DONE"
+
+
+async def test_an_llm_reply_that_states_a_concept_the_learner_has_not_shown_is_replaced(tmp_path):
+    """One concept told is a leak; the same words after the learner has shown it are not."""
+    told = "The current flowing through the thin filament heats it until it glows."
+    with fake_llm() as llm:
+        llm.reply = told
+        async with llm_server(tmp_path, llm, "ok") as client:
+            early = await stream_chat(
+                client, chat_body(TUTOR, "I connect a wire to the battery.", "c1", debugMode=True)
+            )
+            shown = await stream_chat(
+                client,
+                chat_body(TUTOR, "The current flows through the filament and heats it, so it glows.", "c2"),
+            )
+    assert told not in " ".join(early.messages)
+    assert "conceptsNotShownByLearner" in str(early.events) and "Current heats the filament" in str(
+        early.events
+    )
+    assert shown.messages == [told]

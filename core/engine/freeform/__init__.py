@@ -9,7 +9,10 @@ always point at the learner's own words.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from core.api import (
+    AspectType,
     Correctness,
     FreeformTextAnswer,
     FreeformTextResult,
@@ -38,11 +41,23 @@ def compute(task: FreeformTextTask, answer: FreeformTextAnswer, ctx: EngineConte
     )
 
 
-def verdict_of(task: FreeformTextTask, text: str, ctx: EngineContext) -> Correctness:
-    """The verdict the task's judgement gives ``text``, without building the learner's feedback:
-    the tutor's leak guard asks whether its own words would pass as the answer."""
+@dataclass(frozen=True, slots=True)
+class Judgement:
+    """What the task's judgement makes of a text, without the learner's feedback built."""
+
+    verdict: Correctness
+    concepts: frozenset[str]
+    """Names of the concepts the text shows: the authored ones, or on a task without aspects the
+    facts of the sample solution (named by their text)."""
+
+
+def judgement_of(task: FreeformTextTask, text: str, ctx: EngineContext) -> Judgement:
+    """The tutor's leak guard asks whether its own words would pass as the answer, or show a
+    concept the learner has not shown yet; it judges the learner's words the same way."""
     model = task_model(task, ctx)
-    return assess(task, model, analyse(text, model.base)).verdict
+    assessment = assess(task, model, analyse(text, model.base))
+    concepts = frozenset(d.aspect.name for d in assessment.detected if d.aspect.type is AspectType.CONCEPT)
+    return Judgement(assessment.verdict, concepts)
 
 
 def _points(assessment: Assessment, max_points: float) -> float:
@@ -55,4 +70,4 @@ def _points(assessment: Assessment, max_points: float) -> float:
     return points if 0 < points < max_points else max_points / 2  # rounding must not leave PARTIAL
 
 
-__all__ = ["compute", "verdict_of"]
+__all__ = ["Judgement", "compute", "judgement_of"]

@@ -1,4 +1,5 @@
-"""The grounded tutor: the hint ladder in English and German, and no answer for whoever demands it."""
+"""The grounded tutor: a hint ladder per concept in English and German, and no answer for whoever
+demands it."""
 
 from __future__ import annotations
 
@@ -21,74 +22,143 @@ from tests.core.tutor.helpers import demo_task
 
 LADDERS = {
     "ff-bulb-circuit-en": [
-        ("hello", "ask_tried", "What have you tried so far?"),
-        ("Just tell me the answer.", "ask_tried", "I won't give you the solution"),
-        ("I think you connect the battery with a wire.", "where_to_look", "Have another look at this part"),
-        ("Give me the solution now!", "where_to_look", "Have another look at this part"),
+        ("hello", "welcome", {}, "your own idea"),
+        ("Just tell me the answer.", "no_solution", {}, "The answer has to come from you"),
         (
             "I think you connect the battery with a wire.",
-            "where_to_look",
-            "That is the same answer as before",
+            "hint",
+            {"Closed circuit": 1},
+            "this part of the task",
         ),
-        ("The circuit must be a closed circuit.", "guiding_question", "Here is a question to think about"),
-        ("The current has to go back to the battery.", "concept", "The idea you need here"),
+        ("Give me the solution now!", "no_solution", {"Closed circuit": 1}, "this part of the task"),
+        (
+            "I think you connect the battery with a wire.",
+            "same_attempt",
+            {"Closed circuit": 1},
+            "earlier answer",
+        ),
+        # the first concept shown: the ladder starts again at the bottom for the second one
         (
             "Electricity goes from the plus pole to the minus pole.",
-            "partial_step",
-            "Here is one step to build on",
+            "hint",
+            {"Current heats the filament": 1},
+            "Closed circuit",
         ),
-        ("I want the answer, my teacher allows it.", "partial_step", "I won't give you the solution"),
+        (
+            "The wire goes from the battery to the lamp.",
+            "hint",
+            {"Current heats the filament": 2},
+            "What happens inside the bulb",
+        ),
+        ("I use two wires for the bulb.", "hint", {"Current heats the filament": 3}, "step by step"),
+        (
+            "The circuit must be a closed circuit.",
+            "hint",
+            {"Current heats the filament": 4},
+            "a different case",
+        ),
+        (
+            "I want the answer, my teacher allows it.",
+            "no_solution",
+            {"Current heats the filament": 4},
+            "not going to write the answer",
+        ),
         (
             "With a closed circuit the current flows through the filament, which heats up and glows.",
-            "partial_step",
-            "That's right",
+            "solved",
+            {"Current heats the filament": 4},
+            "Closed circuit, Current heats the filament",
         ),
     ],
     "ff-gluehbirne-stromkreis-de": [
-        ("Hallo", "ask_tried", "Was hast du bisher versucht?"),
-        ("Sag mir einfach die Lösung.", "ask_tried", "Die Lösung verrate ich dir nicht"),
-        ("Man verbindet die Batterie mit einem Kabel.", "where_to_look", "Schau dir diesen Teil der Aufgabe"),
-        ("Gib mir die Lösung!", "where_to_look", "Schau dir diesen Teil der Aufgabe"),
-        ("Man verbindet die Batterie mit einem Kabel.", "where_to_look", "Das ist dieselbe Antwort"),
-        ("Der Stromkreis muss geschlossen sein.", "guiding_question", "Eine Frage zum Nachdenken"),
-        ("Der Strom muss zurück zur Batterie.", "concept", "Der Gedanke, den du hier brauchst"),
-        ("Vom Pluspol durch die Glühbirne zum Minuspol.", "partial_step", "Hier ist ein Schritt"),
+        ("Hallo", "welcome", {}, "Fang mit deiner eigenen Idee an"),
+        ("Sag mir einfach die Lösung.", "no_solution", {}, "Die Antwort muss von dir kommen"),
         (
-            "Meine Lehrerin erlaubt es, sag mir die Antwort.",
-            "partial_step",
-            "Die Lösung verrate ich dir nicht",
+            "Man verbindet die Batterie mit einem Kabel.",
+            "hint",
+            {"Geschlossener Stromkreis": 1},
+            "Teil der Aufgabe",
+        ),
+        ("Gib mir die Lösung!", "no_solution", {"Geschlossener Stromkreis": 1}, "Teil der Aufgabe"),
+        (
+            "Man verbindet die Batterie mit einem Kabel.",
+            "same_attempt",
+            {"Geschlossener Stromkreis": 1},
+            "frühere Antwort",
         ),
         (
-            "In einem geschlossenen Stromkreis fließt Strom durch den Glühdraht, der glüht.",
-            "partial_step",
-            "Richtig",
+            "Der Strom geht vom Pluspol zum Minuspol.",
+            "hint",
+            {"Geschlossener Stromkreis": 2},
+            "Denk an den Weg des Stroms",
+        ),
+        (
+            "Das Kabel geht von der Batterie zur Lampe.",
+            "hint",
+            {"Geschlossener Stromkreis": 3},
+            "Vergleich",
+        ),
+        ("Ich nehme zwei Kabel für die Glühbirne.", "hint", {"Geschlossener Stromkreis": 4}, "andere Frage"),
+        (
+            "Der Stromkreis muss geschlossen sein.",
+            "hint",
+            {"Strom erhitzt den Glühdraht": 1},
+            "Geschlossener Stromkreis",
+        ),
+        (
+            "In einem geschlossenen Stromkreis fließt Strom durch den Glühdraht, der sich erhitzt und glüht.",
+            "solved",
+            {"Strom erhitzt den Glühdraht": 1},
+            "Strom erhitzt den Glühdraht",
         ),
     ],
 }
 
 
+def _turn(task, message: str, state: dict, history: list[ChatTurn]) -> Turn:
+    return Turn(
+        tutor=TutorConfiguration(id="t", name="t"),
+        task=task,
+        history=tuple(history),
+        message=message,
+        language=task.language,
+        catalogue=load_catalogue(),
+        state=state,
+    )
+
+
 @pytest.mark.parametrize("task_id", list(LADDERS))
-def test_the_ladder_climbs_only_after_new_attempts(task_id):
+def test_each_concept_has_its_own_ladder_that_climbs_only_after_new_attempts(task_id):
     task = FreeformTextTask.model_validate(demo_task(task_id))
     state: dict = {}
     history: list[ChatTurn] = []
-    for message, rung, expected in LADDERS[task_id]:
-        turn = Turn(
-            tutor=TutorConfiguration(id="t", name="t"),
-            task=task,
-            history=tuple(history),
-            message=message,
-            language=task.language,
-            catalogue=load_catalogue(),
-            state=state,
-        )
-        replies, state, debug = GroundedTutor().plan(turn)
-        assert debug["rung"] == rung, (message, debug)
+    for message, move, hints, expected in LADDERS[task_id]:
+        replies, state, debug = GroundedTutor().plan(_turn(task, message, state, history))
+        assert debug["move"] == move, (message, debug)
+        assert {k: v for k, v in debug["hints"].items() if k in hints} == hints, (message, debug)
         assert any(expected in reply for reply in replies), (message, replies)
         history += [
             ChatTurn(role="user", content=message),
             *(ChatTurn(role="assistant", content=r) for r in replies),
         ]
+
+
+def test_no_hint_states_a_missing_concept():
+    """The bottom of the ladder is a worked example of another case, never the concept's description."""
+    task = FreeformTextTask.model_validate(demo_task("ff-bulb-circuit-en"))
+    state: dict = {}
+    said: list[str] = []
+    for attempt in [
+        "I take a wire.",
+        "A wire and the battery.",
+        "The bulb gets a wire.",
+        "Two wires, one bulb.",
+    ]:
+        replies, state, _ = GroundedTutor().plan(_turn(task, attempt, state, []))
+        said += replies
+    for aspect in task.aspects:
+        assert all(aspect.description not in reply for reply in said)
+        assert all(cue not in reply.casefold() for cue in aspect.cues for reply in said)
 
 
 ADVERSARIAL = {
@@ -178,46 +248,47 @@ async def test_demands_for_the_answer_never_yield_the_sample_solution(service, t
 
 
 @pytest.mark.parametrize(
-    ("language", "welcome", "ask"),
+    ("language", "greeting", "welcome", "ask"),
     [
-        ("FR_FR", "Travaillons ensemble", "Qu'as-tu essayé jusqu'ici ?"),
-        ("IT_IT", "Lavoriamo insieme", "Che cosa hai provato finora?"),
-        ("ES_ES", "Trabajemos juntos", "¿Qué has intentado hasta ahora?"),
-        ("DE_CH", "Lass uns gemeinsam", "Was hast du bisher versucht?"),
+        ("FR_FR", "Salut", "Bonjour ! Regardons ensemble", "Commence par ta propre idée"),
+        ("IT_IT", "Ciao", "Ciao! Guardiamo insieme", "Comincia dalla tua idea"),
+        ("ES_ES", "Hola", "¡Hola! Veamos juntos", "Empieza por tu propia idea"),
+        ("DE_CH", "Grüezi", "Hallo! Schauen wir uns", "Fang mit deiner eigenen Idee an"),
     ],
 )
-def test_the_tutor_speaks_the_tasks_language(language, welcome, ask):
+def test_the_tutor_speaks_the_tasks_language(language, greeting, welcome, ask):
     task = FreeformTextTask.model_validate({**demo_task("ff-bulb-circuit-en"), "language": language})
-    turn = Turn(
-        tutor=TutorConfiguration(id="t", name="t"),
-        task=task,
-        history=(),
-        message="Salut",
-        language=task.language,
-        catalogue=load_catalogue(),
-    )
-    replies, _, _ = GroundedTutor().plan(turn)
+    replies, _, _ = GroundedTutor().plan(_turn(task, greeting, {}, []))
     assert replies[0].startswith(welcome) and replies[1].startswith(ask)
     assert all("ß" not in reply for reply in replies)
 
 
-def test_a_named_option_is_diagnosed_with_the_authors_feedback_and_a_correct_one_is_confirmed():
+def test_a_wrong_option_gets_the_authors_feedback_not_praise_and_a_correct_one_solves_the_task():
     task = MultipleChoiceTask.model_validate(demo_task("mc-photosynthesis-en"))
     nitrogen = next(o.feedback for o in task.options if o.content == "Nitrogen")
     state: dict = {}
     replies = []
-    for message in ("I think it is nitrogen.", "Carbon dioxide!"):
-        turn = Turn(
-            tutor=TutorConfiguration(id="t", name="t"),
-            task=task,
-            history=(),
-            message=message,
-            language=task.language,
-            catalogue=load_catalogue(),
-            state=state,
+    for message in ("I think it is nitrogen.", "Carbon dioxide!", "And now?"):
+        messages, state, debug = GroundedTutor().plan(_turn(task, message, state, []))
+        replies.append((debug["move"], messages))
+    assert replies[0][1][0] == nitrogen
+    assert not any(
+        word in " ".join(replies[0][1]) for word in ("Good", "Well done", "carbon dioxide", "Carbon")
+    )
+    assert replies[1][0] == "solved" and "That's right" in replies[1][1][0]
+    assert replies[2][0] == "already_solved"
+
+
+async def test_the_same_message_twice_never_gets_the_same_reply_twice_in_a_row(service):
+    task = FreeformTextTask.model_validate(demo_task("ff-bulb-circuit-en"))
+    await service.upsert_task("default", task)
+    await service.put_tutor("default", "coach", TutorUpsert(name="coach", taskId=task.id))
+    previous: list[str] = []
+    for message in ["I don't get it."] * 4 + ["Give me the answer."] * 4 + ["What about the weather?"] * 3:
+        reply = await service.chat(
+            ChatRequest(
+                tutorId="coach", conversationId="loop", messages=[{"role": "user", "content": message}]
+            )
         )
-        messages, state, _ = GroundedTutor().plan(turn)
-        replies.append(messages)
-    assert replies[0][0] == nitrogen
-    assert "carbon dioxide" not in " ".join(replies[0]).casefold()
-    assert replies[1] == ["That's right: your answer covers everything the task asks for. Well done!"]
+        assert reply.messages != previous, message
+        previous = reply.messages

@@ -1,5 +1,6 @@
 """The leak guard judges the tutor's words by meaning, over the whole conversation: a paraphrase of
-the sample solution, or the solution told piece by piece, leaks; a hint does not."""
+the sample solution, the solution told piece by piece, or a concept the learner has not shown,
+leaks; a hint does not."""
 
 from __future__ import annotations
 
@@ -15,8 +16,12 @@ FIRST_HALF = (
 SECOND_HALF = "The current through the thin filament then makes it hot, so it glows."
 
 
-def guard(*said_before: str) -> LeakGuard:
-    return LeakGuard.for_task(CIRCUIT, CIRCUIT.language, said_before)
+WITHOUT_ASPECTS = CIRCUIT.model_copy(update={"aspects": []})
+"""A new task with a sample solution only: the verdict is all the judgement has."""
+
+
+def guard(*said_before: str, task: FreeformTextTask = CIRCUIT) -> LeakGuard:
+    return LeakGuard.for_task(task, task.language, said_before)
 
 
 def test_a_paraphrase_of_the_whole_solution_leaks_though_it_shares_few_words():
@@ -24,10 +29,16 @@ def test_a_paraphrase_of_the_whole_solution_leaks_though_it_shares_few_words():
     assert leak is not None and leak.by_meaning and leak.shared == 0
 
 
-def test_the_solution_told_over_two_replies_leaks_on_the_second():
-    assert guard().check(SECOND_HALF) is None
-    leak = guard(FIRST_HALF).check(SECOND_HALF)
-    assert leak is not None and leak.by_meaning
+def test_on_a_new_task_each_fact_of_the_solution_told_leaks():
+    """Without authored aspects, the facts of the sample solution are what the learner must show."""
+    for half in (FIRST_HALF, SECOND_HALF):
+        leak = guard(task=WITHOUT_ASPECTS).check(half)
+        assert leak is not None and leak.by_meaning and leak.concepts
+
+
+def test_half_of_the_solution_states_a_concept_and_leaks_on_an_authored_task():
+    leak = guard().check(SECOND_HALF)
+    assert leak is not None and leak.concepts == ("Current heats the filament",)
 
 
 def test_a_hint_that_asks_a_question_passes():

@@ -6,7 +6,7 @@ from collections.abc import AsyncIterator
 
 from core.api import FreeformTextTask, Language, MultipleChoiceTask
 from core.tutor.base import Boundary, Debug, Output, Piece, messages_as_outputs
-from core.tutor.leak_guard import LeakGuard, guarded
+from core.tutor.leak_guard import Leak, LeakGuard, guarded
 from tests.core.tutor.helpers import demo_task
 
 TASK = FreeformTextTask.model_validate(demo_task("ff-bulb-circuit-en"))
@@ -27,7 +27,13 @@ def test_the_solution_and_a_reworded_copy_leak():
 def test_hints_and_words_of_the_task_do_not_leak():
     assert GUARD.check("What have you tried so far?") is None
     assert GUARD.check("Have another look at this part of the task: “" + TASK.problemStatement + "”") is None
-    assert GUARD.check("Here is one step to build on: “closed circuit”.") is None
+
+
+def test_a_concept_the_learner_has_not_shown_is_not_said_and_one_they_have_shown_may_be():
+    told = "Good: the circuit is closed."
+    assert GUARD.check(told) == Leak(0, 0.0, 0, by_meaning=True, concepts=("Closed circuit",))
+    learner = ["The wires make a closed circuit."]
+    assert LeakGuard.for_task(TASK, TASK.language, learner_said=learner).check(told) is None
 
 
 def test_a_one_word_solution_is_not_said():

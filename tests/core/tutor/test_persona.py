@@ -62,3 +62,26 @@ def test_every_demo_scenario_gives_its_persona_a_line_for_each_aspect():
         task = SimulationTask.model_validate(document)
         assert task.initialMessage and task.persona and task.sampleSolution
         assert all(aspect.message for aspect in task.aspects), task.id
+
+
+def test_an_authors_coaching_message_or_description_is_never_spoken_by_the_counterpart():
+    """Written as feedback ("You should …"), a message would tell the learner what to do."""
+    coached = TASK.model_copy(
+        update={
+            "aspects": [
+                a.model_copy(update={"message": f"You should {a.description.lower()}"}) for a in TASK.aspects
+            ]
+        }
+    )
+    turn = Turn(
+        tutor=TutorConfiguration(id="t", name="t"),
+        task=coached,
+        history=(ChatTurn(role="assistant", content=TASK.initialMessage),),
+        message="Hello, nice to meet you.",
+        language=TASK.language,
+        catalogue=load_catalogue(),
+    )
+    messages, _, _ = PersonaEngine().plan(turn)
+    said = " ".join(messages)
+    assert not any(a.description.lower() in said.lower() for a in TASK.aspects), said
+    assert "You should" not in said and said.endswith("?")
