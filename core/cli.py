@@ -289,7 +289,7 @@ def build_parser() -> argparse.ArgumentParser:
     def command(
         name: str, handler: Callable[[argparse.Namespace], int], help_text: str, parent: Any = commands
     ) -> argparse.ArgumentParser:
-        sub = parent.add_parser(name, help=help_text, description=help_text)
+        sub: argparse.ArgumentParser = parent.add_parser(name, help=help_text, description=help_text)
         _add_common(sub)
         sub.set_defaults(handler=handler)
         return sub
@@ -385,7 +385,8 @@ def main(argv: list[str] | None = None) -> int:
     logging.getLogger("stamina").setLevel(logging.ERROR)  # retries are reported by their outcome
     args = build_parser().parse_args(argv)
     try:
-        return args.handler(args)
+        code: int = args.handler(args)
+        return code
     except ServiceError as exc:
         print(f"feedback-studio: error: {exc.message}", file=sys.stderr)
         return 1

@@ -14,6 +14,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from core.api import (
     ComputeFeedbackRequest,
@@ -127,12 +128,12 @@ class FileReport:
         return sum(self.warmup_ms) / len(self.warmup_ms) if self.warmup_ms else 0.0
 
 
-def read_questions(path: Path) -> list[dict]:
+def read_questions(path: Path) -> list[dict[str, Any]]:
     with path.open(encoding="utf-8") as lines:
         return [json.loads(line) for line in lines if line.strip()]
 
 
-def task_of(question: dict) -> FreeformTextTask:
+def task_of(question: dict[str, Any]) -> FreeformTextTask:
     return FreeformTextTask(
         id=str(question["id"]),
         problemStatement=question["problemStatement"],
@@ -142,7 +143,7 @@ def task_of(question: dict) -> FreeformTextTask:
     )
 
 
-def graded_answer_of(item: dict, max_points: float) -> GradedAnswer:
+def graded_answer_of(item: dict[str, Any], max_points: float) -> GradedAnswer:
     score = item.get("score")
     return GradedAnswer(
         answer={"content": item["answer"]},

@@ -1,7 +1,7 @@
 """Answer shapes of API.md 2.3, one per task type, and the parser that picks the shape by type.
 
 An answer is a value: frozen, so its JSON is made once, both to recognise an answer given before
-(LocalService._compute) and to record it.
+(core.service.feedback.FeedbackOperations.judge) and to record it.
 """
 
 from __future__ import annotations

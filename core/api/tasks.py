@@ -209,7 +209,7 @@ TASK_ADAPTER: TypeAdapter[TaskBase] = TypeAdapter(TaskDefinition)
 """Validates a task definition of any kind; its JSON Schema is the task-file schema."""
 
 
-def parse_task(document: Any) -> TaskBase:
+def parse_task(document: Any) -> TaskDefinition:
     """Validate a task definition of any kind (raises pydantic.ValidationError)."""
     return TASK_ADAPTER.validate_python(document)
 

@@ -29,7 +29,6 @@ accepts a single object as well as an array (API.md leaves the container open).
 
 from __future__ import annotations
 
-import functools
 import json
 import os
 from collections.abc import AsyncIterator
@@ -130,9 +129,15 @@ def _backoff(exc: Exception) -> bool | float:
     return isinstance(exc, httpx.TransportError)
 
 
-@functools.cache
+_ADAPTERS: dict[Any, TypeAdapter[Any]] = {}
+
+
 def _adapter(into: type[T]) -> TypeAdapter[T]:
-    return TypeAdapter(into)
+    """One adapter per type: building one costs more than validating with it."""
+    adapter = _ADAPTERS.get(into)
+    if adapter is None:
+        adapter = _ADAPTERS[into] = TypeAdapter(into)
+    return adapter
 
 
 def _segment(value: str) -> str:

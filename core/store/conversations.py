@@ -60,11 +60,13 @@ async def create_conversation(
             updated_at=now,
         )
         .on_conflict_do_nothing(index_elements=["id"])
+        .returning(m.Conversation.id)
     )
+    created = inserted.first() is not None
     row = await get_conversation(session, conversation_id, lock=True)
-    if (row.tenant_id, row.tutor_id) != (tenant_id, tutor_id):
+    if row is None or (row.tenant_id, row.tutor_id) != (tenant_id, tutor_id):
         raise InvalidParameter(f"conversation id {conversation_id!r} is taken; choose another")
-    return row, inserted.rowcount == 1
+    return row, created
 
 
 async def append_messages(

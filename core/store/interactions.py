@@ -11,7 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from core.store import models as m
 from core.store.common import insert_for
 
-_INSERT_INTERACTION = insert(m.Interaction.__table__)
+_INSERT_INTERACTION = insert(m.Base.metadata.tables[m.Interaction.__tablename__])
 
 
 def add_interaction(connection: Connection, values: dict[str, Any]) -> None:

@@ -33,7 +33,7 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
-class UTCDateTime(TypeDecorator):
+class UTCDateTime(TypeDecorator[datetime]):
     """A timezone-aware UTC datetime on every database (SQLite itself stores no zone)."""
 
     impl = DateTime(timezone=True)

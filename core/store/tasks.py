@@ -17,7 +17,7 @@ from typing import Any
 from sqlalchemy import Connection, bindparam, delete, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from core.api import TaskAction, TaskBase, TaskType, WrongTaskType, parse_task
+from core.api import TaskAction, TaskBase, TaskDefinition, TaskType, WrongTaskType, parse_task
 from core.store import models as m
 from core.store.common import insert_for
 
@@ -65,7 +65,7 @@ class TaskRow(TaskRevision):
     updated_at: datetime
 
     @property
-    def task(self) -> TaskBase:
+    def task(self) -> TaskDefinition:
         """The stored definition as its task model."""
         return parse_task(self.definition)
 
@@ -96,7 +96,7 @@ def check_type_unchanged(stored: TaskRevision | None, task: TaskBase) -> None:
         )
 
 
-_tasks = m.Task.__table__
+_tasks = m.Base.metadata.tables[m.Task.__tablename__]
 
 
 def _key(tenant_id: str, task_id: str) -> Any:
@@ -119,7 +119,10 @@ def read_revision(connection: Connection, tenant_id: str, task_id: str) -> TaskR
 
 
 def read_definition(connection: Connection, tenant_id: str, task_id: str) -> dict[str, Any]:
-    return connection.execute(_READ_DEFINITION, {"tenant_id": tenant_id, "task_id": task_id}).scalar_one()
+    definition: dict[str, Any] = connection.execute(
+        _READ_DEFINITION, {"tenant_id": tenant_id, "task_id": task_id}
+    ).scalar_one()
+    return definition
 
 
 def write_task(connection: Connection, tenant_id: str, task: TaskBase) -> tuple[TaskAction, TaskRow]:
@@ -153,7 +156,7 @@ def write_task(connection: Connection, tenant_id: str, task: TaskBase) -> tuple[
     check_type_unchanged(row, task)
     if row.content_hash == digest:
         return TaskAction.UNCHANGED, row
-    changed = dict(
+    changed: dict[str, Any] = dict(
         definition=document,
         content_hash=digest,
         title=task.display_title,
@@ -177,10 +180,12 @@ async def get_task(session: AsyncSession, tenant_id: str, task_id: str) -> TaskR
 
 
 async def delete_task(session: AsyncSession, tenant_id: str, task_id: str) -> bool:
-    result = await session.execute(
-        delete(m.Task).where(m.Task.tenant_id == tenant_id, m.Task.task_id == task_id)
+    deleted = await session.execute(
+        delete(m.Task)
+        .where(m.Task.tenant_id == tenant_id, m.Task.task_id == task_id)
+        .returning(m.Task.task_id)
     )
-    return result.rowcount == 1
+    return deleted.first() is not None
 
 
 @dataclass(frozen=True)

@@ -47,9 +47,11 @@ async def put_test_answers(
 
 
 async def delete_test_answer(session: AsyncSession, tenant_id: str, task_id: str, label: str) -> bool:
-    result = await session.execute(
-        delete(m.TestAnswer).where(
+    deleted = await session.execute(
+        delete(m.TestAnswer)
+        .where(
             m.TestAnswer.tenant_id == tenant_id, m.TestAnswer.task_id == task_id, m.TestAnswer.label == label
         )
+        .returning(m.TestAnswer.label)
     )
-    return result.rowcount == 1
+    return deleted.first() is not None

@@ -8,7 +8,7 @@ an engine that yields early is seen early; the leak guard sits between the two.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncGenerator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -67,7 +67,9 @@ class Turn:
 class TutorEngine(Protocol):
     name: str
 
-    def reply(self, turn: Turn) -> AsyncIterator[Output]: ...
+    def reply(self, turn: Turn) -> AsyncGenerator[Output, None]:
+        """An async generator, so that the service can close it when the client goes away."""
+        ...
 
 
 class EngineFailure(Exception):
@@ -102,7 +104,7 @@ class PlannedEngine:
         """The reply's messages, the conversation's new state, and the debug entry."""
         raise NotImplementedError
 
-    async def reply(self, turn: Turn) -> AsyncIterator[Output]:
+    async def reply(self, turn: Turn) -> AsyncGenerator[Output, None]:
         messages, state, debug = self.plan(turn)
         yield Debug(debug)
         for output in messages_as_outputs(messages):

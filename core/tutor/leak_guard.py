@@ -22,7 +22,7 @@ stops the engine; sentences already released were clean when they left.
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncGenerator, Iterable, Sequence
 from dataclasses import dataclass
 
 from core.api import (
@@ -172,7 +172,9 @@ class LeakGuard:
         return None
 
 
-async def guarded(outputs: AsyncIterator[Output], guard: LeakGuard, safe_hint: str) -> AsyncIterator[Output]:
+async def guarded(
+    outputs: AsyncGenerator[Output, None], guard: LeakGuard, safe_hint: str
+) -> AsyncGenerator[Output, None]:
     """The engine's outputs with every sentence checked before it is released (see the module doc)."""
     released: list[str] = []
     held: list[Output] = []
@@ -224,4 +226,4 @@ async def guarded(outputs: AsyncIterator[Output], guard: LeakGuard, safe_hint: s
         for item in messages_as_outputs([safe_hint]):
             yield item
     finally:
-        await outputs.aclose()  # type: ignore[attr-defined]
+        await outputs.aclose()

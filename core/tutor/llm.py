@@ -12,7 +12,7 @@ becomes :class:`EngineFailure` with a message fit for the learner's ERROR event.
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator
 from typing import Any
 
 import httpx
@@ -100,7 +100,7 @@ class LlmEngine:
             settings.llm_base_url, settings.llm_model, settings.llm_api_key, settings.llm_timeout_seconds
         )
 
-    async def reply(self, turn: Turn) -> AsyncIterator[Output]:
+    async def reply(self, turn: Turn) -> AsyncGenerator[Output, None]:
         # The model server's address and model stay with the operator: debug entries reach API
         # clients (debugMode) and the stored traces.
         yield Debug({"engine": self.name})

@@ -1,4 +1,4 @@
-"""The tutor and simulation operations of LocalService (API.md 2.8, 2.9, 6).
+"""Tutors and chat in the local service (API.md 2.8, 6).
 
 A chat turn runs in three steps. *Prepare* reads the tutor, the conversation and the task and
 checks every permission and session rule, so that anything wrong is raised before the first event
@@ -15,8 +15,7 @@ import time
 import uuid
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
-from datetime import timedelta
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from core.api import (
     ChatRequest,
@@ -27,10 +26,7 @@ from core.api import (
     Language,
     MissingPermissions,
     NotFound,
-    SimulationSession,
     SimulationTask,
-    StartSimulationRequest,
-    TaskAction,
     TaskBase,
     TraceRating,
     TraceRatingResponse,
@@ -38,23 +34,23 @@ from core.api import (
     TutorEvent,
     TutorEventType,
     TutorUpsert,
-    check_task,
     parse_task,
 )
 from core.auth import Permission
+from core.service.context import Context
+from core.service.simulation import (
+    FINISHED,
+    SIMULATION_PREFIX,
+    SimulationOperations,
+    check_session_open,
+)
 from core.store import conversations, tasks
 from core.store import models as m
 from core.tutor.base import Boundary, Debug, EngineFailure, NewState, Piece, Turn, TutorEngine, pieces_of
 from core.tutor.engines import engine_for
 from core.tutor.leak_guard import LeakGuard, guarded
 
-if TYPE_CHECKING:
-    from core.auth import Principal
-    from core.service.runtime import Runtime
-
 log = logging.getLogger(__name__)
-SIMULATION = "simulation"
-FINISHED = "finished"
 HEALTH_TUTOR = "healthcheck"
 
 
@@ -93,49 +89,40 @@ RECENT_ATTEMPTS = 20
 """The learner's messages the leak guard reads to know which concepts the learner has shown (the
 tutor may say those back): enough for any real conversation, bounded for a very long one."""
 
-SIMULATION_PREFIX = "sim:"
-"""Tutor ids of simulation sessions, which the server makes (``sim:<tenant>:<task>``); a client
-may not use the prefix, so no tenant can create, shadow or read another tenant's persona."""
-
-
-def simulation_tutor_id(tenant: str, task_id: str) -> str:
-    return f"{SIMULATION_PREFIX}{tenant}:{task_id}"
-
 
 def configuration(row: m.Tutor) -> TutorConfiguration:
     return TutorConfiguration.model_validate({**row.config, "id": row.id, "tenantId": row.tenant_id})
 
 
 class TutorOperations:
-    runtime: Runtime
-    principal: Principal
+    def __init__(self, ctx: Context, simulations: SimulationOperations) -> None:
+        self.ctx = ctx
+        self.simulations = simulations
 
     # --- configurations -------------------------------------------------------------------------
 
     async def get_tutor(self, tutor_id: str) -> TutorConfiguration:
-        async with self.runtime.db.read() as session:
+        async with self.ctx.runtime.db.read() as session:
             row = await conversations.get_tutor(session, tutor_id)
         if row is None:
             raise NotFound(f"tutor {tutor_id!r} does not exist")
-        self.principal.require(row.tenant_id, Permission.ACCESS)
+        self.ctx.principal.require(row.tenant_id, Permission.ACCESS)
         return configuration(row)
 
     async def list_tutors(self, tenant_id: str) -> list[TutorConfiguration]:
-        tenant = self.principal.tenant(tenant_id)
-        self.principal.require(tenant, Permission.ACCESS)
-        async with self.runtime.db.read() as session:
+        tenant = self.ctx.tenant(tenant_id, Permission.ACCESS)
+        async with self.ctx.runtime.db.read() as session:
             rows = await conversations.list_tutors(session, tenant)
         return [configuration(r) for r in rows]
 
     async def put_tutor(self, tenant_id: str, tutor_id: str, body: TutorUpsert) -> TutorConfiguration:
-        tenant = self.principal.tenant(tenant_id)
-        self.principal.require(tenant, Permission.WRITE)
+        tenant = self.ctx.tenant(tenant_id, Permission.WRITE)
         if not tutor_id.strip() or "/" in tutor_id or len(tutor_id) > 200 or tutor_id == HEALTH_TUTOR:
             raise InvalidParameter(
                 f"a tutor id needs 1 to 200 characters, no '/', and must not be {HEALTH_TUTOR!r} "
                 "(GET /tutor/healthcheck is the health check)"
             )
-        if body.engine == "llm" and not self.runtime.settings.llm_base_url:
+        if body.engine == "llm" and not self.ctx.runtime.settings.llm_base_url:
             raise InvalidParameter(
                 "engine 'llm' needs a model server, and none is configured "
                 "(FEEDBACK_STUDIO_LLM_BASE_URL): choose 'grounded', or configure the server first"
@@ -145,7 +132,7 @@ class TutorOperations:
                 f"tutor ids starting with {SIMULATION_PREFIX!r} are reserved for simulation sessions, "
                 "which the server creates (POST /simulation/start)"
             )
-        async with self.runtime.db.write() as session:
+        async with self.ctx.runtime.db.write() as session:
             existing = await conversations.get_tutor(session, tutor_id)
             if existing is not None and existing.tenant_id != tenant:
                 raise MissingPermissions(f"tutor {tutor_id!r} belongs to another tenant")
@@ -166,10 +153,9 @@ class TutorOperations:
 
     async def healthcheck_chat(self) -> ChatResponse:
         """A real round trip through the configured engine; any failure is an InternalError (500)."""
-        tenant = self.principal.default_tenant
-        self.principal.require(tenant, Permission.ACCESS)
+        tenant = self.ctx.tenant(None, Permission.ACCESS)
         language = Language.EN_US
-        text = self.runtime.catalogue.text(language, "tutor.healthcheck_message")
+        text = self.ctx.runtime.catalogue.text(language, "tutor.healthcheck_message")
         tutor = TutorConfiguration(id=HEALTH_TUTOR, name="health check", tenantId=tenant)
         prepared = Prepared(
             tenant=tenant,
@@ -180,8 +166,8 @@ class TutorOperations:
             history=[],
             message=text,
             language=language,
-            engine=engine_for(tutor, None, self.runtime.settings),
-            user_id=self.principal.id,
+            engine=engine_for(tutor, None, self.ctx.runtime.settings),
+            user_id=self.ctx.principal.id,
         )
         request = {"messages": [{"role": "user", "content": text}], "tutorId": HEALTH_TUTOR}
         # A probe, not a conversation: nothing is recorded, so the response's traceId is empty.
@@ -189,23 +175,23 @@ class TutorOperations:
         return await collect(events, debug_mode=True)
 
     async def rate_trace(self, trace_id: str, rating: TraceRating) -> TraceRatingResponse:
-        async with self.runtime.db.write() as session:
+        async with self.ctx.runtime.db.write() as session:
             trace = await conversations.get_trace(session, trace_id)
             if trace is None:
                 raise NotFound(f"trace {trace_id!r} does not exist")
-            self.principal.require(trace.tenant_id, Permission.ACCESS)
+            self.ctx.principal.require(trace.tenant_id, Permission.ACCESS)
             await conversations.put_trace_rating(session, trace_id, rating.score, rating.comment)
         return TraceRatingResponse(success=True, message=f"rating of trace {trace_id!r} saved")
 
     async def _prepare_turn(self, request: ChatRequest) -> Prepared:
         if request.messages[-1].role != "user":
             raise InvalidParameter("the last message must be the learner's (role 'user')")
-        async with self.runtime.db.read() as session:
+        async with self.ctx.runtime.db.read() as session:
             row = await conversations.get_tutor(session, request.tutorId)
             if row is None:
                 raise NotFound(f"tutor {request.tutorId!r} does not exist")
             tenant = row.tenant_id
-            self.principal.require(tenant, Permission.ACCESS)
+            self.ctx.principal.require(tenant, Permission.ACCESS)
             tutor = configuration(row)
             conversation_id = request.conversationId or str(uuid.uuid4())
             stored = await conversations.get_conversation(session, conversation_id)
@@ -234,23 +220,11 @@ class TutorOperations:
             history=history,
             message=request.messages[-1].content,
             language=language,
-            engine=engine_for(tutor, task, self.runtime.settings),
-            user_id=request.userId or self.principal.id,
+            engine=engine_for(tutor, task, self.ctx.runtime.settings),
+            user_id=request.userId or self.ctx.principal.id,
             state=dict(stored.state.get("engine", {})) if stored else {},
-            last_turn_note=self._closing_note(stored, task, language),
+            last_turn_note=self.simulations.closing_note(stored, task, language),
         )
-
-    def _closing_note(
-        self, stored: m.Conversation | None, task: TaskBase | None, language: Language
-    ) -> str | None:
-        """The message that ends a simulation whose turn limit this turn reaches."""
-        if stored is None or not isinstance(task, SimulationTask) or not task.maxTurns:
-            return None
-        if stored.turns + 1 < task.maxTurns:
-            return None
-        text = self.runtime.catalogue.text
-        reason = text(language, "simulation.reason_turns", max_turns=task.maxTurns)
-        return text(language, "simulation.session_finished", reason=reason)
 
     def _check_conversation(self, stored: m.Conversation, tenant: str, tutor_id: str) -> None:
         if stored.tenant_id != tenant:
@@ -259,18 +233,7 @@ class TutorOperations:
             raise InvalidParameter(
                 f"conversation {stored.id!r} is held with tutor {stored.tutor_id!r}, not {tutor_id!r}"
             )
-        if stored.kind != SIMULATION:
-            return
-        if stored.status == FINISHED:
-            raise InvalidParameter(
-                f"simulation session {stored.id!r} is finished; ask for feedback with its conversationId "
-                "or start a new session"
-            )
-        if stored.expires_at is not None and stored.expires_at <= m.utcnow():
-            raise InvalidParameter(
-                f"simulation session {stored.id!r} expired at {stored.expires_at.isoformat()}; "
-                "ask for feedback with its conversationId or start a new session"
-            )
+        check_session_open(stored)
 
     async def _bound_task(self, session: Any, tenant: str, task_id: str | None) -> TaskBase | None:
         if not task_id:
@@ -290,7 +253,7 @@ class TutorOperations:
             history=tuple(prepared.history),
             message=prepared.message,
             language=prepared.language,
-            catalogue=self.runtime.catalogue,
+            catalogue=self.ctx.runtime.catalogue,
             state=prepared.state,
         )
         said_before = [t.content for t in prepared.history if t.role == "assistant"][-RECENT_REPLIES:]
@@ -330,7 +293,9 @@ class TutorOperations:
             trace_id = await self._record_turn(prepared, request, reply, started)
             yield TutorEvent(event=TutorEventType.TRACE, text=trace_id)
         if debug_mode:
-            yield TutorEvent(event=TutorEventType.DEBUG, text="debug", items=reply.debug)
+            yield TutorEvent.model_validate(
+                {"event": TutorEventType.DEBUG, "text": "debug", "list": reply.debug}
+            )
         yield TutorEvent.done()
 
     def _engine_error(self, exc: Exception, prepared: Prepared) -> InternalError:
@@ -344,7 +309,7 @@ class TutorOperations:
             exc_info=exc,
         )
         return InternalError(
-            self.runtime.catalogue.text(
+            self.ctx.runtime.catalogue.text(
                 prepared.language, "tutor.engine_failed", reason=reason, error_id=error_id
             )
         )
@@ -354,7 +319,7 @@ class TutorOperations:
     ) -> str:
         trace_id = str(uuid.uuid4())
         messages = [text for text in reply.messages if text]
-        async with self.runtime.db.write() as session:
+        async with self.ctx.runtime.db.write() as session:
             if prepared.conversation_id:
                 conversation = await self._conversation_for(session, prepared)
                 state = {**conversation.state, "engine": reply.state or prepared.state}
@@ -404,85 +369,6 @@ class TutorOperations:
                 session, conversation.id, [(t.role, t.content) for t in prepared.history]
             )
         return conversation
-
-    # --- simulation -----------------------------------------------------------------------------
-
-    async def start_simulation(self, request: StartSimulationRequest) -> SimulationSession:
-        tenant = self.principal.tenant(request.tenantId)
-        self.principal.require(tenant, Permission.ACCESS)
-        task = request.simulationTask
-        check_task(task)
-        language = task.language
-        minutes = task.timeLimitInMinutes or self.runtime.settings.simulation_default_minutes
-        started = m.utcnow()
-        expires = started + timedelta(minutes=minutes)
-        tutor_id = simulation_tutor_id(tenant, task.id)
-        conversation_id = str(uuid.uuid4())
-        user_id = request.userId or self.principal.id
-        initial = [task.initialMessage] if task.initialMessage else []
-        tutor = TutorUpsert(
-            name=task.display_title,
-            description=task.scenarioDescription,
-            initial_messages=initial,
-            taskId=task.id,
-            language=language,
-        )
-        async with self.runtime.db.write() as session:
-            action, _ = await tasks.upsert_task(session, tenant, task)
-            if action is not TaskAction.UNCHANGED:
-                self.principal.require(tenant, Permission.WRITE)
-            await conversations.put_tutor(session, tenant, tutor_id, tutor.to_wire())
-            await conversations.create_conversation(
-                session,
-                conversation_id=conversation_id,
-                tenant_id=tenant,
-                tutor_id=tutor_id,
-                user_id=user_id,
-                task_id=task.id,
-                kind=SIMULATION,
-                expires_at=expires,
-            )
-            await conversations.append_messages(
-                session,
-                conversation_id,
-                [("system", self._system_prompt(task)), *(("assistant", text) for text in initial)],
-            )
-        return SimulationSession(
-            id=conversation_id,
-            conversationId=conversation_id,
-            taskId=task.id,
-            userId=user_id,
-            tutorId=tutor_id,
-            initialMessages=initial,
-            startedAt=started,
-            expiresAt=expires,
-        )
-
-    def _system_prompt(self, task: SimulationTask) -> str:
-        text = self.runtime.catalogue.text
-        persona = task.persona
-        return text(
-            task.language,
-            "simulation.system_prompt",
-            persona=persona.name if persona else text(task.language, "simulation.default_persona"),
-            persona_description=persona.description if persona else "",
-            scenario=task.scenarioDescription or task.problemStatement,
-        )
-
-    async def simulation_transcript(self, tenant: str, conversation_id: str) -> tuple[ChatTurn, ...]:
-        """The learner-visible turns of a session (its system prompts left out), for its feedback.
-
-        They are exactly what a client saw, so feedback on {messages} built from the chat equals
-        feedback on {conversationId}, message indexes included.
-        """
-        async with self.runtime.db.read() as session:
-            conversation = await conversations.get_conversation(session, conversation_id)
-            if conversation is None:
-                raise NotFound(f"conversation {conversation_id!r} does not exist")
-            if conversation.tenant_id != tenant:
-                raise MissingPermissions(f"conversation {conversation_id!r} belongs to another tenant")
-            rows = await conversations.list_messages(session, conversation_id)
-        return tuple(ChatTurn(role=r.role, content=r.content) for r in rows if r.role != "system")
 
 
 async def collect(events: AsyncIterator[TutorEvent], debug_mode: bool) -> ChatResponse:

@@ -1,4 +1,4 @@
-"""The authoring workflow of LocalService: test answers per task, and retest (API.md 3, rule 3).
+"""The authoring workspace in the local service: test answers per task, and retest (API.md 3, rule 3).
 
 A retest here computes without recording: recomputing must not add interactions to the history
 it compares against. Test answers are validated against the task's answer shape when stored, so a
@@ -8,14 +8,15 @@ retest only finds answers that stopped fitting because the task changed since.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from functools import partial
+from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import Session
 
 from core.api import (
-    Answer,
+    Expectation,
     FeedbackResult,
-    InteractionRecord,
     InvalidParameter,
     NotFound,
     RetestReport,
@@ -28,48 +29,25 @@ from core.api import (
 )
 from core.auth import Permission
 from core.engine.base import GradedExample
+from core.service.context import Context
+from core.service.feedback import FeedbackOperations
 from core.store import models as m
 from core.store import tasks, test_answers
 from core.store.tasks import TaskRow
 from core.workspace.expectations import aspect_names
 from core.workspace.retest import Compute, retest_answers
 
-if TYPE_CHECKING:
-    from core.auth import Principal
-    from core.service.runtime import Runtime
-
 
 class WorkspaceOperations:
-    runtime: Runtime
-    principal: Principal
-
-    if TYPE_CHECKING:  # provided by LocalService
-
-        def _tenant(self, tenant_id: str | None, permission: Permission) -> str: ...
-
-        def _compute(
-            self,
-            tenant: str,
-            task: TaskBase,
-            answer: Answer,
-            digest: str,
-            graded: tuple[GradedExample, ...],
-            transcript: Any,
-        ) -> Any: ...
-
-        def _graded_examples(
-            self, connection: Any, tenant: str, task: TaskBase, graded_count: int
-        ) -> tuple[GradedExample, ...]: ...
-
-        async def _transcript(self, tenant: str, answer: Answer) -> Any: ...
-
-        async def list_interactions(self, tenant_id: str, task_id: str) -> list[InteractionRecord]: ...
+    def __init__(self, ctx: Context, feedback: FeedbackOperations) -> None:
+        self.ctx = ctx
+        self.feedback = feedback
 
     # --- test answers ---------------------------------------------------------------------------
 
     async def list_test_answers(self, tenant_id: str, task_id: str) -> TestAnswerSet:
-        tenant = self._tenant(tenant_id, Permission.ACCESS)
-        async with self.runtime.db.read() as session:
+        tenant = self.ctx.tenant(tenant_id, Permission.ACCESS)
+        async with self.ctx.runtime.db.read() as session:
             rows = await test_answers.list_test_answers(session, tenant, task_id)
         return _answer_set(task_id, rows)
 
@@ -86,8 +64,8 @@ class WorkspaceOperations:
         return await self._store_test_answers(tenant_id, task_id, request.answers, replace_all=False)
 
     async def delete_test_answer(self, tenant_id: str, task_id: str, label: str) -> TestAnswerSet:
-        tenant = self._tenant(tenant_id, Permission.WRITE)
-        async with self.runtime.db.write() as session:
+        tenant = self.ctx.tenant(tenant_id, Permission.WRITE)
+        async with self.ctx.runtime.db.write() as session:
             if not await test_answers.delete_test_answer(session, tenant, task_id, label):
                 raise NotFound(f"task {task_id!r} has no test answer labelled {label!r}")
             rows = await test_answers.list_test_answers(session, tenant, task_id)
@@ -96,13 +74,13 @@ class WorkspaceOperations:
     async def _store_test_answers(
         self, tenant_id: str, task_id: str, answers: Sequence[TestAnswer], *, replace_all: bool
     ) -> TestAnswerSet:
-        tenant = self._tenant(tenant_id, Permission.WRITE)
+        tenant = self.ctx.tenant(tenant_id, Permission.WRITE)
         labels = [a.label for a in answers]
         if repeated := sorted({label for label in labels if labels.count(label) > 1}):
             raise InvalidParameter(
                 f"each test answer needs a label of its own; repeated: {', '.join(repeated)}"
             )
-        async with self.runtime.db.write() as session:
+        async with self.ctx.runtime.db.write() as session:
             row = await tasks.get_task(session, tenant, task_id)
             if row is None:
                 raise NotFound(f"task {task_id!r} does not exist in tenant {tenant!r}")
@@ -115,8 +93,8 @@ class WorkspaceOperations:
 
     async def retest(self, tenant_id: str, task_ids: list[str]) -> RetestReport:
         """Recompute the test answers and earlier answers of the tasks (all of the tenant's if none)."""
-        tenant = self._tenant(tenant_id, Permission.ACCESS)
-        async with self.runtime.db.read() as session:
+        tenant = self.ctx.tenant(tenant_id, Permission.ACCESS)
+        async with self.ctx.runtime.db.read() as session:
             rows = await _tasks_to_retest(session, tenant, task_ids)
             tests = {
                 r.task_id: await test_answers.list_test_answers(session, tenant, r.task_id) for r in rows
@@ -124,15 +102,12 @@ class WorkspaceOperations:
         report = RetestReport(tenantId=tenant)
         for row in rows:
             task = row.task
-            async with self.runtime.db.read() as session:
-                graded = await session.run_sync(
-                    lambda sync, task=task, count=row.graded_count: self._graded_examples(
-                        sync.connection(), tenant, task, count
-                    )
-                )
+            read = partial(self._graded_examples, tenant, task, row.graded_count)
+            async with self.ctx.runtime.db.read() as session:
+                graded = await session.run_sync(read)
             answers = await retest_answers(
                 _answer_set(task.id, tests[task.id]).answers,
-                await self.list_interactions(tenant, task.id),
+                await self.feedback.list_interactions(tenant, task.id),
                 self._compute_unrecorded(tenant, task, row.content_hash, graded),
                 aspect_names(task),
             )
@@ -147,6 +122,11 @@ class WorkspaceOperations:
             )
         return report
 
+    def _graded_examples(
+        self, tenant: str, task: TaskBase, count: int, sync: Session
+    ) -> tuple[GradedExample, ...]:
+        return self.feedback.graded_examples(sync.connection(), tenant, task, count)
+
     def _compute_unrecorded(
         self, tenant: str, task: TaskBase, digest: str, graded: tuple[GradedExample, ...]
     ) -> Compute:
@@ -154,8 +134,8 @@ class WorkspaceOperations:
 
         async def compute(answer: dict[str, Any]) -> FeedbackResult:
             parsed = parse_answer(task.task_type, answer)
-            transcript = await self._transcript(tenant, parsed)
-            return self._compute(tenant, task, parsed, digest, graded, transcript)
+            transcript = await self.feedback.transcript(tenant, parsed)
+            return self.feedback.judge(tenant, task, parsed, digest, graded, transcript)
 
         return compute
 
@@ -185,5 +165,8 @@ def _test_answer_documents(task: TaskBase, answers: Sequence[TestAnswer]) -> lis
 def _answer_set(task_id: str, rows: Sequence[m.TestAnswer]) -> TestAnswerSet:
     return TestAnswerSet(
         taskId=task_id,
-        answers=[TestAnswer(label=r.label, answer=r.answer, expected=r.expected) for r in rows],
+        answers=[
+            TestAnswer(label=r.label, answer=r.answer, expected=Expectation.model_validate(r.expected))
+            for r in rows
+        ],
     )

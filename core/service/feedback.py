@@ -1,0 +1,290 @@
+"""Feedback in the local service: compute (API.md 2.1, 2.4), the interactions it records, and
+their ratings (2.5; listing and reading interactions are extensions).
+
+Both compute routes judge and record in one write job of the store's writer: the stored task's
+revision is read, the answer judged, and the interaction inserted in one transaction, so a
+refused or failing request stores nothing. Parsed tasks and graded answers are cached per
+revision (the content hash and the graded count name it), valid across processes.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Any
+
+from sqlalchemy import Connection
+from uuid_utils import uuid7
+
+from core.api import (
+    Answer,
+    Aspect,
+    AspectsComputeRequest,
+    ComputeFeedbackRequest,
+    ComputeTaskFeedbackRequest,
+    Correctness,
+    EndUserRating,
+    EndUserRatingRecord,
+    Feedback,
+    FeedbackMetaData,
+    FeedbackResult,
+    InteractionRecord,
+    InvalidParameter,
+    LearnerMetaData,
+    NotFound,
+    SimulationAnswer,
+    TaskAction,
+    TaskBase,
+    TaskType,
+    check_task,
+    parse_task,
+)
+from core.auth import Permission
+from core.engine import EngineUnavailable, compute_result
+from core.engine.base import EngineContext, GradedExample
+from core.service.context import Context
+from core.service.simulation import SimulationOperations
+from core.store import interactions, tasks
+from core.store import models as m
+
+
+class FeedbackOperations:
+    def __init__(self, ctx: Context, simulations: SimulationOperations) -> None:
+        self.ctx = ctx
+        self.simulations = simulations
+
+    async def compute_feedback(self, request: ComputeFeedbackRequest) -> Feedback:
+        """Implicitly create or update the task, then judge the answer against the supplied definition.
+
+        One write transaction reads the stored task's revision, judges, and records: an unchanged
+        task (the usual case, since clients send the task with every request) costs a read and an
+        insert; changing a task needs the write permission. Anything refused or failing rolls
+        back, storing nothing.
+        """
+        tenant = self.ctx.tenant(request.tenantId, Permission.ACCESS)
+        check_task(request.taskDefinition)
+        digest = tasks.task_hash(request.taskDefinition)
+        transcript = await self.transcript(tenant, request.answer)
+        return await self.ctx.runtime.db.run_write(
+            partial(self._judge_supplied, tenant, request, digest, transcript)
+        )
+
+    def _judge_supplied(
+        self,
+        tenant: str,
+        request: ComputeFeedbackRequest,
+        digest: str,
+        transcript: Any,
+        connection: Connection,
+    ) -> Feedback:
+        task = request.taskDefinition
+        stored = tasks.read_revision(connection, tenant, task.id)
+        tasks.check_type_unchanged(stored, task)
+        unchanged = stored is not None and stored.content_hash == digest
+        if not unchanged:
+            self.ctx.principal.require(tenant, Permission.WRITE)
+        graded = self.graded_examples(
+            connection, tenant, task, stored.graded_count if stored is not None else 0
+        )
+        result = self.judge(tenant, task, request.answer, digest, graded, transcript)
+        if stored is not None and unchanged:
+            action, version = TaskAction.UNCHANGED, stored.version
+        else:
+            action, row = tasks.write_task(connection, tenant, task)
+            version = row.version
+        return self._record(connection, tenant, version, action, request, task, result)
+
+    async def compute_feedback_for_task(self, task_id: str, request: ComputeTaskFeedbackRequest) -> Feedback:
+        """Judge the answer against the stored task, in one write transaction like compute_feedback."""
+        tenant = self.ctx.tenant(request.tenantId, Permission.ACCESS)
+        transcript = await self.transcript(tenant, request.answer)
+        return await self.ctx.runtime.db.run_write(
+            partial(self._judge_stored, tenant, task_id, request, transcript)
+        )
+
+    def _judge_stored(
+        self,
+        tenant: str,
+        task_id: str,
+        request: ComputeTaskFeedbackRequest,
+        transcript: Any,
+        connection: Connection,
+    ) -> Feedback:
+        stored = tasks.read_revision(connection, tenant, task_id)
+        if stored is None:
+            raise NotFound(f"task {task_id!r} does not exist in tenant {tenant!r}")
+        if stored.type is not request.taskType:
+            raise InvalidParameter(
+                f"taskType {request.taskType.value} does not match task {task_id!r}, a {stored.type.value} task"
+            )
+        task = self._stored_task(connection, tenant, task_id, stored.content_hash)
+        graded = self.graded_examples(connection, tenant, task, stored.graded_count)
+        result = self.judge(tenant, task, request.answer, stored.content_hash, graded, transcript)
+        return self._record(connection, tenant, stored.version, TaskAction.UNCHANGED, request, task, result)
+
+    def _stored_task(self, connection: Connection, tenant: str, task_id: str, digest: str) -> TaskBase:
+        """The stored definition as its model, parsed once per revision (the hash names the content)."""
+        key = (tenant, task_id, digest)
+        task = self.ctx.runtime.task_cache.get(key)
+        if task is None:
+            task = parse_task(tasks.read_definition(connection, tenant, task_id))
+            self.ctx.runtime.task_cache.put(key, task)
+        return task
+
+    def judge(
+        self,
+        tenant: str,
+        task: TaskBase,
+        answer: Answer,
+        digest: str,
+        graded: tuple[GradedExample, ...],
+        transcript: Any,
+    ) -> FeedbackResult:
+        """Feedback on an answer as both compute routes and the retest give it."""
+        ctx = EngineContext(
+            catalogue=self.ctx.runtime.catalogue,
+            graded=graded,
+            cache_key=(tenant, task.id, digest),
+            similarity=self.ctx.runtime.similarity if task.task_type is TaskType.FREEFORM_TEXT else None,
+            transcript=transcript,
+        )
+        try:
+            return compute_result(task, answer, ctx)
+        except EngineUnavailable as exc:
+            raise InvalidParameter(str(exc)) from None
+
+    def graded_examples(
+        self, connection: Connection, tenant: str, task: TaskBase, graded_count: int
+    ) -> tuple[GradedExample, ...]:
+        """The task's graded answers, read once per revision and cached (valid across processes:
+        the count on the task row is the revision, since graded answers are only ever added)."""
+        if task.task_type is not TaskType.FREEFORM_TEXT or graded_count == 0:
+            return ()
+        key = (tenant, task.id, graded_count)
+        cached = self.ctx.runtime.graded_cache.get(key)
+        if cached is None:
+            rows = interactions.list_graded(connection, tenant, task.id)
+            cached = tuple(
+                GradedExample(r.answer, Correctness(r.correctness), r.points, r.feedback) for r in rows
+            )
+            self.ctx.runtime.graded_cache.put(key, cached)
+        return cached
+
+    async def transcript(self, tenant: str, answer: Answer) -> Any:
+        """A simulation's conversation, read before the feedback's transaction (it is not changed there)."""
+        if not isinstance(answer, SimulationAnswer) or not answer.conversationId:
+            return None
+        return await self.simulations.transcript(tenant, answer.conversationId)
+
+    def _record(
+        self,
+        connection: Connection,
+        tenant: str,
+        version: int,
+        action: TaskAction,
+        request: ComputeFeedbackRequest | ComputeTaskFeedbackRequest,
+        task: TaskBase,
+        result: Any,
+    ) -> Feedback:
+        """Record the computation as an interaction and give its feedback."""
+        interaction_id = str(uuid7())  # time-ordered: appended to the primary key's index, not scattered
+        feedback = Feedback(
+            userId=request.userId,
+            taskId=task.id,
+            taskType=task.task_type,
+            metaData=FeedbackMetaData(
+                taskAction=action,
+                tenantId=tenant,
+                taskLink=self.ctx.runtime.task_link(tenant, task.id),
+                interactionId=interaction_id,
+            ),
+            result=result,
+        )
+        interactions.add_interaction(
+            connection,
+            dict(
+                id=interaction_id,
+                tenant_id=tenant,
+                task_id=task.id,
+                task_version=version,
+                user_id=request.userId,
+                principal_id=self.ctx.principal.id,
+                answer=request.answer,
+                feedback=feedback,
+                learner_meta=request.metaData,
+                verdict=result.points.verdict.value,
+                created_at=m.utcnow(),
+            ),
+        )
+        return feedback
+
+    async def compute_aspects(self, request: AspectsComputeRequest) -> list[Aspect]:
+        self.ctx.tenant(request.tenantId, Permission.ACCESS)
+        try:
+            from core.engine.aspect_suggestion import suggest_aspects
+        except ModuleNotFoundError:
+            raise InvalidParameter("aspect suggestion is not available in this build") from None
+        return suggest_aspects(request.taskDefinition)
+
+    # --- interactions and ratings ----------------------------------------------------------------
+
+    async def rate_interaction(self, interaction_id: str, rating: EndUserRating) -> EndUserRatingRecord:
+        """Create or update the interaction's rating, in one write job."""
+        return await self.ctx.runtime.db.run_write(partial(self._rate, interaction_id, rating))
+
+    def _rate(
+        self, interaction_id: str, rating: EndUserRating, connection: Connection
+    ) -> EndUserRatingRecord:
+        tenant = interactions.interaction_tenant(connection, interaction_id)
+        if tenant is None:
+            raise NotFound(f"interaction {interaction_id!r} does not exist")
+        self.ctx.principal.require(tenant, Permission.ACCESS)
+        row = interactions.put_rating(
+            connection,
+            interaction_id,
+            rating.type.value,
+            rating.subtype.value if rating.subtype else None,
+            rating.message,
+        )
+        return EndUserRatingRecord(
+            interactionId=interaction_id,
+            type=row.type,
+            subtype=row.subtype,
+            message=row.message,
+            createdAt=row.created_at,
+            updatedAt=row.updated_at,
+        )
+
+    async def list_interactions(self, tenant_id: str, task_id: str) -> list[InteractionRecord]:
+        tenant = self.ctx.tenant(tenant_id, Permission.ACCESS)
+        async with self.ctx.runtime.db.read() as session:
+            rows = await interactions.list_interactions(session, tenant, task_id)
+        return [_interaction_record(i, r) for i, r in rows]
+
+    async def get_interaction(self, interaction_id: str) -> InteractionRecord:
+        async with self.ctx.runtime.db.read() as session:
+            row = await interactions.get_interaction(session, interaction_id)
+            if row is None:
+                raise NotFound(f"interaction {interaction_id!r} does not exist")
+            self.ctx.principal.require(row.tenant_id, Permission.ACCESS)
+            rating = await interactions.get_rating(session, interaction_id)
+        return _interaction_record(row, rating)
+
+
+def _interaction_record(row: m.Interaction, rating: m.EndUserRating | None) -> InteractionRecord:
+    return InteractionRecord(
+        interactionId=row.id,
+        tenantId=row.tenant_id,
+        taskId=row.task_id,
+        userId=row.user_id,
+        taskVersion=row.task_version,
+        createdAt=row.created_at,
+        verdict=Correctness(row.verdict),
+        answer=row.answer,
+        learnerMetaData=LearnerMetaData.model_validate(row.learner_meta) if row.learner_meta else None,
+        feedback=Feedback.model_validate(row.feedback),
+        rating=EndUserRating.model_validate(
+            {"type": rating.type, "subtype": rating.subtype, "message": rating.message}
+        )
+        if rating
+        else None,
+    )

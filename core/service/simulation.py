@@ -1,0 +1,149 @@
+"""Simulation sessions in the local service (API.md 2.9): a role-play with a persona, held as a
+conversation with a tutor the server makes for the task, judged afterwards from its transcript.
+
+A session is a conversation of kind ``simulation`` with an expiry; the turn that reaches the
+task's ``maxTurns`` ends it with a closing message. Its tutor id ``sim:<tenant>:<task>`` is
+reserved: no client may create one, so no tenant can shadow or read another tenant's persona.
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import timedelta
+
+from core.api import (
+    ChatTurn,
+    InvalidParameter,
+    Language,
+    MissingPermissions,
+    NotFound,
+    SimulationSession,
+    SimulationTask,
+    StartSimulationRequest,
+    TaskAction,
+    TaskBase,
+    TutorUpsert,
+    check_task,
+)
+from core.auth import Permission
+from core.service.context import Context
+from core.store import conversations, tasks
+from core.store import models as m
+
+SIMULATION = "simulation"
+"""The kind of a conversation that is a simulation session."""
+FINISHED = "finished"
+SIMULATION_PREFIX = "sim:"
+"""Tutor ids of simulation sessions, which the server makes (``sim:<tenant>:<task>``)."""
+
+
+def simulation_tutor_id(tenant: str, task_id: str) -> str:
+    return f"{SIMULATION_PREFIX}{tenant}:{task_id}"
+
+
+def check_session_open(stored: m.Conversation) -> None:
+    """A finished or expired session takes no more turns; the error says what to do instead."""
+    if stored.kind != SIMULATION:
+        return
+    if stored.status == FINISHED:
+        raise InvalidParameter(
+            f"simulation session {stored.id!r} is finished; ask for feedback with its conversationId "
+            "or start a new session"
+        )
+    if stored.expires_at is not None and stored.expires_at <= m.utcnow():
+        raise InvalidParameter(
+            f"simulation session {stored.id!r} expired at {stored.expires_at.isoformat()}; "
+            "ask for feedback with its conversationId or start a new session"
+        )
+
+
+class SimulationOperations:
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+
+    async def start_simulation(self, request: StartSimulationRequest) -> SimulationSession:
+        tenant = self.ctx.tenant(request.tenantId, Permission.ACCESS)
+        task = request.simulationTask
+        check_task(task)
+        minutes = task.timeLimitInMinutes or self.ctx.runtime.settings.simulation_default_minutes
+        started = m.utcnow()
+        expires = started + timedelta(minutes=minutes)
+        tutor_id = simulation_tutor_id(tenant, task.id)
+        conversation_id = str(uuid.uuid4())
+        user_id = request.userId or self.ctx.principal.id
+        initial = [task.initialMessage] if task.initialMessage else []
+        tutor = TutorUpsert(
+            name=task.display_title,
+            description=task.scenarioDescription,
+            initial_messages=initial,
+            taskId=task.id,
+            language=task.language,
+        )
+        async with self.ctx.runtime.db.write() as session:
+            action, _ = await tasks.upsert_task(session, tenant, task)
+            if action is not TaskAction.UNCHANGED:
+                self.ctx.principal.require(tenant, Permission.WRITE)
+            await conversations.put_tutor(session, tenant, tutor_id, tutor.to_wire())
+            await conversations.create_conversation(
+                session,
+                conversation_id=conversation_id,
+                tenant_id=tenant,
+                tutor_id=tutor_id,
+                user_id=user_id,
+                task_id=task.id,
+                kind=SIMULATION,
+                expires_at=expires,
+            )
+            await conversations.append_messages(
+                session,
+                conversation_id,
+                [("system", self.system_prompt(task)), *(("assistant", text) for text in initial)],
+            )
+        return SimulationSession(
+            id=conversation_id,
+            conversationId=conversation_id,
+            taskId=task.id,
+            userId=user_id,
+            tutorId=tutor_id,
+            initialMessages=initial,
+            startedAt=started,
+            expiresAt=expires,
+        )
+
+    def system_prompt(self, task: SimulationTask) -> str:
+        text = self.ctx.runtime.catalogue.text
+        persona = task.persona
+        return text(
+            task.language,
+            "simulation.system_prompt",
+            persona=persona.name if persona else text(task.language, "simulation.default_persona"),
+            persona_description=persona.description if persona else "",
+            scenario=task.scenarioDescription or task.problemStatement,
+        )
+
+    def closing_note(
+        self, stored: m.Conversation | None, task: TaskBase | None, language: Language
+    ) -> str | None:
+        """The message that ends a simulation whose turn limit this turn reaches."""
+        if stored is None or not isinstance(task, SimulationTask) or not task.maxTurns:
+            return None
+        if stored.turns + 1 < task.maxTurns:
+            return None
+        text = self.ctx.runtime.catalogue.text
+        reason = text(language, "simulation.reason_turns", max_turns=task.maxTurns)
+        return text(language, "simulation.session_finished", reason=reason)
+
+    async def transcript(self, tenant: str, conversation_id: str) -> tuple[ChatTurn, ...]:
+        """The learner-visible turns of a session (its system prompts left out), for its feedback.
+
+        They are exactly what a client saw, so feedback on {messages} built from the chat equals
+        feedback on {conversationId}, message indexes included.
+        """
+        async with self.ctx.runtime.db.read() as session:
+            conversation = await conversations.get_conversation(session, conversation_id)
+            if conversation is None:
+                raise NotFound(f"conversation {conversation_id!r} does not exist")
+            if conversation.tenant_id != tenant:
+                raise MissingPermissions(f"conversation {conversation_id!r} belongs to another tenant")
+            rows = await conversations.list_messages(session, conversation_id)
+        return tuple(ChatTurn(role=r.role, content=r.content) for r in rows if r.role != "system")

@@ -1,0 +1,71 @@
+"""Tasks in the local service: upsert, delete, list and read (API.md 2.2, 2.3; listing and reading
+are extensions, DESIGN.md)."""
+
+from __future__ import annotations
+
+from core.api import (
+    DeleteTaskResponse,
+    Language,
+    NotFound,
+    StoredTask,
+    TaskBase,
+    TaskSummary,
+    UpsertTaskResponse,
+    check_task,
+)
+from core.auth import Permission
+from core.service.context import Context
+from core.store import tasks
+
+
+class TaskOperations:
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+
+    async def upsert_task(self, tenant_id: str, task: TaskBase) -> UpsertTaskResponse:
+        tenant = self.ctx.tenant(tenant_id, Permission.WRITE)
+        check_task(task)
+        async with self.ctx.runtime.db.write() as session:
+            action, _ = await tasks.upsert_task(session, tenant, task)
+        link = self.ctx.runtime.task_link(tenant, task.id)
+        return UpsertTaskResponse(taskId=task.id, tenantId=tenant, action=action, taskLink=link)
+
+    async def delete_task(self, tenant_id: str, task_id: str) -> DeleteTaskResponse:
+        """Removes the task with its answers and feedback: a task created again under the id starts fresh."""
+        tenant = self.ctx.tenant(tenant_id, Permission.DELETE)
+        async with self.ctx.runtime.db.write() as session:
+            if not await tasks.delete_task(session, tenant, task_id):
+                raise NotFound(f"task {task_id!r} does not exist in tenant {tenant!r}")
+            await tasks.delete_task_data(session, tenant, task_id)
+        return DeleteTaskResponse(message=f"task {task_id!r} deleted", taskId=task_id, tenantId=tenant)
+
+    async def list_tasks(self, tenant_id: str) -> list[TaskSummary]:
+        tenant = self.ctx.tenant(tenant_id, Permission.ACCESS)
+        async with self.ctx.runtime.db.read() as session:
+            listing = await tasks.list_tasks(session, tenant)
+        return [
+            TaskSummary(
+                taskId=item.task.task_id,
+                tenantId=tenant,
+                type=item.task.type.schema_name,
+                title=item.task.title,
+                language=Language(item.task.language),
+                version=item.task.version,
+                updatedAt=item.task.updated_at,
+                interactionCount=item.interaction_count,
+                lastVerdicts=item.last_verdicts,
+            )
+            for item in listing
+        ]
+
+    async def get_task(self, tenant_id: str, task_id: str) -> StoredTask:
+        tenant = self.ctx.tenant(tenant_id, Permission.ACCESS)
+        row = await self.ctx.stored_task(tenant, task_id)
+        return StoredTask(
+            tenantId=tenant,
+            version=row.version,
+            createdAt=row.created_at,
+            updatedAt=row.updated_at,
+            taskLink=self.ctx.runtime.task_link(tenant, task_id),
+            definition=row.task,
+        )
