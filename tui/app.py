@@ -10,7 +10,7 @@ import asyncio
 import importlib
 from collections.abc import Iterable
 from datetime import UTC, datetime
-from typing import ClassVar
+from typing import ClassVar, NamedTuple
 
 from textual import work
 from textual.app import App, SystemCommand
@@ -39,6 +39,12 @@ THEME = Theme(
     panel="#242b36",
     dark=True,
 )
+
+
+class OpenedTask(NamedTuple):
+    task: TaskBase
+    version: int | None
+    """The stored version the task was read at; an editor saves on top of it."""
 
 
 class FeedbackStudioApp(App[int | None]):
@@ -144,16 +150,21 @@ class FeedbackStudioApp(App[int | None]):
         self.known_tasks = tasks
         return tasks
 
-    async def task_definition(self, task_id: str) -> TaskBase:
+    async def task_definition(self, task_id: str) -> OpenedTask:
+        """The task with the version it was read at (None on a remote without versions)."""
         service = await self.ready()
         if self.extensions:
-            return (await service.get_task(self.tenant_id, task_id)).definition
+            stored = await service.get_task(self.tenant_id, task_id)
+            return OpenedTask(stored.definition, stored.version)
         if task_id not in self.session_tasks:
             raise NotFound(f"task {task_id!r} was not saved in this session (this remote cannot list tasks)")
-        return self.session_tasks[task_id]
+        return OpenedTask(self.session_tasks[task_id], None)
 
-    async def save_task(self, task: TaskBase) -> UpsertTaskResponse:
-        response = await (await self.ready()).upsert_task(self.tenant_id, task)
+    async def save_task(self, task: TaskBase, expected_version: int | None = None) -> UpsertTaskResponse:
+        """``expected_version``: save only on top of that version (0: only as a new task); see
+        Service.upsert_task. A remote without the extensions writes unconditionally."""
+        expected = expected_version if self.extensions else None
+        response = await (await self.ready()).upsert_task(self.tenant_id, task, expected_version=expected)
         self.session_tasks[task.id] = task
         self.tasks_changed()
         return response

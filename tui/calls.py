@@ -35,19 +35,24 @@ def studio(node: DOMNode) -> Studio:
 
 
 @asynccontextmanager
-async def service_call(node: DOMNode, doing: str, *, busy: Widget | None = None) -> AsyncIterator[None]:
+async def service_call(
+    node: DOMNode, doing: str, *, busy: Widget | None = None, raising: tuple[type[ServiceError], ...] = ()
+) -> AsyncIterator[None]:
     """Show ``busy`` as loading while the block runs; a ServiceError becomes a notification.
 
     The notification carries the API's message verbatim (authors act on it), titled with what
     failed and the error type; the block is abandoned, so nothing after the failing call runs.
     Any other exception is a fault of the (embedded) service: it is logged and notified too,
-    rather than ending the app with the author's unsaved edits.
+    rather than ending the app with the author's unsaved edits. Errors of the ``raising`` types
+    are the caller's to handle (a save conflict asks the author what to do).
     """
     if busy is not None:
         busy.loading = True
     try:
         yield
     except ServiceError as exc:
+        if isinstance(exc, raising):
+            raise
         node.app.notify(
             exc.message,
             title=f"{doing} failed · {exc.type.value}",

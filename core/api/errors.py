@@ -71,6 +71,15 @@ class WrongTaskType(ServiceError):
     type = ErrorType.WRONG_TASK_TYPE_FOR_UPSERT
 
 
+class VersionConflict(ServiceError):
+    """Extension: a conditional upsert (If-Match / If-None-Match) found another version stored.
+
+    412 Precondition Failed, as HTTP names a failed If-Match; nothing was written."""
+
+    status = 412
+    type = ErrorType.INVALID_PARAMETER
+
+
 class PayloadTooLarge(ServiceError):
     status = 413
     type = ErrorType.REQUEST_SCHEMA_MALFORMED
@@ -102,6 +111,7 @@ _BY_STATUS_AND_TYPE: dict[tuple[int, str], type[ServiceError]] = {
         InvalidParameter,
         NotFound,
         WrongTaskType,
+        VersionConflict,
         PayloadTooLarge,
         TooManyRequests,
         InternalError,

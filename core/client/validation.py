@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import ValidationError
+from pydantic import TypeAdapter, ValidationError
 
 from core.api import TASK_ADAPTER, InvalidParameter, TaskBase, check_task
+from core.api.tasks import Identifier
 
 Loc = tuple[Any, ...]
 
@@ -37,6 +38,19 @@ def validate(document: dict[str, Any]) -> tuple[TaskBase | None, dict[Loc, str]]
     except InvalidParameter as exc:
         return None, {(): exc.message}
     return task, {}
+
+
+_ID = TypeAdapter(Identifier)
+
+
+def id_problem(value: str) -> str | None:
+    """What is wrong with a task id by the API's rules (empty, "/", hidden characters), or None."""
+    try:
+        _ID.validate_python(value)
+    except ValidationError as exc:
+        error = exc.errors()[0]
+        return FRIENDLIER.get(error["type"], error["msg"]).removeprefix("Value error, ")
+    return None
 
 
 def field_path(loc: Loc) -> str:

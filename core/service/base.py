@@ -54,7 +54,12 @@ class Service(Protocol):
         self, task_id: str, request: ComputeTaskFeedbackRequest
     ) -> Feedback: ...
 
-    async def upsert_task(self, tenant_id: str, task: TaskDefinition) -> UpsertTaskResponse: ...
+    async def upsert_task(
+        self, tenant_id: str, task: TaskDefinition, *, expected_version: int | None = None
+    ) -> UpsertTaskResponse:
+        """``expected_version`` (extension): None writes unconditionally (API.md); 0 only creates;
+        n only writes on top of version n. Otherwise VersionConflict, and nothing is written."""
+        ...
 
     async def delete_task(self, tenant_id: str, task_id: str) -> DeleteTaskResponse: ...
 

@@ -110,8 +110,10 @@ class LocalService:
 
     # --- tasks and graded answers ---------------------------------------------------------------
 
-    async def upsert_task(self, tenant_id: str, task: TaskBase) -> UpsertTaskResponse:
-        return await self._tasks.upsert_task(tenant_id, task)
+    async def upsert_task(
+        self, tenant_id: str, task: TaskBase, *, expected_version: int | None = None
+    ) -> UpsertTaskResponse:
+        return await self._tasks.upsert_task(tenant_id, task, expected_version=expected_version)
 
     async def delete_task(self, tenant_id: str, task_id: str) -> DeleteTaskResponse:
         return await self._tasks.delete_task(tenant_id, task_id)

@@ -82,6 +82,7 @@ from core.api import (
     WebhookReceipt,
     error_from_response,
 )
+from core.api.preconditions import precondition_headers
 from core.auth import ALL_PERMISSIONS
 
 T = TypeVar("T")
@@ -191,12 +192,14 @@ class RemoteService:
 
     # --- the one request path -------------------------------------------------------------------
 
-    async def _send(self, method: str, path: str, body: Any = None) -> httpx.Response:
+    async def _send(
+        self, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None
+    ) -> httpx.Response:
         """One HTTP exchange, retried when idempotent; transport failures become RemoteUnreachable."""
         try:
             if method in IDEMPOTENT:
                 return await self._retrying(self._attempt, method, path, body)
-            return await self._client.request(method, path, json=body)
+            return await self._client.request(method, path, json=body, headers=headers)
         except _RetryableStatus as exc:
             return exc.response
         except httpx.TransportError as exc:
@@ -282,10 +285,14 @@ class RemoteService:
             meta.setdefault("interactionId", response.headers.get("X-Interaction-Id", ""))
         return self._validate(document, Feedback, response)
 
-    async def upsert_task(self, tenant_id: str, task: TaskDefinition) -> UpsertTaskResponse:
-        return await self._call(
-            "POST", f"/tenants/{_segment(tenant_id)}/tasks", UpsertTaskResponse, task.to_wire()
+    async def upsert_task(
+        self, tenant_id: str, task: TaskDefinition, *, expected_version: int | None = None
+    ) -> UpsertTaskResponse:
+        path = f"/tenants/{_segment(tenant_id)}/tasks"
+        response = await self._send(
+            "POST", path, task.to_wire(), headers=precondition_headers(expected_version)
         )
+        return self._validate(self._json(response), UpsertTaskResponse, response)
 
     async def delete_task(self, tenant_id: str, task_id: str) -> DeleteTaskResponse:
         path = f"/tenants/{_segment(tenant_id)}/tasks/{_segment(task_id)}"

@@ -22,11 +22,15 @@ class TaskOperations:
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
 
-    async def upsert_task(self, tenant_id: str, task: TaskBase) -> UpsertTaskResponse:
+    async def upsert_task(
+        self, tenant_id: str, task: TaskBase, *, expected_version: int | None = None
+    ) -> UpsertTaskResponse:
+        """``expected_version``: see :func:`core.store.tasks.write_task` (a VersionConflict when the
+        stored task is not the one the caller edited)."""
         tenant = self.ctx.tenant(tenant_id, Permission.WRITE)
         check_task(task)
         async with self.ctx.runtime.db.write() as session:
-            action, _ = await tasks.upsert_task(session, tenant, task)
+            action, _ = await tasks.upsert_task(session, tenant, task, expected_version)
         link = self.ctx.runtime.task_link(tenant, task.id)
         return UpsertTaskResponse(taskId=task.id, tenantId=tenant, action=action, taskLink=link)
 

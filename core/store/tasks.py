@@ -17,7 +17,15 @@ from typing import Any
 from sqlalchemy import Connection, bindparam, delete, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from core.api import TaskAction, TaskBase, TaskDefinition, TaskType, WrongTaskType, parse_task
+from core.api import (
+    TaskAction,
+    TaskBase,
+    TaskDefinition,
+    TaskType,
+    VersionConflict,
+    WrongTaskType,
+    parse_task,
+)
 from core.store import models as m
 from core.store.common import insert_for
 
@@ -125,8 +133,15 @@ def read_definition(connection: Connection, tenant_id: str, task_id: str) -> dic
     return definition
 
 
-def write_task(connection: Connection, tenant_id: str, task: TaskBase) -> tuple[TaskAction, TaskRow]:
-    """Create the task, or update it if its content changed; the decision is race-free."""
+def write_task(
+    connection: Connection, tenant_id: str, task: TaskBase, expected_version: int | None = None
+) -> tuple[TaskAction, TaskRow]:
+    """Create the task, or update it if its content changed; the decision is race-free.
+
+    ``expected_version`` makes the write conditional (an editor saves on top of the version it
+    opened): 0 means the task must not exist yet, n that version n must still be the stored one.
+    Writing what is stored already is no conflict for an editor (n); a create (0) finds any task
+    with the id a conflict. The row is locked while it is checked."""
     document = canonical_json(task)
     digest = content_hash(document)
     now = m.utcnow()
@@ -147,15 +162,31 @@ def write_task(connection: Connection, tenant_id: str, task: TaskBase) -> tuple[
         insert_for(connection, _tasks)
         .values(**values)
         .on_conflict_do_nothing(index_elements=["tenant_id", "task_id"])
+        .returning(_tasks.c.task_id)
     )
     row = TaskRow.of(
         connection.execute(select(_tasks).where(_key(tenant_id, task.id)).with_for_update()).one()
     )
-    if inserted.rowcount == 1:
+    if inserted.first() is not None:
+        if expected_version:
+            raise VersionConflict(
+                f"task {task.id!r} was deleted since version {expected_version} was opened; "
+                "save it again to create it anew"
+            )
         return TaskAction.CREATED, row
+    if expected_version == 0:
+        raise VersionConflict(
+            f"a task with the id {task.id!r} already exists in tenant {tenant_id!r} "
+            f"(version {row.version}, “{row.title}”); choose another id or open that task"
+        )
     check_type_unchanged(row, task)
     if row.content_hash == digest:
         return TaskAction.UNCHANGED, row
+    if expected_version is not None and expected_version != row.version:
+        raise VersionConflict(
+            f"task {task.id!r} changed since you opened it: version {row.version} is stored, "
+            f"you edited version {expected_version}"
+        )
     changed: dict[str, Any] = dict(
         definition=document,
         content_hash=digest,
@@ -168,9 +199,13 @@ def write_task(connection: Connection, tenant_id: str, task: TaskBase) -> tuple[
     return TaskAction.UPDATED, replace(row, **changed)
 
 
-async def upsert_task(session: AsyncSession, tenant_id: str, task: TaskBase) -> tuple[TaskAction, TaskRow]:
+async def upsert_task(
+    session: AsyncSession, tenant_id: str, task: TaskBase, expected_version: int | None = None
+) -> tuple[TaskAction, TaskRow]:
     """write_task in the session's transaction."""
-    return await session.run_sync(lambda sync: write_task(sync.connection(), tenant_id, task))
+    return await session.run_sync(
+        lambda sync: write_task(sync.connection(), tenant_id, task, expected_version)
+    )
 
 
 async def get_task(session: AsyncSession, tenant_id: str, task_id: str) -> TaskRow | None:

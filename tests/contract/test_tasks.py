@@ -12,6 +12,7 @@ from core.api import (
     MultipleChoiceTask,
     NotFound,
     TaskAction,
+    VersionConflict,
     WrongTaskType,
 )
 from core.service.base import Service
@@ -98,3 +99,27 @@ async def test_aspects_are_suggested_for_a_task(service: Service) -> None:
 async def test_aspects_in_a_tenant_without_access_are_refused(service: Service) -> None:
     with pytest.raises(MissingPermissions):
         await service.compute_aspects(AspectsComputeRequest(tenantId="elsewhere", taskDefinition=mc_task()))
+
+
+async def test_an_editor_saves_only_on_top_of_the_version_it_opened(service: Service) -> None:
+    """Two editors of one task: the second save is refused instead of undoing the first."""
+    await service.upsert_task("default", mc_task())
+    opened = (await service.get_task("default", "mc-1")).version
+    first = await service.upsert_task("default", mc_task(title="First author"), expected_version=opened)
+    assert first.action is TaskAction.UPDATED
+    with pytest.raises(VersionConflict, match="changed since you opened it"):
+        await service.upsert_task("default", mc_task(title="Second author"), expected_version=opened)
+    assert (await service.get_task("default", "mc-1")).definition.title == "First author"
+    saving_again = await service.upsert_task(
+        "default", mc_task(title="First author"), expected_version=opened
+    )
+    assert saving_again.action is TaskAction.UNCHANGED  # what is stored already is never a conflict
+
+
+async def test_a_new_task_never_replaces_one_with_its_id(service: Service) -> None:
+    await service.upsert_task("default", mc_task(title="Kept"))
+    with pytest.raises(VersionConflict, match="already exists"):
+        await service.upsert_task("default", mc_task(title="New"), expected_version=0)
+    assert (await service.get_task("default", "mc-1")).definition.title == "Kept"
+    created = await service.upsert_task("default", mc_task("mc-2", title="New"), expected_version=0)
+    assert created.action is TaskAction.CREATED

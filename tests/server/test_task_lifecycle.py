@@ -119,3 +119,22 @@ async def test_feedback_by_task_id_needs_an_existing_task_of_that_type(client):
     )
     assert mismatch.status_code == 400
     assert "does not match" in mismatch.json()["message"]
+
+
+async def test_conditional_upsert_over_http_uses_the_version_as_etag(client):
+    await client.post("/tenants/default/tasks", json=mc_task())
+    read = await client.get("/tenants/default/tasks/mc-1")
+    assert read.headers["ETag"] == '"1"'
+
+    ok = await client.post("/tenants/default/tasks", json=mc_task(title="A"), headers={"If-Match": '"1"'})
+    assert ok.json()["action"] == "UPDATED"
+    stale = await client.post("/tenants/default/tasks", json=mc_task(title="B"), headers={"If-Match": '"1"'})
+    assert stale.status_code == 412
+    assert stale.json()["type"] == "INVALID_PARAMETER" and "version 2 is stored" in stale.json()["message"]
+    taken = await client.post(
+        "/tenants/default/tasks", json=mc_task(title="C"), headers={"If-None-Match": "*"}
+    )
+    assert taken.status_code == 412 and "already exists" in taken.json()["message"]
+    garbled = await client.post("/tenants/default/tasks", json=mc_task(), headers={"If-Match": "yesterday"})
+    assert garbled.status_code == 400 and "If-Match" in garbled.json()["message"]
+    assert (await client.get("/tenants/default/tasks/mc-1")).json()["definition"]["title"] == "A"

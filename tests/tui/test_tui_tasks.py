@@ -212,3 +212,44 @@ async def test_opening_a_task_puts_the_cursor_in_its_answer(pilot):
     await open_task(pilot, "ff-bulb-circuit-en")
     await pilot.pause()
     assert pilot.app.focused is not None and pilot.app.focused.id == "answer-text"
+
+
+async def test_a_save_on_top_of_another_authors_save_asks_before_overwriting(pilot, studio):
+    """Two editors of one task (here: this app and another client of the same database)."""
+    app = pilot.app
+    await open_task(pilot, "ff-bulb-circuit-en")
+    await pilot.press("ctrl+o")
+    await wait_until(pilot, lambda: isinstance(app.screen, EditorScreen))
+    editor = app.screen
+    theirs = (await studio.get_task("default", "ff-bulb-circuit-en")).definition
+    await studio.upsert_task("default", theirs.model_copy(update={"title": "Their title"}))
+
+    editor.query_one(".field-title Input", Input).value = "My title"
+    await pilot.press("ctrl+s")
+    await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+    assert "changed since you opened it" in text_of(app.screen.query_one(".dialog-question"))
+    await pilot.click("#cancel")
+    await wait_until(pilot, lambda: app.screen is editor)
+    assert (await studio.get_task("default", "ff-bulb-circuit-en")).definition.title == "Their title"
+    assert editor.query_one(".field-title Input", Input).value == "My title"  # the edit is kept
+
+    await pilot.press("ctrl+s")
+    await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+    await pilot.click("#confirm")
+    await wait_until(pilot, lambda: not isinstance(app.screen, EditorScreen | ConfirmScreen))
+    assert (await studio.get_task("default", "ff-bulb-circuit-en")).definition.title == "My title"
+
+
+async def test_renaming_a_task_in_the_editor_never_overwrites_another(pilot, studio):
+    app = pilot.app
+    await open_task(pilot, "ff-bulb-circuit-en")
+    await pilot.press("ctrl+o")
+    await wait_until(pilot, lambda: isinstance(app.screen, EditorScreen))
+    app.screen.query_one(".field-id Input", Input).value = "mc-photosynthesis-en"
+    await wait_until(pilot, lambda: "exists already" in text_of(app.screen.query_one("#task-problems")))
+    await pilot.press("ctrl+s")
+    await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+    assert "already exists" in text_of(app.screen.query_one(".dialog-question"))
+    await pilot.click("#cancel")
+    stored = (await studio.get_task("default", "mc-photosynthesis-en")).definition
+    assert stored.type == "MultipleChoiceTask"  # the other task is untouched

@@ -114,3 +114,26 @@ async def test_a_big_library_shows_its_cards_a_page_at_a_time(user: User) -> Non
     shown = min(60, total)  # the refresh runs in the background: wait for it, however long it takes
     await eventually(lambda: count(user, "duplicate") == shown, f"{shown} cards")
     await user.should_not_see(more)
+
+
+@pytest.mark.parametrize(
+    ("new_id", "problem"),
+    [("", "at least 1 character"), ("a/b", "no “/”"), ("blanks-water-cycle-en", "already exists")],
+)
+async def test_duplicating_under_an_empty_a_broken_or_a_taken_id_is_refused(
+    user: User, new_id: str, problem: str
+) -> None:
+    service = LocalService(harness.runtime, local_principal("default"))
+    await user.open("/")
+    with user.scope(marker="card-mc-photosynthesis-en"):
+        user.find(marker="duplicate").click()
+    with user.scope(marker="dialog"):
+        id_input = user.find("Id of the copy")
+        with user:
+            id_input.elements.pop().value = new_id
+        user.find("Create copy").click()
+    await user.should_see(problem, retries=SLOW)
+    assert (
+        await service.get_task("default", "blanks-water-cycle-en")
+    ).definition.type == "InTextFillInBlanksTask"
+    assert len(await service.list_tasks("default")) == DEMO

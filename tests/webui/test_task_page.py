@@ -240,3 +240,37 @@ async def test_a_triple_click_on_get_feedback_records_one_interaction(user: User
     await user.should_see("CORRECT", retries=SLOW)
     service = LocalService(harness.runtime, local_principal("default"))
     assert len(await service.list_interactions("default", "mc-photosynthesis-en")) == 1
+
+
+async def test_a_save_on_top_of_another_authors_save_asks_before_overwriting(user: User) -> None:
+    service = LocalService(harness.runtime, local_principal("default"))
+    await user.open("/tasks/default/mc-photosynthesis-en")
+    user.find("Edit").click()
+    theirs = (await service.get_task("default", "mc-photosynthesis-en")).definition
+    await service.upsert_task("default", theirs.model_copy(update={"title": "Their title"}))
+    user.find("Title").type(" (mine)")
+    user.find("Save task").click()
+    await user.should_see("changed since you opened it", retries=SLOW)
+    user.find("Cancel").click()
+    assert (await service.get_task("default", "mc-photosynthesis-en")).definition.title == "Their title"
+    user.find("Save task").click()
+    await user.should_see("Save your version over it?", retries=SLOW)
+    user.find("Overwrite").click()
+    await user.should_see("Task updated", retries=SLOW)
+    assert (await service.get_task("default", "mc-photosynthesis-en")).definition.title.endswith("(mine)")
+
+
+async def test_a_new_task_with_a_taken_id_replaces_nothing(user: User) -> None:
+    service = LocalService(harness.runtime, local_principal("default"))
+    await user.open("/new/MULTIPLE_CHOICE")
+    await user.should_see("New multiple choice task")
+    user.find("Id").type("mc-photosynthesis-en")
+    user.find("Problem statement").type("Which city is the capital of France?")
+    options = [e for e in user.find(kind=ui.input).elements if e.props.get("label") == "Option"]
+    for option, text in zip(sorted(options, key=lambda e: e.id), ["Paris", "Lyon"], strict=True):
+        with user:
+            option.value = text
+    user.find("Save task").click()
+    await user.should_see("already exists", retries=SLOW)
+    stored = (await service.get_task("default", "mc-photosynthesis-en")).definition
+    assert stored.problemStatement.startswith("Which gas")

@@ -15,7 +15,7 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Button, Checkbox, Footer, Header, Input, Select, Static, TextArea
 
-from core.api import InTextChoicesTask, InTextFillInBlanksTask, TaskBase
+from core.api import InTextChoicesTask, InTextFillInBlanksTask, TaskBase, VersionConflict
 from core.client.authoring import sample_solution_warnings
 from core.client.validation import field_path, validate
 from tui.calls import service_call
@@ -40,11 +40,13 @@ class EditorScreen(Screen[str | None]):
             super().__init__()
             self.task_id = task_id
 
-    def __init__(self, task: TaskBase, *, is_new: bool, taken: frozenset[str] = frozenset()) -> None:
+    def __init__(self, task: TaskBase, *, version: int | None) -> None:
+        """``version``: the stored version being edited (0 for a new task, None where the service
+        keeps no versions); the save is refused if another save came in between."""
         super().__init__()
         self.draft = task
-        self.is_new = is_new
-        self.taken = taken
+        self.version = version
+        self.is_new = version == 0
         self.original = task.to_wire()
         self.common = FieldSet(COMMON, self.original, id="common")
         self.parts = type_parts(task.task_type, self.original)
@@ -103,8 +105,13 @@ class EditorScreen(Screen[str | None]):
             for loc, msg in problems.items()
             if loc not in shown
         ]
-        if self.is_new and document.get("id") in self.taken:
-            rest.append(f"A task with id {document['id']!r} exists: saving replaces it.")
+        if document.get("id") != self.draft.id or self.is_new:
+            if document.get("id") in {t.taskId for t in self.app.known_tasks}:
+                rest.append(f"A task with id {document['id']!r} exists already: choose another id.")
+            elif not self.is_new:
+                rest.append(
+                    f"Saving creates a new task {document.get('id')!r}; {self.draft.id!r} stays as it is."
+                )
         show_message(self.query_one("#task-problems", Static), "\n".join(f"⚠ {line}" for line in rest))
         self.query_one("#save", Button).disabled = task is None
         self._preview(document)
@@ -136,16 +143,36 @@ class EditorScreen(Screen[str | None]):
             return
         self.save(task)
 
+    def expected_version(self, task: TaskBase) -> int | None:
+        """What the save must find stored: a renamed task is a new one, never an overwrite."""
+        return 0 if task.id != self.draft.id else self.version
+
     @work(exclusive=True, group="editor")
-    async def save(self, task: TaskBase) -> None:
-        async with service_call(self, "Saving", busy=self.query_one("#editor")):
-            response = await self.app.save_task(task)
-            self.notify(f"{task.id}: {response.action.value.lower()}", title="Task saved")
-            if warnings := await asyncio.to_thread(sample_solution_warnings, task):
-                self.notify(
-                    "\n".join(warnings), title="Check the sample solution", severity="warning", timeout=20
-                )
-            self.post_message(self.Saved(task.id))
+    async def save(self, task: TaskBase, *, overwrite: bool = False) -> None:
+        """Save on top of the version opened; ``overwrite`` (the author chose it) saves regardless."""
+        expected = None if overwrite else self.expected_version(task)
+        try:
+            async with service_call(
+                self, "Saving", busy=self.query_one("#editor"), raising=(VersionConflict,)
+            ):
+                response = await self.app.save_task(task, expected)
+                self.notify(f"{task.id}: {response.action.value.lower()}", title="Task saved")
+                if warnings := await asyncio.to_thread(sample_solution_warnings, task):
+                    self.notify(
+                        "\n".join(warnings), title="Check the sample solution", severity="warning", timeout=20
+                    )
+                self.post_message(self.Saved(task.id))
+        except VersionConflict as conflict:
+            self.ask_to_overwrite(task, conflict.message)
+
+    def ask_to_overwrite(self, task: TaskBase, conflict: str) -> None:
+        """Another save came first (or the id is taken): the author decides, nothing is lost."""
+        from tui.screens.confirm import ConfirmScreen
+
+        question = f"{conflict}.\n\nSave your version over it? Cancel keeps your edits here, unsaved."
+        self.app.push_screen(
+            ConfirmScreen(question, "Overwrite"), lambda yes: yes and self.save(task, overwrite=True)
+        )
 
     def on_editor_screen_saved(self, message: Saved) -> None:
         """Leave once the save's worker is done with this screen's widgets."""

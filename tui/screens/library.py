@@ -165,7 +165,7 @@ class LibraryScreen(Screen):
         from tui.screens.editor import EditorScreen
 
         taken = frozenset(t.taskId for t in self.tasks)
-        self.app.push_screen(EditorScreen(new_task(task_type, taken), is_new=True, taken=taken), self._saved)
+        self.app.push_screen(EditorScreen(new_task(task_type, taken), version=0), self._saved)
 
     def _saved(self, task_id: str | None) -> None:
         """A new task goes straight to trying answers; that is what an author does next."""
@@ -181,8 +181,8 @@ class LibraryScreen(Screen):
         from tui.screens.editor import EditorScreen
 
         async with service_call(self, "Opening the task"):
-            definition = await self.app.task_definition(task_id)
-            await self.app.push_screen(EditorScreen(definition, is_new=False))
+            opened = await self.app.task_definition(task_id)
+            await self.app.push_screen(EditorScreen(opened.task, version=opened.version))
 
     def action_duplicate(self) -> None:
         if task_id := self.selected_id:
@@ -191,14 +191,14 @@ class LibraryScreen(Screen):
     @work(group="library-edit")
     async def duplicate(self, task_id: str) -> None:
         async with service_call(self, "Duplicating", busy=self.query_one(DataTable)):
-            original = await self.app.task_definition(task_id)
+            original = (await self.app.task_definition(task_id)).task
             copy = original.model_copy(
                 update={
                     "id": free_id(f"{task_id}-copy", {t.taskId for t in self.tasks}),
                     "title": f"{original.display_title} (copy)",
                 }
             )
-            await self.app.save_task(copy)
+            await self.app.save_task(copy, expected_version=0)
             self.notify(f"Duplicated as {copy.id}", title="Task duplicated")
             self.load_tasks(select=copy.id)
 

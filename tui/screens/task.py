@@ -82,6 +82,8 @@ class TaskScreen(Screen):
         super().__init__()
         self.task_id = task_id
         self.definition: TaskBase | None = None
+        self.version: int | None = None
+        """The stored version shown: the editor saves on top of it."""
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -95,7 +97,9 @@ class TaskScreen(Screen):
     @work(exclusive=True, group="task")
     async def load(self) -> None:
         async with service_call(self, "Opening the task", busy=self.query_one("#task-body")):
-            self.post_message(self.Loaded(await self.app.task_definition(self.task_id)))
+            opened = await self.app.task_definition(self.task_id)
+            self.version = opened.version
+            self.post_message(self.Loaded(opened.task))
 
     async def on_task_screen_loaded(self, message: Loaded) -> None:
         task = self.definition = message.task
@@ -259,7 +263,9 @@ class TaskScreen(Screen):
             return
         from tui.screens.editor import EditorScreen
 
-        self.app.push_screen(EditorScreen(self.definition, is_new=False), lambda saved: saved and self.load())
+        self.app.push_screen(
+            EditorScreen(self.definition, version=self.version), lambda saved: saved and self.load()
+        )
 
     def action_chat(self) -> None:
         self.app.action_chat(task_id=self.task_id)

@@ -17,19 +17,24 @@ from core.api import (
     Matching,
     TaskBase,
     TaskType,
+    VersionConflict,
     parse_task_type,
 )
 from core.client.authoring import sample_solution_warnings
 from core.client.validation import problem_lines, validate
 from webui.components.editor_fields import Item, aspects_editor, chips, cleaned, list_editor, number, text
 from webui.context import Studio, reporting
-from webui.theme import section_title
+from webui.theme import dialog, section_title
 
 Saved = Callable[[TaskBase], Awaitable[None]]
 
 
-def task_editor(studio: Studio, tenant: str, draft: Item, *, is_new: bool, on_saved: Saved) -> None:
+def task_editor(studio: Studio, tenant: str, draft: Item, *, version: int | None, on_saved: Saved) -> None:
+    """``version``: the stored version being edited (0 for a new task); the save is conditional on
+    it, so a second author's save in between, or a new task's id that is taken, is never
+    overwritten without the author choosing to."""
     task_type = parse_task_type(draft["type"])
+    is_new = version == 0
     with ui.column().classes("w-full gap-3"):
         section_title("Task")
         with ui.row().classes("w-full gap-2 no-wrap max-sm:flex-wrap"):
@@ -48,7 +53,7 @@ def task_editor(studio: Studio, tenant: str, draft: Item, *, is_new: bool, on_sa
         save_button = ui.button("Save task", icon="save", on_click=lambda: save()).props("unelevated")
         save_button.classes("self-end")
 
-    async def save() -> None:
+    async def save(overwrite: bool = False) -> None:
         problems.clear()
         task = _checked(cleaned(draft), problems)
         if task is None:
@@ -56,13 +61,38 @@ def task_editor(studio: Studio, tenant: str, draft: Item, *, is_new: bool, on_sa
         save_button.props("loading")
         try:
             with reporting("Saving"):
-                response = await (await studio.service()).upsert_task(tenant, task)
+                service = await studio.service()
+                try:
+                    response = await service.upsert_task(
+                        tenant, task, expected_version=None if overwrite else version
+                    )
+                except VersionConflict as conflict:
+                    _ask_to_overwrite(conflict.message, lambda: save(overwrite=True))
+                    return
                 ui.notify(f"Task {response.action.value.lower()}", type="positive")
                 for warning in await run.io_bound(sample_solution_warnings, task):
                     ui.notify(warning, type="warning", multi_line=True, close_button=True, timeout=20000)
                 await on_saved(task)
         finally:
             save_button.props(remove="loading")
+
+
+def _ask_to_overwrite(conflict: str, overwrite: Callable[[], Awaitable[None]]) -> None:
+    """Another save came first, or the id is taken: the author decides; cancel keeps the edits."""
+
+    async def confirmed() -> None:
+        box.close()
+        await overwrite()
+
+    with dialog() as box:
+        ui.label("Not saved yet").classes("text-lg")
+        ui.label(f"{conflict}.").classes("text-sm").mark("conflict")
+        ui.label("Save your version over it? Cancel keeps your edits on this page, unsaved.").classes(
+            "text-sm opacity-70"
+        )
+        with ui.row().classes("w-full justify-end"):
+            ui.button("Cancel", on_click=box.close).props("flat")
+            ui.button("Overwrite", on_click=confirmed, color="negative").props("unelevated")
 
 
 def _checked(document: Item, problems: ui.column) -> TaskBase | None:

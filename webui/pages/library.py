@@ -13,6 +13,7 @@ from urllib.parse import quote
 from nicegui import events, ui
 
 from core.api import ServiceError, TaskSummary
+from core.client.validation import id_problem
 from core.workspace.documents import Format
 from webui.components.task_files import ACCEPTED, task_file, task_from_upload
 from webui.components.task_types import LABELS, type_icon, type_label
@@ -156,12 +157,16 @@ class Library:
     def _duplicate_dialog(self, summary: TaskSummary) -> None:
         async def duplicate() -> None:
             new_id = new_id_input.value.strip()
+            if problem := id_problem(new_id):
+                new_id_input.props(f'error error-message="{html.escape(problem)}"')
+                return
+            new_id_input.props(remove="error error-message")
             with reporting("Duplicating"):
                 service = await self.studio.service()
                 stored = await service.get_task(self.tenant, summary.taskId)
                 title = f"{stored.definition.display_title} (copy)"
                 copy = stored.definition.model_copy(update={"id": new_id, "title": title})
-                await service.upsert_task(self.tenant, copy)
+                await service.upsert_task(self.tenant, copy, expected_version=0)  # never over another task
                 ui.notify(f"Duplicated as {new_id}", type="positive")
                 await self._reload()
                 box.close()  # last: closing deletes the dialog, the context of this handler

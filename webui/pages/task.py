@@ -68,7 +68,7 @@ def register(studio: Studio) -> None:
             async def open_saved(task: TaskBase) -> None:
                 ui.navigate.to(f"/tasks/{tenant}/{task.id}")
 
-            task_editor(studio, tenant, new_draft(task_type), is_new=True, on_saved=open_saved)
+            task_editor(studio, tenant, new_draft(task_type), version=0, on_saved=open_saved)
 
 
 @dataclass(frozen=True)
@@ -178,7 +178,7 @@ class TaskPage:
             self.studio,
             self.stored.tenantId,
             copy.deepcopy(self.task.to_wire()),
-            is_new=False,
+            version=self.stored.version,
             on_saved=self._reload,
         )
 

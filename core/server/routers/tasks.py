@@ -1,6 +1,8 @@
 """Tasks: upsert and delete (API.md 4), the alpha aspects call, and the list/read extensions."""
 
-from fastapi import APIRouter
+from typing import Annotated
+
+from fastapi import APIRouter, Header, Response
 
 from core.api import (
     Aspect,
@@ -12,15 +14,30 @@ from core.api import (
     TaskSummary,
     UpsertTaskResponse,
 )
+from core.api.preconditions import etag, expected_version_of
 from core.server.deps import ServiceDep
 
 router = APIRouter(tags=["tasks"])
 
 
 @router.post("/tenants/{tenantId}/tasks", response_model=UpsertTaskResponse)
-async def upsert_task(tenantId: str, task: TaskDefinition, service: ServiceDep) -> UpsertTaskResponse:
-    """Create (CREATED) or update (UPDATED, UNCHANGED) a task; its type can never change."""
-    return await service.upsert_task(tenantId, task)
+async def upsert_task(
+    tenantId: str,
+    task: TaskDefinition,
+    service: ServiceDep,
+    if_match: Annotated[
+        str | None, Header(description='Extension: write only on top of this version, e.g. "3"')
+    ] = None,
+    if_none_match: Annotated[
+        str | None, Header(description='Extension: "*" creates only, never replaces')
+    ] = None,
+) -> UpsertTaskResponse:
+    """Create (CREATED) or update (UPDATED, UNCHANGED) a task; its type can never change.
+
+    Extension: with If-Match or If-None-Match the write is conditional (412 when the stored task is
+    not the one the editor opened, core.api.preconditions)."""
+    expected = expected_version_of(if_match, if_none_match)
+    return await service.upsert_task(tenantId, task, expected_version=expected)
 
 
 @router.delete("/tenants/{tenantId}/tasks/{taskId}", response_model=DeleteTaskResponse)
@@ -46,6 +63,8 @@ async def list_tasks(tenantId: str, service: ServiceDep) -> list[TaskSummary]:
     response_model_exclude_none=True,
     tags=["extensions"],
 )
-async def get_task(tenantId: str, taskId: PathId, service: ServiceDep) -> StoredTask:
-    """Extension: a stored task definition."""
-    return await service.get_task(tenantId, taskId)
+async def get_task(tenantId: str, taskId: PathId, service: ServiceDep, response: Response) -> StoredTask:
+    """Extension: a stored task definition; its ETag is its version (for If-Match on the upsert)."""
+    stored = await service.get_task(tenantId, taskId)
+    response.headers["ETag"] = etag(stored.version)
+    return stored
