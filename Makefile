@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cksum pyproject.toml | cut -d' ' -f1)
 
-.PHONY: run test test-fast lint bench serve tui clean
+.PHONY: run test test-fast lint bench serve tui translations clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -36,6 +36,12 @@ test-fast: lint  ## the inner loop: everything but the tests marked slow (browse
 bench: $(STAMP)  ## every benchmark in bench/, each prints its table (harness.py and echo_app.py are helpers)
 	@for b in bench/*.py; do case $$b in bench/harness.py|bench/echo_app.py) continue;; esac; \
 		echo "== $$b"; $(BIN)/python $$b || exit 1; done
+
+LOCALE := core/client/locale
+translations: $(STAMP)  ## extract the apps' strings, update the catalogues of every language, compile them
+	$(BIN)/pybabel extract -F babel.cfg -k _ -k N_ -k plural:1,2 --no-location --sort-output -o $(LOCALE)/studio.pot .
+	$(BIN)/pybabel update -i $(LOCALE)/studio.pot -d $(LOCALE) -D studio --no-location --width 110
+	$(BIN)/pybabel compile -d $(LOCALE) -D studio --statistics
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache

@@ -49,6 +49,10 @@ class Settings(BaseSettings):
 
     log_level: str = "INFO"
 
+    ui_language: str | None = None
+    """The apps' language (en, de, fr, it); unset: the system locale's (LANGUAGE, LC_ALL,
+    LC_MESSAGES, LANG), else English. The web app can switch per browser in Settings."""
+
     @property
     def base_url(self) -> str:
         return (self.public_base_url or f"http://{self.host}:{self.port}").rstrip("/")

@@ -25,6 +25,9 @@ from core.service.runtime import Runtime
 from core.store import principals
 from core.store.db import Database
 
+os.environ["FEEDBACK_STUDIO_UI_LANGUAGE"] = "en"
+"""The suite reads the apps in English whatever the machine's locale; tests of another language
+choose it themselves."""
 POSTGRES_URL = os.environ.get("FEEDBACK_STUDIO_TEST_POSTGRES_URL")
 SLOW_FOLDERS = ("hardening",)
 """Whole folders of slow tests: real processes killed and restarted, idle connections, fuzzing."""

@@ -19,6 +19,7 @@ from nicegui import app, ui
 from core.api import ServiceError
 from core.config import Settings
 from core.service import Service
+from webui.i18n import _
 
 log = logging.getLogger(__name__)
 
@@ -83,7 +84,10 @@ def reporting(action: str) -> Iterator[None]:
         yield
     except Exception as exc:
         ui.notify(
-            f"{action} failed: {failure_text(exc)}", type="negative", multi_line=True, close_button=True
+            _("{action} failed: {reason}").format(action=action, reason=failure_text(exc)),
+            type="negative",
+            multi_line=True,
+            close_button=True,
         )
 
 
@@ -93,4 +97,4 @@ def failure_text(exc: Exception) -> str:
         return exc.message
     error_id = uuid.uuid4().hex[:12]
     log.error("the web app failed (error id %s)", error_id, exc_info=exc)
-    return f"an internal error; it was logged with the id {error_id}"
+    return _("an internal error; it was logged with the id {id}").format(id=error_id)

@@ -25,12 +25,14 @@ from core.service import Service, connect
 from core.service.local import LocalService
 from webui import pages
 from webui.context import Connection, ServiceOpener, Studio
+from webui.i18n import set_default
 from webui.theme import APP_TITLE, FAVICON
 
 
 def create_web_app(settings: Settings) -> FastAPI:
     api = create_app(settings)
     studio = Studio(settings, _service_opener(api, settings))
+    set_default(settings.ui_language)
     pages.register(studio)
     ui.run_with(
         api,

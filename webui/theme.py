@@ -14,6 +14,7 @@ from contextlib import contextmanager
 from nicegui import app, ui
 
 from core.api import Correctness
+from webui.i18n import N_, _
 
 APP_TITLE = "Feedback Studio"
 FAVICON = (
@@ -38,10 +39,10 @@ VERDICT_ICONS = {
 CHART_COLORS = {"CORRECT": "#16a34a", "PARTIAL": "#f59e0b", "WRONG": "#dc2626", "UNKNOWN": "#9ca3af"}
 
 NAVIGATION = [
-    ("Library", "library_books", "/"),
-    ("Tutor chat", "forum", "/tutor"),
-    ("Simulation", "theater_comedy", "/simulation"),
-    ("Settings", "settings", "/settings"),
+    (N_("Library"), "library_books", "/"),
+    (N_("Tutor chat"), "forum", "/tutor"),
+    (N_("Simulation"), "theater_comedy", "/simulation"),
+    (N_("Settings"), "settings", "/settings"),
 ]
 
 CSS = """
@@ -103,7 +104,7 @@ def frame(title: str) -> Iterator[ui.column]:
         ui.space()
         ui.button(icon="dark_mode", on_click=lambda: dark.set_value(not dark.value)).props(
             'flat round color=white dense aria-label="Dark mode"'
-        ).tooltip("Dark mode")
+        ).tooltip(_("Dark mode"))
     with (
         ui.left_drawer(bordered=True).props("width=220 breakpoint=900") as drawer,
         ui.list().classes("w-full"),
@@ -112,7 +113,7 @@ def frame(title: str) -> Iterator[ui.column]:
             with ui.item().props(f'clickable href="{target}"'):  # a real link: opens in a new tab too
                 with ui.item_section().props("avatar"):
                     ui.icon(icon, color="primary")
-                ui.item_section(label)
+                ui.item_section(_(label))
     with ui.column().classes("w-full max-w-6xl mx-auto p-2 sm:p-4 gap-4") as content:
         yield content
 

@@ -137,3 +137,20 @@ async def test_duplicating_under_an_empty_a_broken_or_a_taken_id_is_refused(
         await service.get_task("default", "blanks-water-cycle-en")
     ).definition.type == "InTextFillInBlanksTask"
     assert len(await service.list_tasks("default")) == DEMO
+
+
+async def test_the_language_is_switched_in_settings_and_every_page_then_speaks_it(user: User) -> None:
+    await user.open("/settings")
+    with user:
+        user.find(marker="ui-language").elements.pop().value = "de"
+    await user.open("/")
+    await user.should_see("Neue Aufgabe")
+    await user.should_see("Nach Titel oder Kennung filtern")
+    await user.open("/tasks/default/mc-photosynthesis-en")
+    await user.should_see("Feedback erhalten")  # the task page too; the task itself stays as written
+    await user.should_see("Which gas does a plant take in from the air to build sugar during photosynthesis?")
+    await user.open("/settings")
+    with user:
+        user.find(marker="ui-language").elements.pop().value = "en"
+    await user.open("/")
+    await user.should_see("New task")

@@ -19,6 +19,7 @@ from core.api import (
     TaskBase,
 )
 from core.api.validation import GAP
+from webui.i18n import _
 
 AnswerReader = Callable[[], dict[str, Any]]
 
@@ -41,7 +42,7 @@ def answer_form(task: TaskBase) -> AnswerReader:
 
 
 def _free_text() -> AnswerReader:
-    area = ui.textarea("Answer", placeholder="Type the answer a learner might give").props(
+    area = ui.textarea(_("Answer"), placeholder=_("Type the answer a learner might give")).props(
         "outlined autogrow"
     )
     area.classes("w-full").mark("answer")

@@ -26,6 +26,7 @@ from core.api import (
 )
 from core.api.validation import GAP
 from webui.components.highlight import Span, highlight_html
+from webui.i18n import _
 
 
 def answer_html(task: TaskBase, result: Any, transcript: Sequence[ChatTurn] = ()) -> str:
@@ -62,7 +63,7 @@ def answer_excerpt(task: TaskBase, answer: dict[str, Any]) -> str:
 
 def _option(options: Sequence[str], index: int) -> str:
     """An option's text; its number when the task no longer has it (an answer from before an edit)."""
-    return options[index] if 0 <= index < len(options) else f"option {index + 1}"
+    return options[index] if 0 <= index < len(options) else _("option {number}").format(number=index + 1)
 
 
 def sample_solution_text(task: TaskBase, result: Any) -> str:
@@ -181,8 +182,8 @@ def _conversation(task: TaskBase, result: SimulationResult, transcript: Sequence
             spans_by_turn.setdefault(c.messageIndex, []).append(
                 Span(c.offset, c.length, _aspect_verdict(detected.aspect.type), detected.aspect.name)
             )
-    persona = getattr(getattr(task, "persona", None), "name", None) or "Persona"
-    speakers = {"user": "Learner", "assistant": persona}
+    persona = getattr(getattr(task, "persona", None), "name", None) or _("Persona")
+    speakers = {"user": _("Learner"), "assistant": persona}
     lines = [
         f"<b>{html.escape(speakers.get(turn.role, turn.role))}:</b> "
         + highlight_html(turn.content, spans_by_turn.get(i, []))

@@ -16,6 +16,7 @@ from nicegui import ui
 
 from core.api import ChatMessage, ChatRequest, TraceRating, TutorEventType
 from webui.context import Studio, failure_text, reporting
+from webui.i18n import _
 
 RequestFor = Callable[[list[ChatMessage]], ChatRequest]
 DebugListener = Callable[[str, list[dict[str, Any]]], None]
@@ -96,25 +97,25 @@ class ChatView:
     @contextmanager
     def _message(self, *, sent: bool) -> Iterator[ui.chat_message]:
         colors = "bg-color=primary text-color=white" if sent else "bg-color=grey-3 text-color=black"
-        with self.column, ui.chat_message(name="You" if sent else self.partner, sent=sent) as message:
+        with self.column, ui.chat_message(name=_("You") if sent else self.partner, sent=sent) as message:
             message.classes("fs-bubble").props(colors)
             yield message
 
     def _thumbs(self, trace_id: str) -> None:
         async def rate(score: int) -> None:
-            with reporting("Rating the reply"):
+            with reporting(_("Rating the reply")):
                 await (await self.studio.service()).rate_trace(trace_id, TraceRating(score=score))
                 up.disable()
                 down.disable()
-                ui.notify("Thanks: the rating of this reply is saved", type="positive")
+                ui.notify(_("Thanks: the rating of this reply is saved"), type="positive")
 
         with self.column, ui.row().classes("gap-0 ml-10"):
             up = ui.button(icon="thumb_up", on_click=lambda: rate(1)).mark("thumb-up")
-            up.props('flat round dense size=sm aria-label="Good reply"').tooltip("Good reply")
+            up.props('flat round dense size=sm aria-label="Good reply"').tooltip(_("Good reply"))
             down = ui.button(icon="thumb_down", on_click=lambda: rate(0)).mark("thumb-down")
-            down.props('flat round dense size=sm aria-label="Bad reply"').tooltip("Bad reply")
+            down.props('flat round dense size=sm aria-label="Bad reply"').tooltip(_("Bad reply"))
 
     def _error(self, text: str) -> None:
         with self.column, ui.row().classes("items-center gap-2 text-negative ml-4"):
             ui.icon("error")
-            ui.label(f"The reply failed: {text}")
+            ui.label(_("The reply failed: {reason}").format(reason=text))

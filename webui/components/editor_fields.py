@@ -12,6 +12,7 @@ from typing import Any
 from nicegui import ui
 
 from core.api import AspectType
+from webui.i18n import _
 
 Item = dict[str, Any]
 
@@ -28,13 +29,15 @@ def list_editor(
         for index, item in enumerate(items):
             with ui.card().classes("w-full gap-2 p-3").props("flat bordered"):
                 with ui.row().classes("w-full items-center"):
-                    ui.label(f"{noun.capitalize()} {index + 1}").classes("text-sm font-medium opacity-80")
+                    ui.label(f"{noun[:1].upper()}{noun[1:]} {index + 1}").classes(
+                        "text-sm font-medium opacity-80"
+                    )
                     ui.space()
                     ui.button(icon="delete", on_click=lambda i=index: remove(i)).props(
                         "flat round dense"
-                    ).tooltip(f"Remove this {noun}")
+                    ).tooltip(_("Remove this {item}").format(item=noun))
                 render(item, index)
-        ui.button(f"Add {noun}", icon="add", on_click=add).props("flat dense no-caps")
+        ui.button(_("Add {item}").format(item=noun), icon="add", on_click=add).props("flat dense no-caps")
 
     def add() -> None:
         items.append(new())
@@ -63,7 +66,8 @@ def chips(owner: Item, key: str, label: str) -> ui.input_chips:
     owner.setdefault(key, [])
     return (
         ui.input_chips(label, new_value_mode="add-unique")
-        .props("outlined dense hint='Enter after each'")
+        .props("outlined dense")
+        .props(f'hint="{_("Enter after each")}"')
         .classes("w-full")
         .bind_value(owner, key)
     )
@@ -76,18 +80,18 @@ def new_aspect() -> Item:
 def aspects_editor(owner: Item) -> None:
     """The aspects an answer is checked for: concepts to show, misconceptions to avoid."""
 
-    def render(aspect: Item, _: int) -> None:
+    def render(aspect: Item, _index: int) -> None:
         with ui.row().classes("w-full gap-2 no-wrap max-sm:flex-wrap"):
-            text(aspect, "name", "Name")
-            ui.select({t.value: t.value.capitalize() for t in AspectType}, label="Kind").props(
+            text(aspect, "name", _("Name"))
+            ui.select({t.value: t.value.capitalize() for t in AspectType}, label=_("Kind")).props(
                 "outlined dense"
             ).classes("min-w-40").bind_value(aspect, "type")
-            number(aspect, "points", "Points", min=0)
-        text(aspect, "description", "Description", area=True)
-        chips(aspect, "cues", "Cues: phrasings that show it")
-        text(aspect, "message", "Message shown when it is missing (concept) or present (misconception)")
+            number(aspect, "points", _("Points"), min=0)
+        text(aspect, "description", _("Description"), area=True)
+        chips(aspect, "cues", _("Cues: phrasings that show it"))
+        text(aspect, "message", _("Message shown when it is missing (concept) or present (misconception)"))
 
-    list_editor(owner.setdefault("aspects", []), render, new_aspect, "aspect")
+    list_editor(owner.setdefault("aspects", []), render, new_aspect, _("aspect"))
 
 
 def cleaned(value: Any) -> Any:

@@ -13,6 +13,7 @@ from webui.components.answer_text import answer_html, sample_solution_text
 from webui.components.gold import gold_bar
 from webui.components.rating import rating_bar
 from webui.context import Studio
+from webui.i18n import _
 from webui.theme import VERDICT_ICONS, section_title, verdict_color
 
 
@@ -30,18 +31,18 @@ def feedback_view(
             ui.space()
             ui.label(f"interaction {feedback.metaData.interactionId[:8]}").classes("text-xs opacity-70")
 
-        section_title("Answer")
+        section_title(_("Answer"))
         ui.html(answer_html(task, result, transcript), sanitize=False).classes("fs-answer w-full").mark(
             "marked-answer"
         )
 
         if result.feedback:
-            section_title("Feedback")
+            section_title(_("Feedback"))
             for item in result.feedback:
                 _item(item)
 
         if result.allAspects:
-            section_title("Detected aspects")
+            section_title(_("Detected aspects"))
             with ui.row().classes("gap-2"):
                 for aspect in {d.aspect.name: d.aspect for d in result.allAspects}.values():
                     misconception = aspect.type is AspectType.MISCONCEPTION
@@ -53,7 +54,7 @@ def feedback_view(
 
         solution = sample_solution_text(task, result)
         if solution:
-            with ui.expansion("Sample solution", icon="school").classes("w-full").props("dense"):
+            with ui.expansion(_("Sample solution"), icon="school").classes("w-full").props("dense"):
                 ui.label(solution).classes("whitespace-pre-wrap")
 
         rating_bar(studio, feedback.metaData.interactionId)

@@ -10,6 +10,7 @@ from nicegui import ui
 from core.api import Correctness, Feedback
 from core.client.gold import gold_outcome, mark_gold
 from webui.context import Studio, reporting
+from webui.i18n import _
 
 VERDICTS = (Correctness.CORRECT, Correctness.PARTIAL, Correctness.WRONG)
 
@@ -18,7 +19,7 @@ def gold_bar(studio: Studio, feedback: Feedback) -> None:
     async def keep() -> None:
         keep_button.props("loading")
         try:
-            with reporting("Keeping the gold answer"):
+            with reporting(_("Keeping the gold answer")):
                 service = await studio.service()
                 line = await mark_gold(
                     service,
@@ -33,7 +34,7 @@ def gold_bar(studio: Studio, feedback: Feedback) -> None:
             keep_button.props(remove="loading")
 
     with ui.row().classes("w-full items-center gap-2"):
-        ui.label("This should be").classes("text-sm opacity-70")
+        ui.label(_("This should be")).classes("text-sm opacity-70")
         verdict = ui.toggle([v.value for v in VERDICTS], value=feedback.result.points.verdict.value).props(
             "dense no-caps"
         )
@@ -41,7 +42,7 @@ def gold_bar(studio: Studio, feedback: Feedback) -> None:
             ui.checkbox("and the engine learns from it")
             .props("dense")
             .tooltip(
-                "Also store it as a graded answer: free-text answers like it are then judged the same way"
+                _("Also store it as a graded answer: free-text answers like it are then judged the same way")
             )
         )
-        keep_button = ui.button("Keep as test answer", icon="verified", on_click=keep).props("flat dense")
+        keep_button = ui.button(_("Keep as test answer"), icon="verified", on_click=keep).props("flat dense")

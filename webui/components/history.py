@@ -18,6 +18,7 @@ from core.client.history import HistoryFilter, csv_bytes, day_of
 from webui.components.answer_text import answer_excerpt
 from webui.components.feedback_view import feedback_view
 from webui.context import Studio
+from webui.i18n import _, date_time, number
 from webui.theme import CHART_COLORS, dialog, empty_state, section_title, verdict_badge
 
 VERDICTS = [Correctness.CORRECT, Correctness.PARTIAL, Correctness.WRONG]
@@ -77,9 +78,9 @@ def top_bars(counts: Counter[str], color: str, limit: int = 6) -> dict[str, Any]
         "tooltip": {"trigger": "item"},
         "grid": {"left": 8, "right": 24, "bottom": 8, "top": 8, "containLabel": True},
         "xAxis": {"type": "value", "minInterval": 1, "splitLine": SPLIT_LINE},
-        "yAxis": {"type": "category", "data": [_short(name) for name, _ in top]},
+        "yAxis": {"type": "category", "data": [_short(name) for name, _count in top]},
         "series": [
-            {"type": "bar", "data": [n for _, n in top], "itemStyle": {"color": color}, "barMaxWidth": 28}
+            {"type": "bar", "data": [n for _name, n in top], "itemStyle": {"color": color}, "barMaxWidth": 28}
         ],
     }
 
@@ -92,8 +93,8 @@ def history_view(studio: Studio, task: TaskBase, records: Sequence[InteractionRe
     if not records:
         empty_state(
             "timeline",
-            "No answers yet",
-            "Try an answer in the Try tab: every answer and its feedback shows up here.",
+            _("No answers yet"),
+            _("Try an answer in the Try tab: every answer and its feedback shows up here."),
         )
         return
     chosen: dict[str, Any] = {"user": "", "verdicts": [], "since": None, "until": None}
@@ -108,19 +109,19 @@ def history_view(studio: Studio, task: TaskBase, records: Sequence[InteractionRe
 
     with ui.row().classes("w-full items-end gap-2"):
         for field, label, props in (
-            ("user", "Learner", "clearable"),
-            ("since", "From", 'type="date"'),
-            ("until", "To", 'type="date"'),
+            ("user", _("Learner"), "clearable"),
+            ("since", _("From"), 'type="date"'),
+            ("until", _("To"), 'type="date"'),
         ):
             ui.input(label).props(f"outlined dense {props}").classes("min-w-36").bind_value(
                 chosen, field
             ).on_value_change(lambda: answers.refresh())
-        ui.select([v.value for v in VERDICTS], multiple=True, label="Verdicts").props(
+        ui.select([v.value for v in VERDICTS], multiple=True, label=_("Verdicts")).props(
             "outlined dense use-chips"
         ).classes("min-w-48").bind_value(chosen, "verdicts").on_value_change(lambda: answers.refresh())
         ui.space()
         ui.button(
-            "Export CSV",
+            _("Export CSV"),
             icon="download",
             on_click=lambda: ui.download.content(
                 csv_bytes(shown()), f"{task.id}-history.csv", media_type="text/csv"
@@ -131,23 +132,23 @@ def history_view(studio: Studio, task: TaskBase, records: Sequence[InteractionRe
     def answers() -> None:
         matching = shown()
         if not matching:
-            empty_state("filter_alt_off", "No answer matches", "Clear a filter to see more answers.")
+            empty_state("filter_alt_off", _("No answer matches"), _("Clear a filter to see more answers."))
             return
         misconceptions, missing = aspect_counts(matching)
         with ui.element("div").classes("w-full grid grid-cols-1 lg:grid-cols-3 gap-3"):
-            _chart_card("Verdicts over time", verdicts_over_time(matching))
+            _chart_card(_("Verdicts over time"), verdicts_over_time(matching))
             _chart_card(
-                "Most frequent misconceptions",
+                _("Most frequent misconceptions"),
                 top_bars(misconceptions, CHART_COLORS["WRONG"]),
                 bool(misconceptions),
             )
             _chart_card(
-                "Most often missing concepts", top_bars(missing, CHART_COLORS["PARTIAL"]), bool(missing)
+                _("Most often missing concepts"), top_bars(missing, CHART_COLORS["PARTIAL"]), bool(missing)
             )
         section_title(
-            f"Answers ({len(matching)} of {len(records)})"
+            _("Answers ({shown} of {count})").format(shown=len(matching), count=len(records))
             if len(matching) < len(records)
-            else f"Answers ({len(records)})"
+            else _("Answers ({count})").format(count=len(records))
         )
         with ui.list().props("bordered separator").classes("w-full rounded-borders"):
             for record in sorted(matching, key=lambda r: r.createdAt, reverse=True):
@@ -162,14 +163,14 @@ def _chart_card(title: str, options: dict[str, Any], has_data: bool = True) -> N
         if has_data:
             ui.echart(options).classes("w-full h-56")
         else:
-            ui.label("None so far.").classes("text-sm opacity-70 h-56")
+            ui.label(_("None so far.")).classes("text-sm opacity-70 h-56")
 
 
 def _answer_row(studio: Studio, task: TaskBase, record: InteractionRecord) -> None:
     def show() -> None:
         with dialog("w-full max-w-3xl") as box:
             feedback_view(studio, task, record.feedback)
-            ui.button("Close", on_click=box.close).props("flat").classes("self-end")
+            ui.button(_("Close"), on_click=box.close).props("flat").classes("self-end")
 
     points = record.feedback.result.points
     with ui.item(on_click=show).props("clickable"):
@@ -178,9 +179,11 @@ def _answer_row(studio: Studio, task: TaskBase, record: InteractionRecord) -> No
         with ui.item_section():
             ui.item_label(answer_excerpt(task, record.answer)).classes("truncate")
             ui.item_label(
-                f"{record.createdAt:%Y-%m-%d %H:%M} · {record.userId} · version {record.taskVersion}"
+                _("{time} · {learner} · version {version}").format(
+                    time=date_time(record.createdAt), learner=record.userId, version=record.taskVersion
+                )
             ).props("caption")
         with ui.item_section().props("side"):
-            ui.label(f"{points.achievedPoints:g}/{points.achievablePoints:g}")
+            ui.label(f"{number(points.achievedPoints)}/{number(points.achievablePoints)}")
             if record.rating:
                 ui.icon("thumb_up" if record.rating.type.value == "GOOD" else "thumb_down", size="1rem")

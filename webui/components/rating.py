@@ -10,6 +10,7 @@ from nicegui import ui
 
 from core.api import EndUserRating, RatingSubtype, RatingType
 from webui.context import Studio, reporting
+from webui.i18n import _
 
 REASONS = {
     RatingType.GOOD: [
@@ -42,21 +43,21 @@ def rating_bar(studio: Studio, interaction_id: str) -> None:
             subtype=RatingSubtype(reason.value) if reason.value else None,
             message=remark.value.strip() or None,
         )
-        with reporting("Rating"):
+        with reporting(_("Rating")):
             await (await studio.service()).rate_interaction(interaction_id, rating)
-            ui.notify("Thanks: the rating is saved", type="positive")
+            ui.notify(_("Thanks: the rating is saved"), type="positive")
 
     def offer_reasons() -> None:
         reason.set_options({s.value: _reason_label(s) for s in REASONS[RatingType(thumb.value)]}, value=None)
 
     with ui.row().classes("w-full items-center gap-2"):
-        ui.label("Rate this feedback").classes("text-sm opacity-70")
+        ui.label(_("Rate this feedback")).classes("text-sm opacity-70")
         thumb = ui.toggle(
-            {RatingType.GOOD.value: "Good", RatingType.BAD.value: "Bad"},
+            {RatingType.GOOD.value: _("Good"), RatingType.BAD.value: _("Bad")},
             value=RatingType.GOOD.value,
             on_change=offer_reasons,
         ).props("dense no-caps")
-        reason = ui.select({}, label="Reason", clearable=True).classes("min-w-48").props("dense outlined")
-        remark = ui.input(placeholder="Remark (optional)").classes("grow").props("dense outlined")
-        ui.button("Send rating", icon="send", on_click=send).props("flat dense")
+        reason = ui.select({}, label=_("Reason"), clearable=True).classes("min-w-48").props("dense outlined")
+        remark = ui.input(placeholder=_("Remark (optional)")).classes("grow").props("dense outlined")
+        ui.button(_("Send rating"), icon="send", on_click=send).props("flat dense")
         offer_reasons()

@@ -14,9 +14,10 @@ from core.api import AnswerRetest, AnswerSource, TaskBase, TaskRetest
 from core.client.retest import reassign
 from webui.components.answer_text import answer_excerpt
 from webui.context import Studio, reporting
+from webui.i18n import N_, _, number, plural
 from webui.theme import dialog, empty_state, verdict_chip
 
-COLUMNS = ["Answer", "Verdict before → after", "Points", "Aspects", "Check"]
+COLUMNS = [N_("Answer"), N_("Verdict before → after"), N_("Points"), N_("Aspects"), N_("Check")]
 LONG = 150
 """Characters of an answer beyond which it may not fit its three lines."""
 
@@ -38,8 +39,8 @@ class RetestPanel:
     async def build(self) -> None:
         with ui.row().classes("w-full items-center gap-2"):
             self.summary = ui.row().classes("items-center gap-1 mr-auto")
-            self.again = ui.button("Retest again", icon="refresh", on_click=self.run).props("outline")
-            self.accept = ui.button("Accept new feedback", icon="done_all", on_click=self._confirm)
+            self.again = ui.button(_("Retest again"), icon="refresh", on_click=self.run).props("outline")
+            self.accept = ui.button(_("Accept new feedback"), icon="done_all", on_click=self._confirm)
             self.accept.props("unelevated").disable()
         self.body = ui.column().classes("w-full gap-3")
         await self.run()
@@ -47,7 +48,7 @@ class RetestPanel:
     async def run(self) -> None:
         self.again.props("loading")
         try:
-            with reporting("Retest"):
+            with reporting(_("Retest")):
                 service = await self.studio.service()
                 [report] = (await service.retest(self.tenant, [self.task.id])).tasks
                 self._show(report)
@@ -59,27 +60,36 @@ class RetestPanel:
         self.summary.clear()
         self.body.clear()
         ready = len(_acceptable(report))
-        self.accept.set_text(f"Accept new feedback ({ready})" if ready else "Accept new feedback")
+        self.accept.set_text(
+            _("Accept new feedback ({count})").format(count=ready) if ready else _("Accept new feedback")
+        )
         self.accept.set_enabled(ready > 0)
         self.accept.set_visibility(bool(report.answers))
         with self.body:
             if not report.answers:
                 empty_state(
                     "fact_check",
-                    "Nothing to retest yet",
-                    "Give the task test answers with the feedback they must get (a .tests.yaml file "
-                    "beside the task file, loaded with `feedback-studio tasks import`), or try it in "
-                    "the Try tab: every answer is recomputed here after the task changes.",
+                    _("Nothing to retest yet"),
+                    _(
+                        "Give the task test answers with the feedback they must get (a .tests.yaml file "
+                        "beside the task file, loaded with `feedback-studio tasks import`), or try it in "
+                        "the Try tab: every answer is recomputed here after the task changes."
+                    ),
                 )
                 return
         with self.summary:
             _summary(report)
         with self.body:
-            version = f" version {report.version} of" if report.version is not None else ""
-            ui.label(
-                f"Recomputed against{version} the task as it is now: test answers are checked against "
-                "what they must get, earlier answers compared with the feedback they were given."
-            ).classes("text-sm opacity-70")
+            against = (
+                _("Recomputed against version {version} of the task as it is now")
+                if report.version is not None
+                else _("Recomputed against the task as it is now")
+            ).format(version=report.version)
+            compared = _(
+                "test answers are checked against what they must get, earlier answers compared with "
+                "the feedback they were given."
+            )
+            ui.label(f"{against}: {compared}").classes("text-sm opacity-70")
             _table(self.task, report.answers)
 
     def _confirm(self) -> None:
@@ -87,11 +97,16 @@ class RetestPanel:
         report, count = self.report, len(_acceptable(self.report))
 
         async def accept() -> None:
-            with reporting("Accepting the new feedback"):
+            with reporting(_("Accepting the new feedback")):
                 response = await reassign(await self.studio.service(), self.tenant, report)
                 added = response.added if response else 0
-                ui.notify(f"{added} graded answer{'s' * (added != 1)} added", type="positive")
-                self.accept.set_text("Accepted")
+                ui.notify(
+                    plural("{count} graded answer added", "{count} graded answers added", added).format(
+                        count=added
+                    ),
+                    type="positive",
+                )
+                self.accept.set_text(_("Accepted"))
                 self.accept.disable()  # once per report: accepting twice would add the answers twice
                 box.close()  # last: closing deletes the dialog, the context of this handler
 
@@ -103,25 +118,33 @@ class RetestPanel:
                 "The earlier interactions keep the feedback they were given."
             ).classes("text-sm opacity-70")
             with ui.row().classes("w-full justify-end"):
-                ui.button("Cancel", on_click=box.close).props("flat")
-                ui.button("Accept", icon="done_all", on_click=accept).props("unelevated")
+                ui.button(_("Cancel"), on_click=box.close).props("flat")
+                ui.button(_("Accept"), icon="done_all", on_click=accept).props("unelevated")
 
 
 def _summary(report: TaskRetest) -> None:
     count = len(report.answers)
-    ui.chip(f"{count} answer{'s' * (count != 1)}", icon="format_list_numbered").props("dense outline")
+    ui.chip(
+        plural("{count} answer", "{count} answers", count).format(count=count), icon="format_list_numbered"
+    ).props("dense outline")
     changed = report.changedCount
     if changed:
         chip = ui.chip(
-            f"{changed} changed", icon="published_with_changes", color="warning", text_color="black"
+            _("{count} changed").format(count=changed),
+            icon="published_with_changes",
+            color="warning",
+            text_color="black",
         )
     else:
-        chip = ui.chip("0 changed", icon="published_with_changes").props("outline")
+        chip = ui.chip(_("{count} changed").format(count=0), icon="published_with_changes").props("outline")
     chip.props("dense").mark("retest-changed")
     if report.failed:
-        ui.chip(f"{report.failed} failed", icon="error", color="negative", text_color="white").props(
-            "dense"
-        ).mark("retest-failed")
+        ui.chip(
+            _("{count} failed").format(count=report.failed),
+            icon="error",
+            color="negative",
+            text_color="white",
+        ).props("dense").mark("retest-failed")
     else:
         ui.chip("all expectations hold", icon="check", color="positive", text_color="white").props("dense")
 
@@ -133,7 +156,7 @@ def _table(task: TaskBase, answers: list[AnswerRetest]) -> None:
         with ui.element("thead"), ui.element("tr"):
             for column in COLUMNS:
                 with ui.element("th").classes("text-left"):
-                    ui.label(column)
+                    ui.label(_(column))
         with ui.element("tbody"):
             for answer in answers:
                 _row(task, answer)
@@ -171,9 +194,10 @@ def _answer(text: str) -> None:
 
 def _source(item: AnswerRetest) -> str:
     if item.source is AnswerSource.TEST_ANSWER:
-        return f"test answer “{item.label}”"
-    given = f", given {item.occurrences} times" if item.occurrences > 1 else ""
-    return f"earlier answer{given}"
+        return _("test answer “{label}”").format(label=item.label)
+    if item.occurrences > 1:
+        return _("earlier answer, given {count} times").format(count=item.occurrences)
+    return _("earlier answer")
 
 
 def _points(item: AnswerRetest) -> None:
@@ -182,7 +206,11 @@ def _points(item: AnswerRetest) -> None:
         ui.label("—").classes("opacity-60")
         return
     if before is None:
-        ui.label(f"{after.achievedPoints:g} of {after.achievablePoints:g}")
+        ui.label(
+            _("{achieved} of {achievable}").format(
+                achieved=number(after.achievedPoints), achievable=number(after.achievablePoints)
+            )
+        )
         return
     change = item.pointsChange
     color = "fs-good" if change > 0 else "fs-bad" if change < 0 else "opacity-60"

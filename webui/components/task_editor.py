@@ -23,7 +23,9 @@ from core.api import (
 from core.client.authoring import sample_solution_warnings
 from core.client.validation import problem_lines, validate
 from webui.components.editor_fields import Item, aspects_editor, chips, cleaned, list_editor, number, text
+from webui.components.task_types import action_word
 from webui.context import Studio, reporting
+from webui.i18n import _
 from webui.theme import dialog, section_title
 
 Saved = Callable[[TaskBase], Awaitable[None]]
@@ -36,21 +38,21 @@ def task_editor(studio: Studio, tenant: str, draft: Item, *, version: int | None
     task_type = parse_task_type(draft["type"])
     is_new = version == 0
     with ui.column().classes("w-full gap-3"):
-        section_title("Task")
+        section_title(_("Task"))
         with ui.row().classes("w-full gap-2 no-wrap max-sm:flex-wrap"):
-            text(draft, "id", "Id").props("" if is_new else "readonly").tooltip(
+            text(draft, "id", _("Id")).props("" if is_new else "readonly").tooltip(
                 "The id names the task for good; duplicate the task to give it another"
             )
-            ui.select([lang.value for lang in Language], label="Language").props("outlined dense").classes(
+            ui.select([lang.value for lang in Language], label=_("Language")).props("outlined dense").classes(
                 "min-w-32"
             ).bind_value(draft, "language")
-        text(draft, "title", "Title")
+        text(draft, "title", _("Title"))
         statement_hint = GAP_HINT.get(task_type)
-        text(draft, "problemStatement", "Problem statement", area=True, hint=statement_hint)
-        text(draft, "context", "Context for the feedback (subject, level)", area=True)
+        text(draft, "problemStatement", _("Problem statement"), area=True, hint=statement_hint)
+        text(draft, "context", _("Context for the feedback (subject, level)"), area=True)
         FORMS[task_type](draft)
         problems = ui.column().classes("w-full gap-1")
-        save_button = ui.button("Save task", icon="save", on_click=lambda: save()).props("unelevated")
+        save_button = ui.button(_("Save task"), icon="save", on_click=lambda: save()).props("unelevated")
         save_button.classes("self-end")
 
     async def save(overwrite: bool = False) -> None:
@@ -60,7 +62,7 @@ def task_editor(studio: Studio, tenant: str, draft: Item, *, version: int | None
             return
         save_button.props("loading")
         try:
-            with reporting("Saving"):
+            with reporting(_("Saving")):
                 service = await studio.service()
                 try:
                     response = await service.upsert_task(
@@ -69,7 +71,7 @@ def task_editor(studio: Studio, tenant: str, draft: Item, *, version: int | None
                 except VersionConflict as conflict:
                     _ask_to_overwrite(conflict.message, lambda: save(overwrite=True))
                     return
-                ui.notify(f"Task {response.action.value.lower()}", type="positive")
+                ui.notify(_("Task {action}").format(action=action_word(response.action)), type="positive")
                 for warning in await run.io_bound(sample_solution_warnings, task):
                     ui.notify(warning, type="warning", multi_line=True, close_button=True, timeout=20000)
                 await on_saved(task)
@@ -85,14 +87,14 @@ def _ask_to_overwrite(conflict: str, overwrite: Callable[[], Awaitable[None]]) -
         await overwrite()
 
     with dialog() as box:
-        ui.label("Not saved yet").classes("text-lg")
+        ui.label(_("Not saved yet")).classes("text-lg")
         ui.label(f"{conflict}.").classes("text-sm").mark("conflict")
-        ui.label("Save your version over it? Cancel keeps your edits on this page, unsaved.").classes(
+        ui.label(_("Save your version over it? Cancel keeps your edits on this page, unsaved.")).classes(
             "text-sm opacity-70"
         )
         with ui.row().classes("w-full justify-end"):
-            ui.button("Cancel", on_click=box.close).props("flat")
-            ui.button("Overwrite", on_click=confirmed, color="negative").props("unelevated")
+            ui.button(_("Cancel"), on_click=box.close).props("flat")
+            ui.button(_("Overwrite"), on_click=confirmed, color="negative").props("unelevated")
 
 
 def _checked(document: Item, problems: ui.column) -> TaskBase | None:
@@ -115,15 +117,15 @@ GAP_HINT = {
 
 
 def _freeform(draft: Item) -> None:
-    section_title("Sample solutions")
+    section_title(_("Sample solutions"))
     list_editor(
         draft.setdefault("sampleSolutions", []),
-        lambda item, _: text(item, "content", "Sample solution", area=True),
+        lambda item, _index: text(item, "content", _("Sample solution"), area=True),
         lambda: {"content": ""},
-        "sample solution",
+        _("sample solution"),
     )
-    number(draft, "maxPoints", "Maximum points", min=0.1)
-    section_title("Aspects")
+    number(draft, "maxPoints", _("Maximum points"), min=0.1)
+    section_title(_("Aspects"))
     aspects_editor(draft)
 
 
@@ -139,66 +141,70 @@ def _options(single: bool) -> Callable[[Item], None]:
 
         def render(option: Item, index: int) -> None:
             with ui.row().classes("w-full items-center gap-2 no-wrap"):
-                text(option, "content", "Option")
+                text(option, "content", _("Option"))
                 ui.checkbox("correct", on_change=lambda e: only_one(e.value, index)).bind_value(
                     option, "correct"
                 )
-            text(option, "feedback", "Feedback when chosen" if single else "Feedback when answered wrongly")
+            text(
+                option,
+                "feedback",
+                _("Feedback when chosen") if single else _("Feedback when answered wrongly"),
+            )
 
-        section_title("Options" + (" (exactly one correct)" if single else ""))
-        list_editor(options, render, lambda: {"content": "", "correct": False}, "option")
+        section_title(_("Options") + (" (exactly one correct)" if single else ""))
+        list_editor(options, render, lambda: {"content": "", "correct": False}, _("option"))
 
     return form
 
 
 def _blanks(draft: Item) -> None:
-    def render(blank: Item, _: int) -> None:
-        chips(blank, "acceptedAnswers", "Accepted answers")
+    def render(blank: Item, _index: int) -> None:
+        chips(blank, "acceptedAnswers", _("Accepted answers"))
         with ui.row().classes("w-full gap-2 items-center"):
-            ui.select([m.value for m in Matching], label="Matching").props("outlined dense").classes(
+            ui.select([m.value for m in Matching], label=_("Matching")).props("outlined dense").classes(
                 "min-w-48"
             ).bind_value(blank, "matching")
-            number(blank, "tolerance", "Tolerance (numeric)", min=0).bind_visibility_from(
+            number(blank, "tolerance", _("Tolerance (numeric)"), min=0).bind_visibility_from(
                 blank, "matching", value=Matching.NUMERIC.value
             )
-        text(blank, "feedback", "Feedback when the gap is wrong")
+        text(blank, "feedback", _("Feedback when the gap is wrong"))
 
-    section_title("Blanks")
+    section_title(_("Blanks"))
     new = {"acceptedAnswers": [], "matching": Matching.CASE_INSENSITIVE.value}
-    list_editor(draft.setdefault("blanks", []), render, lambda: dict(new, acceptedAnswers=[]), "blank")
+    list_editor(draft.setdefault("blanks", []), render, lambda: dict(new, acceptedAnswers=[]), _("blank"))
 
 
 def _choices(draft: Item) -> None:
-    def render(point: Item, _: int) -> None:
+    def render(point: Item, _index: int) -> None:
         def offer_options() -> None:
             kept = point.get("correct") if point.get("correct") in point["options"] else None
             correct.set_options(point["options"], value=kept)
 
-        chips(point, "options", "Options").on_value_change(offer_options)
+        chips(point, "options", _("Options")).on_value_change(offer_options)
         correct = (
-            ui.select(point["options"], label="Correct option").props("outlined dense").classes("min-w-48")
+            ui.select(point["options"], label=_("Correct option")).props("outlined dense").classes("min-w-48")
         )
         correct.bind_value(point, "correct")
-        text(point, "feedback", "Feedback when the choice is wrong")
+        text(point, "feedback", _("Feedback when the choice is wrong"))
 
-    section_title("Choice points")
+    section_title(_("Choice points"))
     list_editor(
-        draft.setdefault("choices", []), render, lambda: {"options": [], "correct": None}, "choice point"
+        draft.setdefault("choices", []), render, lambda: {"options": [], "correct": None}, _("choice point")
     )
 
 
 def _simulation(draft: Item) -> None:
     persona: Any = draft.setdefault("persona", {"name": "", "description": ""})
-    section_title("Scenario")
-    text(draft, "scenarioDescription", "Scenario", area=True)
+    section_title(_("Scenario"))
+    text(draft, "scenarioDescription", _("Scenario"), area=True)
     with ui.row().classes("w-full gap-2 no-wrap max-sm:flex-wrap"):
-        text(persona, "name", "Persona name")
-        number(draft, "timeLimitInMinutes", "Time limit (minutes)", min=1)
-        number(draft, "maxTurns", "Maximum turns", min=1)
-    text(persona, "description", "Persona: who they are, how they behave", area=True)
-    text(draft, "initialMessage", "The persona's first message", area=True)
-    text(draft, "sampleSolution", "How a good learner handles it", area=True)
-    section_title("Aspects: what the learner should do")
+        text(persona, "name", _("Persona name"))
+        number(draft, "timeLimitInMinutes", _("Time limit (minutes)"), min=1)
+        number(draft, "maxTurns", _("Maximum turns"), min=1)
+    text(persona, "description", _("Persona: who they are, how they behave"), area=True)
+    text(draft, "initialMessage", _("The persona's first message"), area=True)
+    text(draft, "sampleSolution", _("How a good learner handles it"), area=True)
+    section_title(_("Aspects: what the learner should do"))
     aspects_editor(draft)
 
 

@@ -16,15 +16,16 @@ from core.api import ServiceError, TaskSummary
 from core.client.validation import id_problem
 from core.workspace.documents import Format
 from webui.components.task_files import ACCEPTED, task_file, task_from_upload
-from webui.components.task_types import LABELS, type_icon, type_label
+from webui.components.task_types import LABELS, action_word, type_icon, type_label
 from webui.context import Studio, reporting
+from webui.i18n import _, number, plural
 from webui.theme import CHART_COLORS, dialog, empty_state, frame
 
 
 def register(studio: Studio) -> None:
     @ui.page("/", response_timeout=30)
     async def library_page() -> None:
-        with frame("Library"):
+        with frame(_("Library")):
             await Library(studio).build()
 
 
@@ -43,15 +44,15 @@ class Library:
 
     async def build(self) -> None:
         with ui.row().classes("w-full items-center gap-2"):
-            ui.input(placeholder="Filter by title or id", on_change=lambda e: self._search(e.value)).props(
+            ui.input(placeholder=_("Filter by title or id"), on_change=lambda e: self._search(e.value)).props(
                 "dense outlined clearable"
             ).classes("grow min-w-48").mark("library-filter")
             ui.select(
-                {None: "All types", **{t.schema_name: label for t, (label, _) in LABELS.items()}},
+                {None: _("All types"), **{t.schema_name: _(label) for t, (label, _icon) in LABELS.items()}},
                 value=None,
                 on_change=lambda e: self._kind(e.value),
             ).props("dense outlined").classes("min-w-44")
-            with ui.button("New task", icon="add").props("unelevated"), ui.menu():
+            with ui.button(_("New task"), icon="add").props("unelevated"), ui.menu():
                 for task_type, (label, icon) in LABELS.items():
                     target = f"/new/{task_type.value}"
                     with (
@@ -60,16 +61,18 @@ class Library:
                     ):
                         ui.icon(icon, color="primary")
                         ui.label(label)
-            ui.button("Import", icon="upload_file", on_click=self._import_dialog).props("outline")
+            ui.button(_("Import"), icon="upload_file", on_click=self._import_dialog).props("outline")
         try:
             service = await self.studio.service()
             self.tenant = await self.studio.tenant(service)
             self.tasks = await service.list_tasks(self.tenant)
         except ServiceError as exc:
             empty_state(
-                "cloud_off", "The service did not answer", f"{exc.message}. Check the connection in Settings."
+                "cloud_off",
+                _("The service did not answer"),
+                _("{reason}. Check the connection in Settings.").format(reason=exc.message),
             )
-            ui.button("Settings", icon="settings", on_click=lambda: ui.navigate.to("/settings")).classes(
+            ui.button(_("Settings"), icon="settings", on_click=lambda: ui.navigate.to("/settings")).classes(
                 "self-center"
             )
             return
@@ -98,15 +101,21 @@ class Library:
         if not self.tasks:
             empty_state(
                 "library_add",
-                "No tasks yet",
-                "Create one with New task, import a task file, or run `feedback-studio seed-demo` for the demo tasks.",
+                _("No tasks yet"),
+                _(
+                    "Create one with New task, import a task file, or run `feedback-studio seed-demo` for the demo tasks."
+                ),
             )
             return
         visible = self._visible()
         if not visible:
-            empty_state("filter_alt_off", "No task matches the filter", "Clear the filter to see all tasks.")
+            empty_state(
+                "filter_alt_off", _("No task matches the filter"), _("Clear the filter to see all tasks.")
+            )
             return
-        ui.label(f"{len(visible)} of {len(self.tasks)} tasks").classes("text-sm opacity-70")
+        ui.label(_("{shown} of {count} tasks").format(shown=len(visible), count=len(self.tasks))).classes(
+            "text-sm opacity-70"
+        )
         with (
             ui.element("div")
             .classes("w-full grid grid-cols-1 md:grid-cols-2 xl:grid-cols-3 gap-3")
@@ -117,9 +126,9 @@ class Library:
         hidden = len(visible) - self.shown
         if hidden > 0:
             more = min(hidden, PAGE)
-            ui.button(f"Show {more} more", icon="expand_more", on_click=self._show_more).props(
-                "flat"
-            ).classes("self-center")
+            ui.button(
+                _("Show {count} more").format(count=more), icon="expand_more", on_click=self._show_more
+            ).props("flat").classes("self-center")
 
     def _show_more(self) -> None:
         self.shown += PAGE
@@ -136,21 +145,23 @@ class Library:
                 ui.html(_kind(summary), sanitize=False).classes(
                     "mr-auto min-w-0 flex flex-nowrap items-center gap-2"
                 )
-                self._action("content_copy", "Duplicate", lambda s=summary: self._duplicate_dialog(s))
-                self._action("download", "Export", lambda s=summary: self._export_dialog(s))
-                self._action("delete", "Delete", lambda s=summary: self._delete_dialog(s))
+                self._action(
+                    "duplicate", "content_copy", _("Duplicate"), lambda s=summary: self._duplicate_dialog(s)
+                )
+                self._action("export", "download", _("Export"), lambda s=summary: self._export_dialog(s))
+                self._action("delete", "delete", _("Delete"), lambda s=summary: self._delete_dialog(s))
             ui.html(_about(summary), sanitize=False).classes("w-full flex flex-col gap-2")
 
     @staticmethod
-    def _action(icon: str, tip: str, action: Callable) -> ui.button:
+    def _action(marker: str, icon: str, tip: str, action: Callable) -> ui.button:
         return (
             ui.button(icon=icon, on_click=action)
             .props(f'flat round dense size=sm color=grey-8 aria-label="{tip}" title="{tip}"')
-            .mark(tip.lower())
+            .mark(marker)
         )
 
     async def _reload(self) -> None:
-        with reporting("Loading the library"):
+        with reporting(_("Loading the library")):
             self.tasks = await (await self.studio.service()).list_tasks(self.tenant)
         self.cards.refresh()
 
@@ -161,55 +172,61 @@ class Library:
                 new_id_input.props(f'error error-message="{html.escape(problem)}"')
                 return
             new_id_input.props(remove="error error-message")
-            with reporting("Duplicating"):
+            with reporting(_("Duplicating")):
                 service = await self.studio.service()
                 stored = await service.get_task(self.tenant, summary.taskId)
-                title = f"{stored.definition.display_title} (copy)"
+                title = _("{title} (copy)").format(title=stored.definition.display_title)
                 copy = stored.definition.model_copy(update={"id": new_id, "title": title})
                 await service.upsert_task(self.tenant, copy, expected_version=0)  # never over another task
-                ui.notify(f"Duplicated as {new_id}", type="positive")
+                ui.notify(_("Duplicated as {id}").format(id=new_id), type="positive")
                 await self._reload()
                 box.close()  # last: closing deletes the dialog, the context of this handler
 
         with dialog() as box:
-            ui.label(f"Duplicate “{summary.title or summary.taskId}”").classes("text-lg")
-            new_id_input = ui.input("Id of the copy", value=f"{summary.taskId}-copy").classes("w-full")
+            ui.label(_("Duplicate “{title}”").format(title=summary.title or summary.taskId)).classes(
+                "text-lg"
+            )
+            new_id_input = ui.input(_("Id of the copy"), value=f"{summary.taskId}-copy").classes("w-full")
             with ui.row().classes("w-full justify-end"):
-                ui.button("Cancel", on_click=box.close).props("flat")
-                ui.button("Create copy", on_click=duplicate).props("unelevated")
+                ui.button(_("Cancel"), on_click=box.close).props("flat")
+                ui.button(_("Create copy"), on_click=duplicate).props("unelevated")
 
     def _delete_dialog(self, summary: TaskSummary) -> None:
         async def delete() -> None:
-            with reporting("Deleting"):
+            with reporting(_("Deleting")):
                 await (await self.studio.service()).delete_task(self.tenant, summary.taskId)
-                ui.notify(f"Deleted {summary.taskId}", type="positive")
+                ui.notify(_("Deleted {id}").format(id=summary.taskId), type="positive")
                 await self._reload()
                 box.close()
 
         with dialog() as box:
-            ui.label(f"Remove “{summary.title or summary.taskId}” from the library?").classes("text-lg")
-            ui.label("Its answers, feedback and ratings are deleted with it. This cannot be undone.").classes(
-                "text-sm opacity-70"
-            )
+            ui.label(
+                _("Remove “{title}” from the library?").format(title=summary.title or summary.taskId)
+            ).classes("text-lg")
+            ui.label(
+                _("Its answers, feedback and ratings are deleted with it. This cannot be undone.")
+            ).classes("text-sm opacity-70")
             with ui.row().classes("w-full justify-end"):
-                ui.button("Cancel", on_click=box.close).props("flat")
-                ui.button("Delete", on_click=delete, color="negative").props("unelevated")
+                ui.button(_("Cancel"), on_click=box.close).props("flat")
+                ui.button(_("Delete"), on_click=delete, color="negative").props("unelevated")
 
     def _export_dialog(self, summary: TaskSummary) -> None:
         """Built when asked for: a menu on every card would slow the library's first render."""
 
         async def export(fmt: Format) -> None:
-            with reporting("Exporting"):
+            with reporting(_("Exporting")):
                 stored = await (await self.studio.service()).get_task(self.tenant, summary.taskId)
                 name, content = task_file(stored.definition, fmt)
                 ui.download.content(content, name, f"application/{fmt}")
                 box.close()
 
         with dialog() as box:
-            ui.label(f"Export “{summary.title or summary.taskId}”").classes("text-lg")
-            ui.label("A task file as `feedback-studio tasks import` reads it.").classes("text-sm opacity-70")
+            ui.label(_("Export “{title}”").format(title=summary.title or summary.taskId)).classes("text-lg")
+            ui.label(_("A task file as `feedback-studio tasks import` reads it.")).classes(
+                "text-sm opacity-70"
+            )
             with ui.row().classes("w-full justify-end"):
-                ui.button("Cancel", on_click=box.close).props("flat")
+                ui.button(_("Cancel"), on_click=box.close).props("flat")
                 for fmt in ("json", "yaml"):
                     ui.button(f"{fmt.upper()} file", on_click=lambda f=fmt: export(f)).props("unelevated")
 
@@ -220,22 +237,25 @@ class Library:
             except ValueError as exc:
                 ui.notify(str(exc), type="negative", multi_line=True, close_button=True)
                 return
-            with reporting(f"Importing {event.file.name}"):
+            with reporting(_("Importing {file}").format(file=event.file.name)):
                 response = await (await self.studio.service()).upsert_task(self.tenant, task)
                 ui.notify(
-                    f"{event.file.name}: task {task.id} {response.action.value.lower()}", type="positive"
+                    _("{file}: task {id} {action}").format(
+                        file=event.file.name, id=task.id, action=action_word(response.action)
+                    ),
+                    type="positive",
                 )
             await self._reload()
 
         with dialog() as box:
-            ui.label("Import task files").classes("text-lg")
+            ui.label(_("Import task files")).classes("text-lg")
             ui.label(
-                "JSON or YAML files with one task each, as `feedback-studio tasks export` writes them."
+                _("JSON or YAML files with one task each, as `feedback-studio tasks export` writes them.")
             ).classes("text-sm opacity-70")
             ui.upload(on_upload=receive, multiple=True, auto_upload=True).props(
                 f'accept="{ACCEPTED}"'
             ).classes("w-full")
-            ui.button("Done", on_click=box.close).props("flat").classes("self-end")
+            ui.button(_("Done"), on_click=box.close).props("flat").classes("self-end")
 
 
 def _kind(summary: TaskSummary) -> str:
@@ -260,10 +280,11 @@ def _about(summary: TaskSummary) -> str:
         for v in summary.lastVerdicts
     )
     answers = summary.interactionCount
+    answer_count = plural("{count} answer", "{count} answers", answers).format(count=number(answers, 0))
     return (
         f'<a href="{html.escape(link)}" class="text-base font-medium text-primary no-underline">'
         f"{html.escape(summary.title or summary.taskId)}</a>"
         '<div class="flex items-center gap-1 text-xs opacity-70">'
         f'<span class="truncate mr-auto">{html.escape(summary.taskId)}</span>'
-        f'<span class="whitespace-nowrap">{dots} {answers} answer{"s" * (answers != 1)}</span></div>'
+        f'<span class="whitespace-nowrap">{dots} {html.escape(answer_count)}</span></div>'
     )

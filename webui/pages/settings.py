@@ -9,16 +9,18 @@ from __future__ import annotations
 
 import textwrap
 
-from nicegui import app, ui
+from nicegui import app, events, ui
 
+from core.client.i18n import UI_LANGUAGES
 from webui.context import Connection, Studio, failure_text
+from webui.i18n import _, choose, language
 from webui.theme import frame, section_title
 
 
 def register(studio: Studio) -> None:
     @ui.page("/settings")
     async def settings_page() -> None:
-        with frame("Settings"):
+        with frame(_("Settings")):
             SettingsPage(studio).build()
 
 
@@ -29,41 +31,53 @@ class SettingsPage:
     def build(self) -> None:
         current = self.studio.connection()
         with ui.card().classes("w-full max-w-2xl gap-3").props("flat bordered"):
-            section_title("Connection")
+            section_title(_("Connection"))
             self.mode = ui.radio(
                 {
-                    "local": "Embedded service (this machine's database)",
-                    "remote": "Remote service of the API",
+                    "local": _("Embedded service (this machine's database)"),
+                    "remote": _("Remote service of the API"),
                 },
                 value="remote" if current.is_remote else "local",
             ).props("dense")
             with ui.column().classes("w-full gap-2").bind_visibility_from(self.mode, "value", value="remote"):
                 self.url = ui.input(
-                    "Base URL", value=current.remote_url or "", placeholder="https://feedback.example.org"
+                    _("Base URL"), value=current.remote_url or "", placeholder="https://feedback.example.org"
                 )
                 self.url.classes("w-full").props("outlined dense")
                 self.token = ui.input(
-                    "Bearer token", value=current.token or "", password=True, password_toggle_button=True
+                    _("Bearer token"), value=current.token or "", password=True, password_toggle_button=True
                 )
                 self.token.classes("w-full").props("outlined dense")
             with ui.row().classes("gap-2"):
-                ui.button("Save and check", icon="save", on_click=self._save).props("unelevated")
-                ui.button("Check health", icon="monitor_heart", on_click=self._check).props("outline")
+                ui.button(_("Save and check"), icon="save", on_click=self._save).props("unelevated")
+                ui.button(_("Check health"), icon="monitor_heart", on_click=self._check).props("outline")
             self.health = ui.column().classes("w-full gap-1")
         with ui.card().classes("w-full max-w-2xl gap-2").props("flat bordered"):
-            section_title("Appearance")
-            ui.switch("Dark mode").bind_value(app.storage.user, "dark")
+            section_title(_("Appearance"))
+            ui.select(UI_LANGUAGES, label=_("Language"), value=language(), on_change=self._language).props(
+                "outlined dense"
+            ).classes("w-48").mark("ui-language")
+            ui.switch(_("Dark mode")).bind_value(app.storage.user, "dark")
+
+    @staticmethod
+    def _language(event: events.ValueChangeEventArguments) -> None:
+        """The page is built again in the chosen language (every page reads it when it is built)."""
+        choose(event.value)
+        ui.navigate.reload()
 
     async def _save(self) -> None:
         if self.mode.value == "remote":
             url = (self.url.value or "").strip().rstrip("/")
             if not url.startswith(("http://", "https://")):
-                ui.notify("The base URL must start with http:// or https://", type="warning")
+                ui.notify(_("The base URL must start with http:// or https://"), type="warning")
                 return
             self.studio.choose(Connection(url, (self.token.value or "").strip() or None))
         else:
             self.studio.choose(Connection())
-        ui.notify(f"Connected to the {self.studio.connection().label}", type="positive")
+        ui.notify(
+            _("Connected to the {connection}").format(connection=self.studio.connection().label),
+            type="positive",
+        )
         await self._check()
 
     async def _check(self) -> None:
@@ -71,9 +85,9 @@ class SettingsPage:
         with self.health:
             spinner = ui.spinner()
         checks = [
-            ("Service", self._service_health),
-            ("Identity", self._identity),
-            ("Tutor chat", self._chat_health),
+            (_("Service"), self._service_health),
+            (_("Identity"), self._identity),
+            (_("Tutor chat"), self._chat_health),
         ]
         for name, check in checks:
             try:
@@ -91,8 +105,14 @@ class SettingsPage:
 
     async def _identity(self) -> str:
         info = await (await self.studio.service()).info()
-        return f"{info.name} {info.version}, API {info.apiVersion}, as {info.principal} on tenant {info.defaultTenantId}"
+        return _("{name} {version}, API {api}, as {principal} on tenant {tenant}").format(
+            name=info.name,
+            version=info.version,
+            api=info.apiVersion,
+            principal=info.principal,
+            tenant=info.defaultTenantId,
+        )
 
     async def _chat_health(self) -> str:
         reply = await (await self.studio.service()).healthcheck_chat()
-        return f"answered “{textwrap.shorten(reply.message, 80, placeholder='…')}”"
+        return _("answered “{reply}”").format(reply=textwrap.shorten(reply.message, 80, placeholder="…"))

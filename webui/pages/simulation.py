@@ -22,6 +22,7 @@ from core.api import (
 from webui.components.chat import ChatView
 from webui.components.feedback_view import feedback_view
 from webui.context import Studio, reporting
+from webui.i18n import _, number, plural
 from webui.theme import empty_state, frame, section_title
 
 LEARNER_ID = "studio-learner"
@@ -30,7 +31,7 @@ LEARNER_ID = "studio-learner"
 def register(studio: Studio) -> None:
     @ui.page("/simulation", response_timeout=30)
     async def simulation_page(task: str | None = None) -> None:
-        with frame("Simulation"):
+        with frame(_("Simulation")):
             await SimulationPage(studio).build(task)
 
 
@@ -49,23 +50,25 @@ class SimulationPage:
                 t for t in await service.list_tasks(self.tenant) if t.type == TaskType.SIMULATION.schema_name
             ]
         except ServiceError as exc:
-            empty_state("cloud_off", "The simulation tasks are not available", exc.message)
+            empty_state("cloud_off", _("The simulation tasks are not available"), exc.message)
             return
         if not tasks:
             empty_state(
                 "theater_comedy",
-                "No simulation task yet",
-                "Create one in the library (New task → Simulation): a scenario, a persona and what the learner should do.",
+                _("No simulation task yet"),
+                _(
+                    "Create one in the library (New task → Simulation): a scenario, a persona and what the learner should do."
+                ),
             )
             ui.button(
-                "New simulation task", icon="add", on_click=lambda: ui.navigate.to("/new/SIMULATION")
+                _("New simulation task"), icon="add", on_click=lambda: ui.navigate.to("/new/SIMULATION")
             ).classes("self-center")
             return
         ids = {t.taskId for t in tasks}
         self.picker = (
             ui.select(
                 {t.taskId: t.title or t.taskId for t in tasks},
-                label="Simulation task",
+                label=_("Simulation task"),
                 value=chosen if chosen in ids else tasks[0].taskId,
                 on_change=self._show_task,
             )
@@ -80,7 +83,7 @@ class SimulationPage:
         self.session = None
         self.brief.clear()
         self.stage.clear()
-        with reporting("Loading the task"):
+        with reporting(_("Loading the task")):
             stored = await (await self.studio.service()).get_task(self.tenant, self.picker.value)
             self.task = stored.definition
             task = self.task
@@ -94,20 +97,22 @@ class SimulationPage:
                         ui.icon("person", color="accent")
                         ui.label(f"{task.persona.name}: {task.persona.description}").classes("text-sm")
                 limits = [
-                    f"{task.maxTurns} turns" if task.maxTurns else "",
+                    plural("{count} turn", "{count} turns", task.maxTurns).format(count=task.maxTurns)
+                    if task.maxTurns
+                    else "",
                     _minutes(task.timeLimitInMinutes),
                 ]
                 if any(limits):
-                    ui.label("Limits: " + ", ".join(x for x in limits if x)).classes("text-xs opacity-70")
-                self.start_button = ui.button("Start session", icon="play_arrow", on_click=self._start).props(
-                    "unelevated"
-                )
+                    ui.label(_("Limits: ") + ", ".join(x for x in limits if x)).classes("text-xs opacity-70")
+                self.start_button = ui.button(
+                    _("Start session"), icon="play_arrow", on_click=self._start
+                ).props("unelevated")
 
     async def _start(self) -> None:
         assert self.task is not None
         self.start_button.props("loading")
         try:
-            with reporting("Starting the session"):
+            with reporting(_("Starting the session")):
                 request = StartSimulationRequest(
                     simulationTask=self.task, tenantId=self.tenant, userId=LEARNER_ID
                 )
@@ -119,26 +124,30 @@ class SimulationPage:
     def _stage(self) -> None:
         assert self.task is not None and self.session is not None
         self.stage.clear()
-        persona = self.task.persona.name if self.task.persona else "Persona"
+        persona = self.task.persona.name if self.task.persona else _("Persona")
         with self.stage:
-            expires = f" · ends {self.session.expiresAt:%H:%M}" if self.session.expiresAt else ""
+            expires = (
+                _(" · ends {time}").format(time=f"{self.session.expiresAt:%H:%M}")
+                if self.session.expiresAt
+                else ""
+            )
             ui.label(f"Session {self.session.id[:8]}{expires}").classes("text-xs opacity-70")
             self.chat = ChatView(self.studio, partner=persona, height="h-[45vh]")
             for line in self.session.initialMessages:
                 self.chat.show("assistant", line)
             with ui.row().classes("w-full items-center gap-2 no-wrap"):
                 self.input = (
-                    ui.input(placeholder=f"Answer {persona}…")
+                    ui.input(placeholder=_("Answer {persona}…").format(persona=persona))
                     .props("outlined rounded dense")
                     .classes("grow")
                     .on("keydown.enter", self._send)
                 )
                 self.input.mark("chat-input")
-                ui.button(icon="send", on_click=self._send).props("round unelevated").tooltip("Send").mark(
+                ui.button(icon="send", on_click=self._send).props("round unelevated").tooltip(_("Send")).mark(
                     "send"
                 )
             self.finish_button = ui.button(
-                "Finish and get feedback", icon="flag", on_click=self._finish
+                _("Finish and get feedback"), icon="flag", on_click=self._finish
             ).props("outline")
             self.result = ui.column().classes("w-full")
 
@@ -169,18 +178,20 @@ class SimulationPage:
         )
         self.finish_button.props("loading")
         try:
-            with reporting("Feedback"):
+            with reporting(_("Feedback")):
                 feedback = await (await self.studio.service()).compute_feedback_for_task(
                     self.task.id, request
                 )
                 transcript = [ChatTurn(role=m.role, content=m.content) for m in self.chat.messages]
                 self.result.clear()
                 with self.result:
-                    section_title("Feedback on the conversation")
+                    section_title(_("Feedback on the conversation"))
                     feedback_view(self.studio, self.task, feedback, transcript)
         finally:
             self.finish_button.props(remove="loading")
 
 
 def _minutes(limit: float | None) -> str:
-    return f"{limit:g} minutes" if limit else ""
+    return (
+        plural("{count} minute", "{count} minutes", int(limit)).format(count=number(limit)) if limit else ""
+    )

@@ -29,6 +29,7 @@ from webui.components.retest_view import RetestPanel
 from webui.components.task_editor import new_draft, task_editor
 from webui.components.task_types import type_icon, type_label
 from webui.context import Studio, reporting
+from webui.i18n import N_, _
 from webui.theme import APP_TITLE, empty_state, frame
 
 AUTHOR_ID = "studio-author"
@@ -38,14 +39,14 @@ AUTHOR_ID = "studio-author"
 def register(studio: Studio) -> None:
     @ui.page("/tasks/{tenant_id}/{task_id}", response_timeout=30)
     async def task_page(tenant_id: str, task_id: str) -> None:
-        with frame("Task"):
+        with frame(_("Task")):
             try:
                 service = await studio.service()
                 stored = await service.get_task(tenant_id, task_id)
                 extensions = (await service.info()).extensions
             except ServiceError as exc:
-                empty_state("search_off", f"Task {task_id} is not available", exc.message)
-                ui.button("Back to the library", icon="arrow_back", on_click=lambda: ui.navigate.to("/"))
+                empty_state("search_off", _("Task {id} is not available").format(id=task_id), exc.message)
+                ui.button(_("Back to the library"), icon="arrow_back", on_click=lambda: ui.navigate.to("/"))
                 return
             ui.page_title(f"{stored.definition.display_title} · {APP_TITLE}")
             TaskPage(studio, stored, extensions).build()
@@ -53,10 +54,12 @@ def register(studio: Studio) -> None:
     @ui.page("/new/{type_name}")
     async def new_task_page(type_name: str) -> None:
         task_type = try_parse_task_type(type_name)
-        with frame("New task"):
+        with frame(_("New task")):
             if task_type is None:
                 empty_state(
-                    "help", f"There is no task type {type_name}", "Pick a type under New task in the library."
+                    "help",
+                    _("There is no task type {name}").format(name=type_name),
+                    _("Pick a type under New task in the library."),
                 )
                 return
             service = await studio.service()
@@ -96,7 +99,7 @@ class TaskPage:
         self._header()
         with ui.tabs().classes("w-full").props("align=left no-caps") as tabs:
             for tab in self.tabs:
-                ui.tab(tab.name, icon=tab.icon)
+                ui.tab(tab.name, label=_(tab.name), icon=tab.icon)
         with (
             ui.tab_panels(tabs, value=self.tabs[0].name)
             .classes("w-full bg-transparent")
@@ -127,23 +130,25 @@ class TaskPage:
             ui.label(task.display_title).classes("text-xl font-semibold")
             ui.badge(task.language.value, color="secondary").props("outline")
             ui.space()
-            ui.label(f"{task.id} · version {self.stored.version}").classes("text-xs opacity-70")
+            ui.label(_("{id} · version {version}").format(id=task.id, version=self.stored.version)).classes(
+                "text-xs opacity-70"
+            )
         ui.label(GAP.sub("____", task.problemStatement)).classes("whitespace-pre-wrap")
 
     def _try(self) -> None:
         if isinstance(self.task, SimulationTask):
             empty_state(
                 "theater_comedy",
-                "A simulation is answered by a conversation",
+                _("A simulation is answered by a conversation"),
                 "Run a session with the persona on the Simulation page; its feedback shows there.",
             )
             target = f"/simulation?task={self.task.id}"
-            ui.button("Open the simulation", icon="play_arrow", on_click=lambda: ui.navigate.to(target))
+            ui.button(_("Open the simulation"), icon="play_arrow", on_click=lambda: ui.navigate.to(target))
             return
         with ui.card().classes("w-full gap-3").props("flat bordered"):
             read_answer = answer_form(self.task)
             button = ui.button(
-                "Get feedback", icon="rate_review", on_click=lambda: self._compute(read_answer, button)
+                _("Get feedback"), icon="rate_review", on_click=lambda: self._compute(read_answer, button)
             )
             button.props("unelevated").classes("self-end")
         self.results = ui.column().classes("w-full gap-3")
@@ -159,11 +164,13 @@ class TaskPage:
                 answer=read_answer(),
             )
         except ValueError as exc:
-            ui.notify(f"The answer is incomplete: {exc}", type="warning", multi_line=True)
+            ui.notify(
+                _("The answer is incomplete: {reason}").format(reason=exc), type="warning", multi_line=True
+            )
             return
         button.props("loading")
         try:
-            with reporting("Feedback"):
+            with reporting(_("Feedback")):
                 feedback = await (await self.studio.service()).compute_feedback_for_task(
                     self.task.id, request
                 )
@@ -183,7 +190,7 @@ class TaskPage:
         )
 
     async def _history(self) -> None:
-        with reporting("Loading the history"):
+        with reporting(_("Loading the history")):
             records = await (await self.studio.service()).list_interactions(
                 self.stored.tenantId, self.task.id
             )
@@ -197,9 +204,9 @@ class TaskPage:
 
 
 TABS = [
-    Tab("Try", "play_circle", TaskPage._try),
-    Tab("Edit", "edit", TaskPage._edit),
-    Tab("History", "insights", TaskPage._history, lazy=True),
-    Tab("Retest", "published_with_changes", TaskPage._retest, lazy=True, extension=True),
+    Tab(N_("Try"), "play_circle", TaskPage._try),
+    Tab(N_("Edit"), "edit", TaskPage._edit),
+    Tab(N_("History"), "insights", TaskPage._history, lazy=True),
+    Tab(N_("Retest"), "published_with_changes", TaskPage._retest, lazy=True, extension=True),
 ]
 """The tabs of the task page, in order; a workflow of its own adds one here."""

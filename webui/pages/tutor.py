@@ -15,12 +15,13 @@ from nicegui import ui
 from core.api import ChatContext, ChatMessage, ChatRequest, Language, ServiceError, TutorUpsert
 from webui.components.chat import ChatView
 from webui.context import Studio, reporting
+from webui.i18n import N_, _
 from webui.theme import dialog, empty_state, frame
 
 ENGINES = {
-    None: "The server's default",
-    "grounded": "Offline tutor grounded in the task",
-    "llm": "Language model (OpenAI-compatible server)",
+    None: N_("The server's default"),
+    "grounded": N_("Offline tutor grounded in the task"),
+    "llm": N_("Language model (OpenAI-compatible server)"),
 }
 
 
@@ -29,7 +30,7 @@ def register(studio: Studio) -> None:
     async def tutor_page(tutor: str | None = None) -> None:
         page = TutorPage(studio)
         page.debug_drawer()  # a layout element of the page itself, so outside the frame's column
-        with frame("Tutor chat"):
+        with frame(_("Tutor chat")):
             await page.build(tutor)
 
 
@@ -46,13 +47,13 @@ class TutorPage:
             tutors = await service.list_tutors(self.tenant)
             tasks = await service.list_tasks(self.tenant)
         except ServiceError as exc:
-            empty_state("cloud_off", "The tutors are not available", exc.message)
+            empty_state("cloud_off", _("The tutors are not available"), exc.message)
             return
         with ui.row().classes("w-full items-center gap-2"):
             self.tutor = (
                 ui.select(
                     {t.id: t.name for t in tutors},
-                    label="Tutor",
+                    label=_("Tutor"),
                     value=chosen if chosen in {t.id for t in tutors} else (tutors[0].id if tutors else None),
                     on_change=self._restart,
                 )
@@ -61,37 +62,39 @@ class TutorPage:
             )
             self.grounding = (
                 ui.select(
-                    {None: "No task", **{t.taskId: t.title or t.taskId for t in tasks}},
-                    label="Grounded in task",
+                    {None: _("No task"), **{t.taskId: t.title or t.taskId for t in tasks}},
+                    label=_("Grounded in task"),
                     value=None,
                 )
                 .props("outlined dense")
                 .classes("min-w-56 max-sm:w-full")
             )
-            self.debug = ui.switch("Debug mode")
+            self.debug = ui.switch(_("Debug mode"))
             ui.space()
-            ui.button("New tutor", icon="add", on_click=lambda: self._tutor_dialog(tasks)).props("outline")
-            ui.button("Restart", icon="restart_alt", on_click=self._restart).props("flat").tooltip(
-                "A new conversation"
+            ui.button(_("New tutor"), icon="add", on_click=lambda: self._tutor_dialog(tasks)).props("outline")
+            ui.button(_("Restart"), icon="restart_alt", on_click=self._restart).props("flat").tooltip(
+                _("A new conversation")
             )
-            ui.button("Debug", icon="bug_report", on_click=self.drawer.toggle).props("flat color=accent")
+            ui.button(_("Debug"), icon="bug_report", on_click=self.drawer.toggle).props("flat color=accent")
         if not tutors:
             empty_state(
                 "forum",
-                "No tutor is set up yet",
-                "Create one with New tutor: give it a name and, if you like, a task to ground it in.",
+                _("No tutor is set up yet"),
+                _("Create one with New tutor: give it a name and, if you like, a task to ground it in."),
             )
             return
-        self.chat = ChatView(self.studio, partner="Tutor", on_debug=self._show_debug)
+        self.chat = ChatView(self.studio, partner=_("Tutor"), on_debug=self._show_debug)
         with ui.row().classes("w-full items-center gap-2 no-wrap"):
             self.input = (
-                ui.input(placeholder="Ask the tutor…")
+                ui.input(placeholder=_("Ask the tutor…"))
                 .props("outlined rounded dense")
                 .classes("grow")
                 .on("keydown.enter", self._send)
             )
             self.input.mark("chat-input")
-            ui.button(icon="send", on_click=self._send).props("round unelevated").tooltip("Send").mark("send")
+            ui.button(icon="send", on_click=self._send).props("round unelevated").tooltip(_("Send")).mark(
+                "send"
+            )
         await self._restart()
 
     async def _restart(self) -> None:
@@ -100,7 +103,7 @@ class TutorPage:
         self.chat.clear()
         if not self.tutor.value:
             return
-        with reporting("Loading the tutor"):
+        with reporting(_("Loading the tutor")):
             config = await (await self.studio.service()).get_tutor(self.tutor.value)
             for line in config.initial_messages:
                 self.chat.show("assistant", line)
@@ -125,12 +128,12 @@ class TutorPage:
 
     def debug_drawer(self) -> None:
         with ui.right_drawer(value=False, bordered=True).props("width=380") as self.drawer:
-            ui.label("Debug").classes("text-base font-semibold")
+            ui.label(_("Debug")).classes("text-base font-semibold")
             self.debug_log = ui.column().classes("w-full gap-2")
             with self.debug_log:
-                ui.label("Switch on debug mode and send a message: what the tutor did shows here.").classes(
-                    "text-sm opacity-70"
-                )
+                ui.label(
+                    _("Switch on debug mode and send a message: what the tutor did shows here.")
+                ).classes("text-sm opacity-70")
 
     def _show_debug(self, text: str, items: list[dict[str, Any]]) -> None:
         with (
@@ -148,7 +151,7 @@ class TutorPage:
         async def create() -> None:
             tutor_id = (tutor_id_input.value or "").strip()
             if not tutor_id:
-                ui.notify("Give the tutor an id", type="warning")
+                ui.notify(_("Give the tutor an id"), type="warning")
                 return
             body = TutorUpsert(
                 name=(name.value or "").strip() or tutor_id,
@@ -159,35 +162,37 @@ class TutorPage:
                 engine=engine.value,
                 instructions=instructions.value or None,
             )
-            with reporting("Creating the tutor"):
+            with reporting(_("Creating the tutor")):
                 await (await self.studio.service()).put_tutor(self.tenant, tutor_id, body)
                 ui.navigate.to(f"/tutor?tutor={tutor_id}")
                 box.close()
 
         with dialog("w-full max-w-lg") as box:
-            ui.label("New tutor").classes("text-lg")
+            ui.label(_("New tutor")).classes("text-lg")
             with ui.row().classes("w-full gap-2 no-wrap"):
-                tutor_id_input = ui.input("Id").props("outlined dense").classes("w-1/3")
-                name = ui.input("Name").props("outlined dense").classes("grow")
-            description = ui.input("Description").props("outlined dense").classes("w-full")
+                tutor_id_input = ui.input(_("Id")).props("outlined dense").classes("w-1/3")
+                name = ui.input(_("Name")).props("outlined dense").classes("grow")
+            description = ui.input(_("Description")).props("outlined dense").classes("w-full")
             task = (
                 ui.select(
-                    {None: "No task", **{t.taskId: t.title or t.taskId for t in tasks}},
-                    label="Task",
+                    {None: _("No task"), **{t.taskId: t.title or t.taskId for t in tasks}},
+                    label=_("Task"),
                     value=None,
                 )
                 .props("outlined dense")
                 .classes("w-full")
             )
             with ui.row().classes("w-full gap-2 no-wrap"):
-                language = ui.select([lang.value for lang in Language], label="Language", value="EN_US")
+                language = ui.select([lang.value for lang in Language], label=_("Language"), value="EN_US")
                 language.props("outlined dense").classes("w-1/3")
                 engine = (
-                    ui.select(ENGINES, label="Engine", value=None).props("outlined dense").classes("grow")
+                    ui.select({k: _(v) for k, v in ENGINES.items()}, label=_("Engine"), value=None)
+                    .props("outlined dense")
+                    .classes("grow")
                 )
-            opening = ui.textarea("Opening messages (one a line)").props("outlined dense autogrow")
+            opening = ui.textarea(_("Opening messages (one a line)")).props("outlined dense autogrow")
             opening.classes("w-full")
-            instructions = ui.textarea("Instructions").props("outlined dense autogrow").classes("w-full")
+            instructions = ui.textarea(_("Instructions")).props("outlined dense autogrow").classes("w-full")
             with ui.row().classes("w-full justify-end"):
-                ui.button("Cancel", on_click=box.close).props("flat")
-                ui.button("Create", on_click=create).props("unelevated")
+                ui.button(_("Cancel"), on_click=box.close).props("flat")
+                ui.button(_("Create"), on_click=create).props("unelevated")
