@@ -22,6 +22,7 @@ from textual.theme import Theme
 from core.api import NotFound, ServiceError, ServiceInfo, TaskBase, TaskSummary, UpsertTaskResponse
 from core.config import Settings
 from core.service import Service
+from tui.i18n import _
 from tui.labels import TYPE_LABELS
 from tui.screens.library import LibraryScreen
 
@@ -53,8 +54,8 @@ class FeedbackStudioApp(App[int | None]):
     CSS_PATH = "app.tcss"
     TITLE = "Feedback Studio"
     BINDINGS: ClassVar = [
-        Binding("f2", "connection", "Connection"),
-        Binding("f3", "chat", "Tutor chat"),
+        Binding("f2", "connection", _("Connection")),
+        Binding("f3", "chat", _("Tutor chat")),
     ]
 
     class Connected(Message):
@@ -108,7 +109,7 @@ class FeedbackStudioApp(App[int | None]):
             self.post_message(self.Connected(service, info, settings))
 
     def _connection_failed(self, message: str) -> None:
-        self.notify(message, title="Could not connect", severity="error", timeout=15, markup=False)
+        self.notify(message, title=_("Could not connect"), severity="error", timeout=15, markup=False)
         self.action_connection()
 
     async def on_feedback_studio_app_connected(self, message: Connected) -> None:
@@ -119,7 +120,9 @@ class FeedbackStudioApp(App[int | None]):
         self.service, self.info = message.service, message.info
         self.session_tasks.clear()
         self.tasks_changed()
-        self.sub_title = f"{message.info.mode} · tenant {message.info.defaultTenantId}"
+        self.sub_title = _("{mode} · tenant {tenant}").format(
+            mode=message.info.mode, tenant=message.info.defaultTenantId
+        )
         self._connected.set()
         if previous is not None and previous is not message.service:
             await previous.aclose()
@@ -207,23 +210,25 @@ class FeedbackStudioApp(App[int | None]):
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
-        yield SystemCommand("Task library", "Back to the table of tasks", self.action_library)
-        yield SystemCommand("Tutor chat", "Chat with a tutor; the reply streams in", self.action_chat)
+        yield SystemCommand(_("Task library"), _("Back to the table of tasks"), self.action_library)
+        yield SystemCommand(_("Tutor chat"), "Chat with a tutor; the reply streams in", self.action_chat)
         yield SystemCommand(
-            "Connection and health", "Local or remote service, token, health checks", self.action_connection
+            _("Connection and health"),
+            _("Local or remote service, token, health checks"),
+            self.action_connection,
         )
         library = self.screen_stack[0]
         if isinstance(library, LibraryScreen):
             for task_type, label in TYPE_LABELS.items():
                 yield SystemCommand(
-                    f"New task: {label}",
-                    f"Open the editor on a new {label.lower()} task",
+                    _("New task: {type}").format(type=label),
+                    _("Open the editor on a new task of this type: {type}").format(type=label),
                     lambda t=task_type: library.new_task(t),
                 )
         for task in self.known_tasks:
             yield SystemCommand(
-                f"Open task: {task.title or task.taskId}",
-                f"{task.taskId} · try answers, history",
+                _("Open task: {title}").format(title=task.title or task.taskId),
+                _("{id} · try answers, history").format(id=task.taskId),
                 lambda t=task.taskId: self.open_task(t),
             )
 

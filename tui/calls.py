@@ -16,6 +16,7 @@ from textual.widget import Widget
 
 from core.api import ServiceError
 from core.service.base import Service
+from tui.i18n import _
 
 log = logging.getLogger(__name__)
 
@@ -55,7 +56,7 @@ async def service_call(
             raise
         node.app.notify(
             exc.message,
-            title=f"{doing} failed · {exc.type.value}",
+            title=_("{action} failed · {type}").format(action=doing, type=exc.type.value),
             severity="error",
             timeout=10,
             markup=False,
@@ -64,7 +65,11 @@ async def service_call(
         log.exception("%s failed unexpectedly", doing)
         message = f"{type(exc).__name__}: {exc}"
         node.app.notify(
-            message, title=f"{doing} failed unexpectedly", severity="error", timeout=10, markup=False
+            message,
+            title=_("{action} failed unexpectedly").format(action=doing),
+            severity="error",
+            timeout=10,
+            markup=False,
         )
     finally:
         if busy is not None and busy.is_attached:  # the screen may be gone (the app quit meanwhile)

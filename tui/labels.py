@@ -5,14 +5,15 @@ from __future__ import annotations
 from rich.text import Text
 
 from core.api import Correctness, TaskType, try_parse_task_type
+from tui.i18n import _
 
 TYPE_LABELS: dict[TaskType, str] = {
-    TaskType.FREEFORM_TEXT: "Freeform text",
-    TaskType.IN_TEXT_FILL_IN_BLANKS: "Fill in blanks",
-    TaskType.IN_TEXT_CHOICES: "In-text choices",
-    TaskType.MULTIPLE_CHOICE: "Multiple choice",
-    TaskType.MULTIPLE_RESPONSES: "Multiple responses",
-    TaskType.SIMULATION: "Simulation",
+    TaskType.FREEFORM_TEXT: _("Freeform text"),
+    TaskType.IN_TEXT_FILL_IN_BLANKS: _("Fill in blanks"),
+    TaskType.IN_TEXT_CHOICES: _("In-text choices"),
+    TaskType.MULTIPLE_CHOICE: _("Multiple choice"),
+    TaskType.MULTIPLE_RESPONSES: _("Multiple responses"),
+    TaskType.SIMULATION: _("Simulation"),
 }
 
 VERDICT_STYLES: dict[str, str] = {

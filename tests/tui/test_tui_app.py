@@ -136,3 +136,18 @@ async def test_an_unreachable_remote_is_reported_and_the_connection_screen_opens
         assert title == "Could not connect" and message
         await pilot.pause()
         assert app.screen.query_one("#remote-url", Input).value.startswith("http://127.0.0.1:")
+
+
+async def test_the_app_speaks_the_language_it_was_started_in(studio, monkeypatch) -> None:
+    """FEEDBACK_STUDIO_UI_LANGUAGE (or the system locale) picks it when the app starts."""
+    import tui.i18n
+
+    monkeypatch.setattr(tui.i18n, "LANGUAGE", "de")
+    app = FeedbackStudioApp(service=studio)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: library_loaded(app))
+        table = app.screen.query_one("#tasks", DataTable)
+        labels = [str(column.label) for column in table.columns.values()]
+        assert {"Typ", "Sprache", "Titel", "Letzte Urteile"} <= set(labels)
+        assert app.screen.query_one("#filter", Input).placeholder.startswith("Nach Titel, Kennung")
+        await settle(pilot)

@@ -15,6 +15,7 @@ from textual.widgets import Button, Checkbox, Footer, Header, Input, Label, Rich
 
 from core.api import TutorConfiguration
 from tui.calls import service_call
+from tui.i18n import _
 from tui.widgets.chat.view import ChatView
 
 if TYPE_CHECKING:
@@ -25,9 +26,9 @@ class ChatScreen(Screen):
     app: FeedbackStudioApp
 
     BINDINGS: ClassVar = [
-        Binding("escape", "app.pop_screen", "Back"),
-        Binding("f4", "toggle_debug", "Debug panel"),
-        Binding("ctrl+n", "restart", "New conversation"),
+        Binding("escape", "app.pop_screen", _("Back")),
+        Binding("f4", "toggle_debug", _("Debug panel")),
+        Binding("ctrl+n", "restart", _("New conversation")),
     ]
 
     class TutorsLoaded(Message):
@@ -43,14 +44,14 @@ class ChatScreen(Screen):
     def compose(self) -> ComposeResult:
         yield Header()
         with Horizontal(classes="toolbar", id="chat-toolbar"):
-            yield Label("Tutor", classes="toolbar-label")
-            yield Select[str]([], prompt="loading tutors…", id="tutor-select", compact=True)
-            yield Input(placeholder="tutor id, enter to open", id="tutor-id", compact=True)
+            yield Label(_("Tutor"), classes="toolbar-label")
+            yield Select[str]([], prompt=_("loading tutors…"), id="tutor-select", compact=True)
+            yield Input(placeholder=_("tutor id, enter to open"), id="tutor-id", compact=True)
             yield Label(f"about task {self.task_id}" if self.task_id else "", classes="hint")
-            yield Checkbox("Debug events", id="debug-switch", compact=True)
-            yield Button("New conversation", id="restart", compact=True)
+            yield Checkbox(_("Debug events"), id="debug-switch", compact=True)
+            yield Button(_("New conversation"), id="restart", compact=True)
         with Horizontal(id="chat-columns"):
-            hint = "Choose a tutor above, then write to it: its reply streams in here."
+            hint = _("Choose a tutor above, then write to it: its reply streams in here.")
             yield ChatView(empty_hint=hint, task_id=self.task_id, id="tutor-chat")
             yield RichLog(id="debug-log", wrap=True, markup=False)
         yield Footer()
@@ -61,7 +62,7 @@ class ChatScreen(Screen):
 
     @work(exclusive=True, group="tutors")
     async def load_tutors(self) -> None:
-        async with service_call(self, "Loading the tutors", busy=self.query_one("#chat-toolbar")):
+        async with service_call(self, _("Loading the tutors"), busy=self.query_one("#chat-toolbar")):
             service = await self.app.ready()
             tutors = await service.list_tutors(self.app.tenant_id) if self.app.extensions else []
             self.post_message(self.TutorsLoaded(tutors))
@@ -88,7 +89,7 @@ class ChatScreen(Screen):
     @on(Input.Submitted, "#tutor-id")
     @work(exclusive=True, group="tutors")
     async def open_tutor(self, event: Input.Submitted) -> None:
-        async with service_call(self, "Opening the tutor"):
+        async with service_call(self, _("Opening the tutor")):
             service = await self.app.ready()
             await self._start(await service.get_tutor(event.value.strip()))
 

@@ -10,13 +10,15 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
+from tui.i18n import _
+
 
 class ConfirmScreen(ModalScreen[bool]):
     """Dismisses with True when the user confirms; escape and "Cancel" dismiss with False."""
 
     BINDINGS: ClassVar = [
-        Binding("escape", "dismiss(False)", "Cancel"),
-        Binding("y", "dismiss(True)", "Yes", show=False),
+        Binding("escape", "dismiss(False)", _("Cancel")),
+        Binding("y", "dismiss(True)", _("Yes"), show=False),
     ]
 
     def __init__(self, question: str, confirm_label: str) -> None:
@@ -27,7 +29,7 @@ class ConfirmScreen(ModalScreen[bool]):
         with Vertical(classes="dialog"):
             yield Static(self.question, classes="dialog-question")
             with Horizontal(classes="dialog-buttons"):
-                yield Button("Cancel", id="cancel")
+                yield Button(_("Cancel"), id="cancel")
                 yield Button(self.confirm_label, id="confirm", variant="error")
 
     def on_mount(self) -> None:

@@ -16,6 +16,7 @@ from textual.widgets import Button, Footer, Header, Input, Label, Static
 
 from core.config import Settings
 from tui.calls import service_call
+from tui.i18n import _, number
 
 if TYPE_CHECKING:
     from tui.app import FeedbackStudioApp
@@ -24,27 +25,27 @@ if TYPE_CHECKING:
 class ConnectionScreen(Screen):
     app: FeedbackStudioApp
 
-    BINDINGS: ClassVar = [Binding("escape", "app.pop_screen", "Back")]
+    BINDINGS: ClassVar = [Binding("escape", "app.pop_screen", _("Back"))]
 
     def compose(self) -> ComposeResult:
         yield Header()
         with VerticalScroll(id="connection"):
-            yield Static("Connection", classes="screen-title")
+            yield Static(_("Connection"), classes="screen-title")
             yield Static(id="connection-info")
-            yield Static("Switch service", classes="section-title")
+            yield Static(_("Switch service"), classes="section-title")
             yield Label(
-                "Leave the address empty to use the embedded service on this machine.", classes="hint"
+                _("Leave the address empty to use the embedded service on this machine."), classes="hint"
             )
             with Horizontal(classes="form-row"):
                 yield Input(placeholder="https://feedback.example.org", id="remote-url", compact=True)
                 yield Input(placeholder="bearer token", id="remote-token", password=True, compact=True)
-                yield Button("Connect", id="connect", variant="primary", compact=True)
-            yield Static("Health", classes="section-title")
+                yield Button(_("Connect"), id="connect", variant="primary", compact=True)
+            yield Static(_("Health"), classes="section-title")
             with Horizontal(classes="form-row"):
-                yield Button("Check the service", id="check-api", compact=True)
+                yield Button(_("Check the service"), id="check-api", compact=True)
                 yield Label("not checked yet", id="api-health", classes="hint")
             with Horizontal(classes="form-row"):
-                yield Button("Check a tutor round trip", id="check-chat", compact=True)
+                yield Button(_("Check a tutor round trip"), id="check-chat", compact=True)
                 yield Label("not checked yet", id="chat-health", classes="hint")
         yield Footer()
 
@@ -56,7 +57,7 @@ class ConnectionScreen(Screen):
 
     @work(exclusive=True, group="connection-info")
     async def show_info(self) -> None:
-        async with service_call(self, "Reading the service", busy=self.query_one("#connection-info")):
+        async with service_call(self, _("Reading the service"), busy=self.query_one("#connection-info")):
             await self.app.ready()
             self.query_one("#connection-info", Static).update(self._info_table())
 
@@ -67,19 +68,26 @@ class ConnectionScreen(Screen):
         table.add_column(style="bold")
         table.add_column()
         if info.mode == "remote":
-            table.add_row("Service", f"remote at {settings.remote_url if settings else '?'}")
-            table.add_row("Token", "given" if settings and settings.token else "none")
+            table.add_row(
+                _("Service"), _("remote at {url}").format(url=settings.remote_url if settings else "?")
+            )
+            table.add_row(_("Token"), "given" if settings and settings.token else "none")
         else:
             where = settings.database_url if settings else "given by the caller"
-            table.add_row("Service", "embedded (on this machine, no network)")
-            table.add_row("Database", where)
-        table.add_row("Principal", info.principal)
-        table.add_row("Tenant", info.defaultTenantId)
+            table.add_row(_("Service"), _("embedded (on this machine, no network)"))
+            table.add_row(_("Database"), where)
+        table.add_row(_("Principal"), info.principal)
+        table.add_row(_("Tenant"), info.defaultTenantId)
         permissions = ", ".join(info.permissions.get(info.defaultTenantId, [])) or "none"
-        table.add_row("Permissions", permissions)
-        table.add_row("Version", f"{info.name} {info.version} · API {info.apiVersion}")
-        extensions = "yes" if info.extensions else "no: task library, history and tutor list are hidden"
-        table.add_row("Authoring extensions", extensions)
+        table.add_row(_("Permissions"), permissions)
+        table.add_row(
+            _("Version"),
+            _("{name} {version} · API {api}").format(
+                name=info.name, version=info.version, api=info.apiVersion
+            ),
+        )
+        extensions = "yes" if info.extensions else _("no: task library, history and tutor list are hidden")
+        table.add_row(_("Authoring extensions"), extensions)
         return table
 
     @on(Button.Pressed, "#connect")
@@ -93,14 +101,17 @@ class ConnectionScreen(Screen):
         before = self.app.service
         await self.app.open_service(settings).wait()
         if self.app.service is not before:
-            self.notify(f"Now using the {'remote' if url else 'embedded'} service.", title="Connected")
+            self.notify(
+                _("Now using the remote service.") if url else _("Now using the embedded service."),
+                title=_("Connected"),
+            )
             self.show_info()
 
     @on(Button.Pressed, "#check-api")
     @work(exclusive=True, group="health-api")
     async def check_api(self) -> None:
         label = self.query_one("#api-health", Label)
-        async with service_call(self, "Health check", busy=label):
+        async with service_call(self, _("Health check"), busy=label):
             started = time.perf_counter()
             status = await (await self.app.ready()).healthcheck()
             label.update(f"✔ {status.status} in {(time.perf_counter() - started) * 1000:.0f} ms")
@@ -110,9 +121,13 @@ class ConnectionScreen(Screen):
     @work(exclusive=True, group="health-chat")
     async def check_chat(self) -> None:
         label = self.query_one("#chat-health", Label)
-        async with service_call(self, "Tutor health check", busy=label):
+        async with service_call(self, _("Tutor health check"), busy=label):
             started = time.perf_counter()
             reply = await (await self.app.ready()).healthcheck_chat()
             elapsed = (time.perf_counter() - started) * 1000
-            label.update(f"✔ the tutor answered in {elapsed:.0f} ms: “{reply.message[:60]}”")
+            label.update(
+                _("✔ the tutor answered in {ms} ms: “{reply}”").format(
+                    ms=number(elapsed, 0), reply=reply.message[:60]
+                )
+            )
             label.set_classes("health-ok")

@@ -19,6 +19,7 @@ from core.api import InTextChoicesTask, InTextFillInBlanksTask, TaskBase, Versio
 from core.client.authoring import sample_solution_warnings
 from core.client.validation import field_path, validate
 from tui.calls import service_call
+from tui.i18n import _
 from tui.labels import type_label
 from tui.widgets.editor.fields import FieldSet, RowList, show_message
 from tui.widgets.editor.forms import COMMON, type_parts
@@ -33,7 +34,7 @@ class EditorScreen(Screen[str | None]):
 
     app: FeedbackStudioApp
 
-    BINDINGS: ClassVar = [Binding("ctrl+s", "save", "Save"), Binding("escape", "leave", "Back")]
+    BINDINGS: ClassVar = [Binding("ctrl+s", "save", _("Save")), Binding("escape", "leave", _("Back"))]
 
     class Saved(Message):
         def __init__(self, task_id: str) -> None:
@@ -54,20 +55,22 @@ class EditorScreen(Screen[str | None]):
 
     def compose(self) -> ComposeResult:
         heading = (
-            f"New {type_label(self.draft.type).lower()} task" if self.is_new else f"Editing {self.draft.id}"
+            _("New task: {type}").format(type=type_label(self.draft.type))
+            if self.is_new
+            else _("Editing {id}").format(id=self.draft.id)
         )
         yield Header()
         with VerticalScroll(id="editor"):
             yield Static(heading, classes="screen-title")
             yield self.common
             if isinstance(self.draft, InTextFillInBlanksTask | InTextChoicesTask):
-                yield Static("As the learner sees it", classes="section-title")
+                yield Static(_("As the learner sees it"), classes="section-title")
                 yield Static(id="preview")
             yield from self.parts
             yield Static(id="task-problems")
             with Horizontal(classes="toolbar"):
-                yield Button("Save", id="save", variant="primary")
-                yield Button("Cancel", id="cancel")
+                yield Button(_("Save"), id="save", variant="primary")
+                yield Button(_("Cancel"), id="cancel")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -107,10 +110,14 @@ class EditorScreen(Screen[str | None]):
         ]
         if document.get("id") != self.draft.id or self.is_new:
             if document.get("id") in {t.taskId for t in self.app.known_tasks}:
-                rest.append(f"A task with id {document['id']!r} exists already: choose another id.")
+                rest.append(
+                    _("A task with id {id!r} exists already: choose another id.").format(id=document["id"])
+                )
             elif not self.is_new:
                 rest.append(
-                    f"Saving creates a new task {document.get('id')!r}; {self.draft.id!r} stays as it is."
+                    _("Saving creates a new task {id!r}; {old!r} stays as it is.").format(
+                        id=document.get("id"), old=self.draft.id
+                    )
                 )
         show_message(self.query_one("#task-problems", Static), "\n".join(f"⚠ {line}" for line in rest))
         self.query_one("#save", Button).disabled = task is None
@@ -139,7 +146,7 @@ class EditorScreen(Screen[str | None]):
     def action_save(self) -> None:
         task = self.check()
         if task is None:
-            self.notify("Fix the marked fields first.", title="Not saved", severity="warning")
+            self.notify(_("Fix the marked fields first."), title=_("Not saved"), severity="warning")
             return
         self.save(task)
 
@@ -153,13 +160,16 @@ class EditorScreen(Screen[str | None]):
         expected = None if overwrite else self.expected_version(task)
         try:
             async with service_call(
-                self, "Saving", busy=self.query_one("#editor"), raising=(VersionConflict,)
+                self, _("Saving"), busy=self.query_one("#editor"), raising=(VersionConflict,)
             ):
                 response = await self.app.save_task(task, expected)
-                self.notify(f"{task.id}: {response.action.value.lower()}", title="Task saved")
+                self.notify(f"{task.id}: {response.action.value.lower()}", title=_("Task saved"))
                 if warnings := await asyncio.to_thread(sample_solution_warnings, task):
                     self.notify(
-                        "\n".join(warnings), title="Check the sample solution", severity="warning", timeout=20
+                        "\n".join(warnings),
+                        title=_("Check the sample solution"),
+                        severity="warning",
+                        timeout=20,
                     )
                 self.post_message(self.Saved(task.id))
         except VersionConflict as conflict:
@@ -169,9 +179,11 @@ class EditorScreen(Screen[str | None]):
         """Another save came first (or the id is taken): the author decides, nothing is lost."""
         from tui.screens.confirm import ConfirmScreen
 
-        question = f"{conflict}.\n\nSave your version over it? Cancel keeps your edits here, unsaved."
+        question = _(
+            "{conflict}.\n\nSave your version over it? Cancel keeps your edits here, unsaved."
+        ).format(conflict=conflict)
         self.app.push_screen(
-            ConfirmScreen(question, "Overwrite"), lambda yes: yes and self.save(task, overwrite=True)
+            ConfirmScreen(question, _("Overwrite")), lambda yes: yes and self.save(task, overwrite=True)
         )
 
     def on_editor_screen_saved(self, message: Saved) -> None:
@@ -179,13 +191,13 @@ class EditorScreen(Screen[str | None]):
         self.dismiss(message.task_id)
 
     def action_leave(self) -> None:
-        task, _ = validate(self.document())
+        task, _problems = validate(self.document())
         if task is not None and task.to_wire() == self.original:
             self.dismiss(None)
             return
         from tui.screens.confirm import ConfirmScreen
 
         self.app.push_screen(
-            ConfirmScreen("Leave the editor and discard your changes?", "Discard"),
+            ConfirmScreen(_("Leave the editor and discard your changes?"), _("Discard")),
             lambda yes: yes and self.dismiss(None),
         )

@@ -12,11 +12,13 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static
 
+from tui.i18n import _
+
 
 class FilesScreen(ModalScreen[tuple[Path, str] | None]):
     """Dismisses with (path, format) or None; the format is only asked for an export."""
 
-    BINDINGS: ClassVar = [Binding("escape", "dismiss(None)", "Cancel")]
+    BINDINGS: ClassVar = [Binding("escape", "dismiss(None)", _("Cancel"))]
 
     def __init__(self, *, export: bool, default_path: str) -> None:
         super().__init__(classes="dialog-screen")
@@ -25,19 +27,19 @@ class FilesScreen(ModalScreen[tuple[Path, str] | None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             if self.export:
-                question = "Export every task of the tenant (and its test answers) into a folder."
+                question = _("Export every task of the tenant (and its test answers) into a folder.")
             else:
-                question = "Import task files (JSON or YAML, one task a file): a file or a folder of them."
+                question = _("Import task files (JSON or YAML, one task a file): a file or a folder of them.")
             yield Static(question, classes="dialog-question")
-            yield Label("Folder" if self.export else "File or folder", classes="field-label")
+            yield Label(_("Folder") if self.export else _("File or folder"), classes="field-label")
             yield Input(self.default_path, id="files-path")
             if self.export:
                 yield Select(
                     [("JSON", "json"), ("YAML", "yaml")], value="json", allow_blank=False, id="files-format"
                 )
             with Horizontal(classes="dialog-buttons"):
-                yield Button("Cancel", id="cancel")
-                yield Button("Export" if self.export else "Import", id="go", variant="primary")
+                yield Button(_("Cancel"), id="cancel")
+                yield Button(_("Export") if self.export else _("Import"), id="go", variant="primary")
 
     @on(Input.Submitted)
     @on(Button.Pressed, "#go")

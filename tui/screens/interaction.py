@@ -11,11 +11,12 @@ from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
 from core.api import InteractionRecord, TaskBase
+from tui.i18n import _, date_time
 from tui.widgets.feedback.view import FeedbackView
 
 
 class InteractionScreen(ModalScreen[None]):
-    BINDINGS: ClassVar = [Binding("escape", "dismiss", "Close")]
+    BINDINGS: ClassVar = [Binding("escape", "dismiss", _("Close"))]
 
     def __init__(self, record: InteractionRecord, task: TaskBase | None) -> None:
         super().__init__(classes="dialog-screen")
@@ -23,9 +24,12 @@ class InteractionScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(classes="dialog wide-dialog"):
-            when = self.record.createdAt.strftime("%Y-%m-%d %H:%M:%S UTC")
             yield Static(
-                f"Answer of {self.record.userId} · {when} · task version {self.record.taskVersion}",
+                _("Answer of {learner} · {time} · task version {version}").format(
+                    learner=self.record.userId,
+                    time=date_time(self.record.createdAt),
+                    version=self.record.taskVersion,
+                ),
                 classes="screen-title",
             )
             yield FeedbackView(self.record.feedback, self.definition, rating=self.record.rating)

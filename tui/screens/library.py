@@ -16,6 +16,7 @@ from textual.widgets import DataTable, Footer, Header, Input
 
 from core.api import TaskSummary, TaskType
 from tui.calls import service_call
+from tui.i18n import _, plural
 from tui.labels import type_label, verdict_trail
 from tui.templates import free_id, new_task
 from tui.widgets.empty import EmptyState
@@ -24,7 +25,7 @@ from tui.widgets.list_table import ListTable
 if TYPE_CHECKING:
     from tui.app import FeedbackStudioApp
 
-NO_TASKS = (
+NO_TASKS = _(
     "No tasks yet. Press [b]n[/] to create one of any of the six types, or [b]ctrl+p[/] for all commands."
 )
 NO_LIST = (
@@ -37,16 +38,16 @@ class LibraryScreen(Screen):
     app: FeedbackStudioApp
 
     BINDINGS: ClassVar = [
-        Binding("n", "new", "New"),
-        Binding("enter", "open", "Open", show=False),
-        Binding("e", "edit", "Edit"),
-        Binding("u", "duplicate", "Duplicate"),
-        Binding("delete,x", "delete", "Delete"),
-        Binding("slash", "filter", "Filter"),
-        Binding("escape", "clear_filter", "Clear filter", show=False),
-        Binding("i", "import", "Import"),
-        Binding("o", "export", "Export"),
-        Binding("r", "reload", "Reload"),
+        Binding("n", "new", _("New")),
+        Binding("enter", "open", _("Open"), show=False),
+        Binding("e", "edit", _("Edit")),
+        Binding("u", "duplicate", _("Duplicate")),
+        Binding("delete,x", "delete", _("Delete")),
+        Binding("slash", "filter", _("Filter")),
+        Binding("escape", "clear_filter", _("Clear filter"), show=False),
+        Binding("i", "import", _("Import")),
+        Binding("o", "export", _("Export")),
+        Binding("r", "reload", _("Reload")),
     ]
 
     class TasksLoaded(Message):
@@ -62,14 +63,14 @@ class LibraryScreen(Screen):
 
     def compose(self) -> ComposeResult:
         yield Header()
-        yield Input(placeholder="Filter by title, id, type or language  ( / )", id="filter")
+        yield Input(placeholder=_("Filter by title, id, type or language  ( / )"), id="filter")
         yield ListTable(id="tasks")
         yield EmptyState(id="library-empty")
         yield Footer()
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
-        table.add_columns("Type", "Language", "Title", "Last verdicts", "Tried", "Id")
+        table.add_columns(_("Type"), _("Language"), _("Title"), _("Last verdicts"), _("Tried"), _("Id"))
         table.focus()
         self.load_tasks()
 
@@ -79,7 +80,7 @@ class LibraryScreen(Screen):
 
     @work(exclusive=True, group="library")
     async def load_tasks(self, select: str | None = None) -> None:
-        async with service_call(self, "Loading the tasks", busy=self.query_one(DataTable)):
+        async with service_call(self, _("Loading the tasks"), busy=self.query_one(DataTable)):
             self._version = self.app.tasks_version
             self.post_message(self.TasksLoaded(await self.app.list_tasks()))
             if select:
@@ -180,7 +181,7 @@ class LibraryScreen(Screen):
     async def edit_task(self, task_id: str) -> None:
         from tui.screens.editor import EditorScreen
 
-        async with service_call(self, "Opening the task"):
+        async with service_call(self, _("Opening the task")):
             opened = await self.app.task_definition(task_id)
             await self.app.push_screen(EditorScreen(opened.task, version=opened.version))
 
@@ -190,7 +191,7 @@ class LibraryScreen(Screen):
 
     @work(group="library-edit")
     async def duplicate(self, task_id: str) -> None:
-        async with service_call(self, "Duplicating", busy=self.query_one(DataTable)):
+        async with service_call(self, _("Duplicating"), busy=self.query_one(DataTable)):
             original = (await self.app.task_definition(task_id)).task
             copy = original.model_copy(
                 update={
@@ -199,7 +200,7 @@ class LibraryScreen(Screen):
                 }
             )
             await self.app.save_task(copy, expected_version=0)
-            self.notify(f"Duplicated as {copy.id}", title="Task duplicated")
+            self.notify(_("Duplicated as {id}").format(id=copy.id), title=_("Task duplicated"))
             self.load_tasks(select=copy.id)
 
     def action_delete(self) -> None:
@@ -209,10 +210,20 @@ class LibraryScreen(Screen):
         from tui.screens.confirm import ConfirmScreen
 
         tried = (
-            f" and its {task.interactionCount} answers with their feedback" if task.interactionCount else ""
+            plural(
+                " and its {count} answer with its feedback",
+                " and its {count} answers with their feedback",
+                task.interactionCount,
+            ).format(count=task.interactionCount)
+            if task.interactionCount
+            else ""
         )
-        question = f"Delete “{task.title or task.taskId}”{tried}?\nThis cannot be undone."
-        self.app.push_screen(ConfirmScreen(question, "Delete"), lambda yes: yes and self.delete(task.taskId))
+        question = _("Delete “{title}”{answers}?\nThis cannot be undone.").format(
+            title=task.title or task.taskId, answers=tried
+        )
+        self.app.push_screen(
+            ConfirmScreen(question, _("Delete")), lambda yes: yes and self.delete(task.taskId)
+        )
 
     # --- task files (core.workspace) ------------------------------------------------------------
 
@@ -226,7 +237,7 @@ class LibraryScreen(Screen):
     def action_export(self) -> None:
         if not self.app.extensions:
             self.notify(
-                "This remote cannot list its tasks, so there is nothing to export.", severity="warning"
+                _("This remote cannot list its tasks, so there is nothing to export."), severity="warning"
             )
             return
         from tui.screens.files import FilesScreen
@@ -239,16 +250,16 @@ class LibraryScreen(Screen):
     async def import_from(self, path: Path) -> None:
         from core.client.files import import_files
 
-        async with service_call(self, "Importing", busy=self.query_one(DataTable)):
+        async with service_call(self, _("Importing"), busy=self.query_one(DataTable)):
             try:
                 done = await import_files(await self.app.ready(), self.app.tenant_id, [path])
             except ValueError as exc:  # a file that is not a task: the author fixes the file
-                self.notify(str(exc), title="Nothing imported", severity="error", markup=False)
+                self.notify(str(exc), title=_("Nothing imported"), severity="error", markup=False)
                 return
             actions = Counter(item.action.lower() for item in done)
             self.notify(
                 ", ".join(f"{n} {action}" for action, n in actions.items()) or "no task files found",
-                title=f"Imported from {path}",
+                title=_("Imported from {path}").format(path=path),
             )
             self.load_tasks(select=done[0].taskId if done else None)
 
@@ -256,13 +267,18 @@ class LibraryScreen(Screen):
     async def export_to(self, path: Path, fmt: str) -> None:
         from core.client.files import export_files
 
-        async with service_call(self, "Exporting", busy=self.query_one(DataTable)):
+        async with service_call(self, _("Exporting"), busy=self.query_one(DataTable)):
             written = await export_files(await self.app.ready(), self.app.tenant_id, path, fmt)  # type: ignore[arg-type]
-            self.notify(f"{len(written)} files written to {path}", title="Exported")
+            self.notify(
+                plural(
+                    "{count} file written to {path}", "{count} files written to {path}", len(written)
+                ).format(count=len(written), path=path),
+                title=_("Exported"),
+            )
 
     @work(group="library-edit")
     async def delete(self, task_id: str) -> None:
-        async with service_call(self, "Deleting", busy=self.query_one(DataTable)):
+        async with service_call(self, _("Deleting"), busy=self.query_one(DataTable)):
             await self.app.delete_task(task_id)
-            self.notify(f"Deleted {task_id}", title="Task deleted")
+            self.notify(_("Deleted {id}").format(id=task_id), title=_("Task deleted"))
             self.load_tasks()

@@ -12,27 +12,28 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from core.api import TaskType
+from tui.i18n import _
 from tui.labels import TYPE_LABELS
 
 TYPE_HINTS: dict[TaskType, str] = {
     TaskType.FREEFORM_TEXT: "a written answer judged by aspects and sample solutions",
     TaskType.IN_TEXT_FILL_IN_BLANKS: "gaps {{1}} … in a text, each with accepted answers",
     TaskType.IN_TEXT_CHOICES: "choice points {{1}} … in a text, one option correct",
-    TaskType.MULTIPLE_CHOICE: "options, exactly one correct",
-    TaskType.MULTIPLE_RESPONSES: "options, any number correct",
-    TaskType.SIMULATION: "a role-play with a persona, judged on the conversation",
+    TaskType.MULTIPLE_CHOICE: _("options, exactly one correct"),
+    TaskType.MULTIPLE_RESPONSES: _("options, any number correct"),
+    TaskType.SIMULATION: _("a role-play with a persona, judged on the conversation"),
 }
 
 
 class NewTaskScreen(ModalScreen[TaskType | None]):
-    BINDINGS: ClassVar = [Binding("escape", "dismiss(None)", "Cancel")]
+    BINDINGS: ClassVar = [Binding("escape", "dismiss(None)", _("Cancel"))]
 
     def __init__(self) -> None:
         super().__init__(classes="dialog-screen")
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Static("What kind of task?", classes="dialog-question")
+            yield Static(_("What kind of task?"), classes="dialog-question")
             yield OptionList(
                 *(Option(f"{TYPE_LABELS[t]}  [dim]{TYPE_HINTS[t]}[/]", id=t.value) for t in TaskType),
                 id="task-types",

@@ -32,6 +32,7 @@ from core.api import (
 )
 from core.client.retest import reassign
 from tui.calls import service_call
+from tui.i18n import _, plural
 from tui.labels import type_label
 from tui.widgets.answer import answer_form
 from tui.widgets.answer.forms import AnswerForm, IncompleteAnswer
@@ -52,10 +53,10 @@ class TaskScreen(Screen):
     app: FeedbackStudioApp
 
     BINDINGS: ClassVar = [
-        Binding("ctrl+g", "feedback", "Get feedback"),
-        Binding("ctrl+o", "edit", "Edit task"),
-        Binding("ctrl+t", "chat", "Chat about it"),
-        Binding("escape", "app.pop_screen", "Library"),
+        Binding("ctrl+g", "feedback", _("Get feedback")),
+        Binding("ctrl+o", "edit", _("Edit task")),
+        Binding("ctrl+t", "chat", _("Chat about it")),
+        Binding("escape", "app.pop_screen", _("Library")),
     ]
 
     class Loaded(Message):
@@ -96,7 +97,7 @@ class TaskScreen(Screen):
 
     @work(exclusive=True, group="task")
     async def load(self) -> None:
-        async with service_call(self, "Opening the task", busy=self.query_one("#task-body")):
+        async with service_call(self, _("Opening the task"), busy=self.query_one("#task-body")):
             opened = await self.app.task_definition(self.task_id)
             self.version = opened.version
             self.post_message(self.Loaded(opened.task))
@@ -128,10 +129,10 @@ class TaskScreen(Screen):
                 return
 
     def compose_tabs(self, task: TaskBase) -> list[TabPane]:
-        tabs = [TabPane("Try", self._try_pane(task), id="try")]
+        tabs = [TabPane(_("Try"), self._try_pane(task), id="try")]
         if self.app.extensions:
-            tabs.append(TabPane("History", HistoryPanel(self.task_id, id="history"), id="history-tab"))
-            tabs.append(TabPane("Retest", RetestPanel(id="retest"), id="retest-tab"))
+            tabs.append(TabPane(_("History"), HistoryPanel(self.task_id, id="history"), id="history-tab"))
+            tabs.append(TabPane(_("Retest"), RetestPanel(id="retest"), id="retest-tab"))
         return tabs
 
     def _try_pane(self, task: TaskBase) -> Horizontal:
@@ -146,12 +147,12 @@ class TaskScreen(Screen):
             left = VerticalScroll(
                 *statement,
                 answer_form(task),
-                Button("Get feedback  ctrl+g", id="get-feedback", variant="primary"),
+                Button(_("Get feedback  ctrl+g"), id="get-feedback", variant="primary"),
                 id="try-left",
             )
-        hint = "Answer as a learner would, then press ctrl+g: the feedback appears here."
+        hint = _("Answer as a learner would, then press ctrl+g: the feedback appears here.")
         if isinstance(task, SimulationTask):
-            hint = "Role-play the session on the left, then press “Finish and get feedback”."
+            hint = _("Role-play the session on the left, then press “Finish and get feedback”.")
         return Horizontal(left, VerticalScroll(EmptyState(hint), id="feedback-area"), id="try-columns")
 
     # --- trying answers -----------------------------------------------------------------------
@@ -168,7 +169,7 @@ class TaskScreen(Screen):
         try:
             answer = forms.first().answer()
         except IncompleteAnswer as exc:
-            self.notify(str(exc), title="Not sent", severity="warning")
+            self.notify(str(exc), title=_("Not sent"), severity="warning")
             return
         self.compute(
             ComputeTaskFeedbackRequest(userId=USER_ID, taskType=self.definition.task_type, answer=answer)
@@ -187,7 +188,7 @@ class TaskScreen(Screen):
     async def compute(
         self, request: ComputeTaskFeedbackRequest, transcript: list[ChatTurn] | None = None
     ) -> None:
-        async with service_call(self, "Feedback", busy=self.query_one("#feedback-area")):
+        async with service_call(self, _("Feedback"), busy=self.query_one("#feedback-area")):
             service = await self.app.ready()
             feedback = await service.compute_feedback_for_task(self.task_id, request)
             self.app.tasks_changed()  # a new verdict for the library's trail
@@ -204,7 +205,7 @@ class TaskScreen(Screen):
     @on(TabbedContent.TabActivated, pane="#history-tab")
     @work(exclusive=True, group="history")
     async def load_history(self) -> None:
-        async with service_call(self, "Loading the history", busy=self.query_one(HistoryPanel)):
+        async with service_call(self, _("Loading the history"), busy=self.query_one(HistoryPanel)):
             service = await self.app.ready()
             self.post_message(
                 self.HistoryLoaded(await service.list_interactions(self.app.tenant_id, self.task_id))
@@ -218,7 +219,7 @@ class TaskScreen(Screen):
         from tui.screens.interaction import InteractionScreen
 
         self.app.push_screen(
-            InteractionScreen(message.record, self.definition), lambda _: self.load_history()
+            InteractionScreen(message.record, self.definition), lambda _closed: self.load_history()
         )
 
     # --- retest --------------------------------------------------------------------------------
@@ -227,7 +228,7 @@ class TaskScreen(Screen):
     @work(exclusive=True, group="retest")
     async def retest(self) -> None:
         """Recompute every answer on opening the tab: the task may have been edited meanwhile."""
-        async with service_call(self, "Retest", busy=self.query_one(RetestPanel)):
+        async with service_call(self, _("Retest"), busy=self.query_one(RetestPanel)):
             service = await self.app.ready()
             self.post_message(self.Retested(await service.retest(self.app.tenant_id, [self.task_id])))
 
@@ -239,21 +240,27 @@ class TaskScreen(Screen):
         from tui.screens.confirm import ConfirmScreen
 
         count = sum(a.changed and a.passed for a in message.report.answers)
-        question = (
-            f"Accept the new feedback of {count} changed answer{'s' * (count != 1)} "
-            "as graded answers of this task?"
-        )
+        question = plural(
+            "Accept the new feedback of {count} changed answer as a graded answer of this task?",
+            "Accept the new feedback of {count} changed answers as graded answers of this task?",
+            count,
+        ).format(count=count)
         self.app.push_screen(
-            ConfirmScreen(question, "Accept"), lambda yes: yes and self.accept(message.report)
+            ConfirmScreen(question, _("Accept")), lambda yes: yes and self.accept(message.report)
         )
 
     @work(exclusive=True, group="retest")
     async def accept(self, report: TaskRetest) -> None:
-        async with service_call(self, "Accepting the new feedback", busy=self.query_one(RetestPanel)):
+        async with service_call(self, _("Accepting the new feedback"), busy=self.query_one(RetestPanel)):
             service = await self.app.ready()
             response = await reassign(service, self.app.tenant_id, report)
             added = response.added if response else 0
-            self.notify(f"{added} graded answer{'s' * (added != 1)} added", title="New feedback accepted")
+            self.notify(
+                plural("{count} graded answer added", "{count} graded answers added", added).format(
+                    count=added
+                ),
+                title=_("New feedback accepted"),
+            )
             self.post_message(self.Retested(await service.retest(self.app.tenant_id, [self.task_id])))
 
     # --- elsewhere ----------------------------------------------------------------------------

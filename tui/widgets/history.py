@@ -19,13 +19,14 @@ from textual.widgets import Button, DataTable, Input, Select
 from core.api import Correctness, InteractionRecord
 from core.client.history import HistoryFilter, csv_bytes, day_of
 from core.workspace.table import answer_summary
+from tui.i18n import _, plural
 from tui.labels import verdict_text
 from tui.widgets.empty import EmptyState
 from tui.widgets.feedback.rating import rating_summary
 from tui.widgets.list_table import ListTable
 
 NO_ANSWERS = "No answers yet. Try one in the “Try” tab; every feedback is kept here."
-NO_MATCH = "No answer matches the filters: clear one to see more."
+NO_MATCH = _("No answer matches the filters: clear one to see more.")
 
 
 class HistoryPanel(Vertical):
@@ -42,21 +43,23 @@ class HistoryPanel(Vertical):
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="history-filters"):
-            yield Input(placeholder="Learner", id="history-user", compact=True)
+            yield Input(placeholder=_("Learner"), id="history-user", compact=True)
             yield Select(
                 [(v.value, v.value) for v in (Correctness.CORRECT, Correctness.PARTIAL, Correctness.WRONG)],
-                prompt="Any verdict",
+                prompt=_("Any verdict"),
                 id="history-verdict",
                 compact=True,
             )
-            yield Input(placeholder="From YYYY-MM-DD", id="history-since", compact=True)
-            yield Input(placeholder="To YYYY-MM-DD", id="history-until", compact=True)
-            yield Button("Export CSV", id="history-export", compact=True)
+            yield Input(placeholder=_("From YYYY-MM-DD"), id="history-since", compact=True)
+            yield Input(placeholder=_("To YYYY-MM-DD"), id="history-until", compact=True)
+            yield Button(_("Export CSV"), id="history-export", compact=True)
         yield ListTable(id="history-table")
         yield EmptyState(NO_ANSWERS, id="history-empty")
 
     def on_mount(self) -> None:
-        self.query_one(DataTable).add_columns("When (UTC)", "User", "Verdict", "Points", "Answer", "Rating")
+        self.query_one(DataTable).add_columns(
+            _("When (UTC)"), _("User"), _("Verdict"), _("Points"), _("Answer"), _("Rating")
+        )
         self.show([])
 
     def show(self, records: list[InteractionRecord]) -> None:
@@ -86,9 +89,18 @@ class HistoryPanel(Vertical):
         try:
             path.write_bytes(csv_bytes(shown))
         except OSError as exc:
-            self.notify(f"Could not write {path}: {exc.strerror}", title="Not exported", severity="error")
+            self.notify(
+                _("Could not write {path}: {reason}").format(path=path, reason=exc.strerror),
+                title=_("Not exported"),
+                severity="error",
+            )
             return
-        self.notify(f"{len(shown)} answers written to {path}", title="History exported")
+        self.notify(
+            plural(
+                "{count} answer written to {path}", "{count} answers written to {path}", len(shown)
+            ).format(count=len(shown), path=path),
+            title=_("History exported"),
+        )
 
     def _show_matching(self) -> None:
         records = self.current_filter().apply(self.all_records)

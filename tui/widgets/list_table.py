@@ -8,11 +8,13 @@ from typing import ClassVar
 from textual.binding import Binding, BindingType
 from textual.widgets import DataTable
 
+from tui.i18n import _
+
 
 class ListTable(DataTable[object]):
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("j", "cursor_down", "Down", show=False),
-        Binding("k", "cursor_up", "Up", show=False),
+        Binding("j", "cursor_down", _("Down"), show=False),
+        Binding("k", "cursor_up", _("Up"), show=False),
     ]
 
     def __init__(self, *, id: str) -> None:

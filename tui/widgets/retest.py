@@ -17,12 +17,13 @@ from textual.widgets import Button, DataTable, Static
 
 from core.api import AnswerRetest, AnswerSource, Correctness, FeedbackSnapshot, TaskBase, TaskRetest
 from core.workspace.table import answer_summary
+from tui.i18n import _, plural
 from tui.labels import VERDICT_STYLES, verdict_text
 from tui.widgets.empty import EmptyState
 from tui.widgets.list_table import ListTable
 
 FAILURE_STYLE = VERDICT_STYLES[Correctness.WRONG]
-NOTHING_TO_RETEST = (
+NOTHING_TO_RETEST = _(
     "Nothing to retest yet. Answer the task in the “Try” tab (every answer is recomputed here "
     "after an edit), or add test answers with what they must get: "
     "`feedback-studio tasks import` with a test file beside the task file."
@@ -45,13 +46,15 @@ class RetestPanel(Vertical):
         with Horizontal(id="retest-bar"):
             yield Static("", id="retest-summary")
             yield Button(
-                "Accept new feedback", id="retest-accept", variant="warning", disabled=True, compact=True
+                _("Accept new feedback"), id="retest-accept", variant="warning", disabled=True, compact=True
             )
         yield ListTable(id="retest-table")
         yield EmptyState(NOTHING_TO_RETEST, id="retest-empty", markup=False)
 
     def on_mount(self) -> None:
-        self.query_one(DataTable).add_columns("Answer", "Given", "Verdict", "Points", "Check", "Aspects")
+        self.query_one(DataTable).add_columns(
+            _("Answer"), _("Given"), _("Verdict"), _("Points"), _("Check"), _("Aspects")
+        )
         self.show(None)
 
     def show(self, report: TaskRetest | None, task: TaskBase | None = None) -> None:
@@ -68,7 +71,7 @@ class RetestPanel(Vertical):
         self.query_one("#retest-bar").display = bool(answers)
         acceptable = sum(a.changed and a.passed and a.after is not None for a in answers)
         accept = self.query_one("#retest-accept", Button)
-        accept.label = f"Accept new feedback ({acceptable})"
+        accept.label = _("Accept new feedback ({count})").format(count=acceptable)
         accept.disabled = not acceptable
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
@@ -80,17 +83,19 @@ class RetestPanel(Vertical):
 def _summary(report: TaskRetest) -> Text:
     total = len(report.answers)
     return Text.assemble(
-        f"{total} answer{'s' * (total != 1)} · ",
-        (f"{report.changedCount} changed", "bold" if report.changedCount else ""),
+        plural("{count} answer", "{count} answers", total).format(count=total) + " · ",
+        (_("{count} changed").format(count=report.changedCount), "bold" if report.changedCount else ""),
         " · ",
-        (f"{report.failed} failed", FAILURE_STYLE if report.failed else ""),
-        f" · against version {report.version}" if report.version is not None else "",
+        (_("{count} failed").format(count=report.failed), FAILURE_STYLE if report.failed else ""),
+        _(" · against version {version}").format(version=report.version)
+        if report.version is not None
+        else "",
     )
 
 
 def _row(item: AnswerRetest, task: TaskBase | None) -> tuple[Text, ...]:
     if item.source is AnswerSource.TEST_ANSWER:
-        name = Text(f"test {item.label}")
+        name = Text(_("test {label}").format(label=item.label))
     else:
         times = f" ×{item.occurrences}" if item.occurrences > 1 else ""
         name = Text(f"earlier{times}", style="dim")

@@ -12,21 +12,22 @@ from textual.widgets import Button, Static
 
 from core.api import SimulationSession, SimulationTask, StartSimulationRequest
 from tui.calls import service_call
+from tui.i18n import _
 from tui.widgets.chat.view import ChatView
 
 
 def scenario_text(task: SimulationTask) -> Text:
-    text = Text.assemble(("Scenario  ", "bold"), task.scenarioDescription or task.problemStatement)
+    text = Text.assemble((_("Scenario  "), "bold"), task.scenarioDescription or task.problemStatement)
     if task.persona:
         text.append_text(
-            Text.assemble("\n", ("Persona   ", "bold"), task.persona.name, " — ", task.persona.description)
+            Text.assemble("\n", (_("Persona   "), "bold"), task.persona.name, " — ", task.persona.description)
         )
     limits = [
         f"{task.timeLimitInMinutes:g} minutes" if task.timeLimitInMinutes else "",
         f"{task.maxTurns} turns" if task.maxTurns else "",
     ]
     if any(limits):
-        text.append_text(Text.assemble("\n", ("Limits    ", "bold"), ", ".join(x for x in limits if x)))
+        text.append_text(Text.assemble("\n", (_("Limits    "), "bold"), ", ".join(x for x in limits if x)))
     return text
 
 
@@ -48,10 +49,10 @@ class SimulationPanel(Vertical):
     def compose(self) -> ComposeResult:
         yield Static(scenario_text(self.definition), id="scenario")
         with Horizontal(classes="toolbar"):
-            yield Button("Start session", id="sim-start", variant="primary")
-            yield Button("Finish and get feedback", id="sim-finish", disabled=True)
+            yield Button(_("Start session"), id="sim-start", variant="primary")
+            yield Button(_("Finish and get feedback"), id="sim-finish", disabled=True)
         yield ChatView(
-            empty_hint="Press “Start session” to meet the persona, then answer as the learner would."
+            empty_hint=_("Press “Start session” to meet the persona, then answer as the learner would.")
         )
 
     @on(Button.Pressed, "#sim-start")
@@ -61,14 +62,14 @@ class SimulationPanel(Vertical):
 
     @work(exclusive=True, group="simulation")
     async def start(self) -> None:
-        async with service_call(self, "Starting the session", busy=self.query_one(ChatView)):
+        async with service_call(self, _("Starting the session"), busy=self.query_one(ChatView)):
             service = await self.app.ready()  # type: ignore[attr-defined]
             request = StartSimulationRequest(simulationTask=self.definition, tenantId=self.app.tenant_id)  # type: ignore[attr-defined]
             self.session = await service.start_simulation(request)
             await self.query_one(ChatView).reset(
                 self.session.tutorId, self.session.initialMessages, self.session.conversationId
             )
-            self.query_one("#sim-start", Button).label = "Start again"
+            self.query_one("#sim-start", Button).label = _("Start again")
 
     @on(ChatView.ReplyFinished)
     def _replied(self) -> None:
@@ -84,7 +85,7 @@ class SimulationPanel(Vertical):
         if self.session and not self.query_one("#sim-finish", Button).disabled:
             self.post_message(self.FeedbackWanted(self.session.conversationId))
         else:
-            self.notify("Start the session and answer the persona first.", severity="warning")
+            self.notify(_("Start the session and answer the persona first."), severity="warning")
 
     @property
     def transcript(self):

@@ -23,6 +23,7 @@ from core.api import (
     MultipleResponsesTask,
     TaskBase,
 )
+from tui.i18n import _
 from tui.widgets.statement import learner_view, numbered_gap
 
 
@@ -43,12 +44,12 @@ class AnswerForm(Vertical):
 
 class FreeformAnswerForm(AnswerForm):
     def compose(self) -> ComposeResult:
-        yield TextArea(id="answer-text", soft_wrap=True, placeholder="Write an answer as a learner would")
+        yield TextArea(id="answer-text", soft_wrap=True, placeholder=_("Write an answer as a learner would"))
 
     def answer(self) -> Answer:
         text = self.query_one(TextArea).text
         if not text.strip():
-            raise IncompleteAnswer("Write an answer first.")
+            raise IncompleteAnswer(_("Write an answer first."))
         return FreeformTextAnswer(content=text)
 
 
@@ -63,7 +64,7 @@ class MultipleChoiceAnswerForm(AnswerForm):
     def answer(self) -> Answer:
         index = self.query_one(RadioSet).pressed_index
         if index < 0:
-            raise IncompleteAnswer("Choose an option first.")
+            raise IncompleteAnswer(_("Choose an option first."))
         return MultipleChoiceAnswer(selectedIndex=index)
 
 
@@ -103,7 +104,7 @@ class _GapForm(AnswerForm):
         values = [w.value for w in self.query(".gap-value").results()]
         missing = [str(i + 1) for i, v in enumerate(values) if v is Select.NULL]
         if missing:
-            raise IncompleteAnswer(f"Choose an option at {', '.join(missing)} first.")
+            raise IncompleteAnswer(_("Choose an option at {places} first.").format(places=", ".join(missing)))
         return [ContentPiece(content=str(v)) for v in values]
 
 

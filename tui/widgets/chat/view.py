@@ -17,6 +17,7 @@ from textual.widgets import Button, Input, Label, Markdown, Static
 
 from core.api import ChatContext, ChatMessage, ChatRequest, ChatTurn, TraceRating, TutorEvent, TutorEventType
 from tui.calls import service_call
+from tui.i18n import _
 from tui.widgets.empty import EmptyState
 
 
@@ -67,10 +68,10 @@ class ChatView(Vertical):
         with VerticalScroll(id="bubbles"):
             yield EmptyState(self.empty_hint, id="chat-empty")
         with Horizontal(id="chat-input-row"):
-            yield Input(placeholder="Write a message and press enter", id="chat-input", disabled=True)
-            yield Button("Send", id="chat-send", variant="primary", disabled=True)
+            yield Input(placeholder=_("Write a message and press enter"), id="chat-input", disabled=True)
+            yield Button(_("Send"), id="chat-send", variant="primary", disabled=True)
         with Horizontal(id="trace-actions"):
-            yield Label("Rate this reply:", classes="hint")
+            yield Label(_("Rate this reply:"), classes="hint")
             yield Button("▲ Helpful", id="trace-good", compact=True)
             yield Button("▼ Not helpful", id="trace-bad", compact=True)
             yield Label("", id="trace-status")
@@ -138,7 +139,7 @@ class ChatView(Vertical):
         stream = Markdown.get_stream(bubble)
         texts, trace_id = [""], None
         try:
-            async with service_call(self, "Chat"):
+            async with service_call(self, _("Chat")):
                 service = await self.app.ready()  # type: ignore[attr-defined]
                 async for event in service.chat_stream(request):
                     if event.event is TutorEventType.MESSAGE:
@@ -156,7 +157,7 @@ class ChatView(Vertical):
                     elif event.event is TutorEventType.DEBUG:
                         self.post_message(self.DebugReceived(event))
                     elif event.event is TutorEventType.ERROR:
-                        self.notify(event.text, title="The tutor failed", severity="error", markup=False)
+                        self.notify(event.text, title=_("The tutor failed"), severity="error", markup=False)
                     elif event.event is TutorEventType.DONE:
                         break
         finally:
@@ -183,7 +184,7 @@ class ChatView(Vertical):
 
     @work(exclusive=True, group="trace-rating")
     async def rate(self, trace_id: str, score: int) -> None:
-        async with service_call(self, "Rating the reply", busy=self.query_one("#trace-actions")):
+        async with service_call(self, _("Rating the reply"), busy=self.query_one("#trace-actions")):
             await (await self.app.ready()).rate_trace(trace_id, TraceRating(score=score))  # type: ignore[attr-defined]
             self.query_one("#trace-status", Label).update(
                 "✔ thanks: rated helpful" if score else "✔ rated not helpful"

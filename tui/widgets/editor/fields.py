@@ -15,6 +15,8 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Button, Checkbox, Input, Label, Select, Static, TextArea
 
+from tui.i18n import _
+
 Loc = tuple[Any, ...]
 Kind = Literal["line", "optional", "number", "integer", "list", "text", "select", "check"]
 LIST_SEPARATOR = " | "
@@ -171,7 +173,7 @@ class ItemRow(FieldSet):
         with Horizontal(classes="item-fields"):
             for spec in self.specs:
                 yield self._field_widget(spec)
-            yield Button("✕", classes="remove-item", tooltip="Remove this item", compact=True)
+            yield Button("✕", classes="remove-item", tooltip=_("Remove this item"), compact=True)
         yield Static(classes="field-error row-error")
 
     def show_errors(self, errors: dict[Loc, str], base: Loc = ()) -> set[Loc]:

@@ -3,47 +3,50 @@
 from __future__ import annotations
 
 from core.api import AspectType, Language, Matching, TaskType
+from tui.i18n import _
 from tui.widgets.editor.fields import FieldSet, RowList, Spec
 
 COMMON = (
-    Spec(("id",), "Id", placeholder="letters, digits, dashes; unique in the tenant"),
-    Spec(("title",), "Title", placeholder="shown in the library; the id when empty"),
-    Spec(("language",), "Language", "select", choices=tuple(lang.value for lang in Language)),
-    Spec(("problemStatement",), "Problem statement", "text"),
-    Spec(("context",), "Context (optional)", placeholder="what the learner knows, the course, the level"),
+    Spec(("id",), _("Id"), placeholder="letters, digits, dashes; unique in the tenant"),
+    Spec(("title",), _("Title"), placeholder="shown in the library; the id when empty"),
+    Spec(("language",), _("Language"), "select", choices=tuple(lang.value for lang in Language)),
+    Spec(("problemStatement",), _("Problem statement"), "text"),
+    Spec(
+        ("context",), _("Context (optional)"), placeholder=_("what the learner knows, the course, the level")
+    ),
 )
 
 ASPECTS = (
-    Spec(("name",), "Aspect", placeholder="name"),
-    Spec(("type",), "Type", "select", choices=tuple(t.value for t in AspectType)),
-    Spec(("cues",), "Cues (a | b)", "list", placeholder="phrasings that show it"),
-    Spec(("message",), "Message", "optional", placeholder="shown when missing / detected"),
-    Spec(("points",), "Points", "number"),
+    Spec(("name",), _("Aspect"), placeholder="name"),
+    Spec(("type",), _("Type"), "select", choices=tuple(t.value for t in AspectType)),
+    Spec(("cues",), _("Cues (a | b)"), "list", placeholder="phrasings that show it"),
+    Spec(("message",), _("Message"), "optional", placeholder="shown when missing / detected"),
+    Spec(("points",), _("Points"), "number"),
 )
 OPTIONS = (
-    Spec(("content",), "Option", placeholder="what the learner reads"),
-    Spec(("correct",), "Correct", "check"),
-    Spec(("feedback",), "Feedback", "optional", placeholder="shown when chosen"),
+    Spec(("content",), _("Option"), placeholder="what the learner reads"),
+    Spec(("correct",), _("Correct"), "check"),
+    Spec(("feedback",), _("Feedback"), "optional", placeholder="shown when chosen"),
 )
 BLANKS = (
-    Spec(("acceptedAnswers",), "Accepted answers (a | b)", "list"),
-    Spec(("matching",), "Matching", "select", choices=tuple(m.value for m in Matching)),
-    Spec(("tolerance",), "Tolerance", "number"),
-    Spec(("feedback",), "Feedback", "optional", placeholder="hint when wrong"),
+    Spec(("acceptedAnswers",), _("Accepted answers (a | b)"), "list"),
+    Spec(("matching",), _("Matching"), "select", choices=tuple(m.value for m in Matching)),
+    Spec(("tolerance",), _("Tolerance"), "number"),
+    Spec(("feedback",), _("Feedback"), "optional", placeholder="hint when wrong"),
 )
 CHOICES = (
-    Spec(("options",), "Options (a | b)", "list"),
-    Spec(("correct",), "Correct option", placeholder="one of the options"),
-    Spec(("feedback",), "Feedback", "optional", placeholder="hint when wrong"),
+    Spec(("options",), _("Options (a | b)"), "list"),
+    Spec(("correct",), _("Correct option"), placeholder="one of the options"),
+    Spec(("feedback",), _("Feedback"), "optional", placeholder="hint when wrong"),
 )
 SIMULATION = (
-    Spec(("scenarioDescription",), "Scenario", "text"),
-    Spec(("persona", "name"), "Persona", placeholder="who the learner talks to"),
-    Spec(("persona", "description"), "Persona description", placeholder="how they behave"),
-    Spec(("initialMessage",), "First message of the persona"),
-    Spec(("sampleSolution",), "Sample solution", "text"),
-    Spec(("timeLimitInMinutes",), "Time limit (minutes)", "number"),
-    Spec(("maxTurns",), "Maximum turns", "integer"),
+    Spec(("scenarioDescription",), _("Scenario"), "text"),
+    Spec(("persona", "name"), _("Persona"), placeholder="who the learner talks to"),
+    Spec(("persona", "description"), _("Persona description"), placeholder="how they behave"),
+    Spec(("initialMessage",), _("First message of the persona")),
+    Spec(("sampleSolution",), _("Sample solution"), "text"),
+    Spec(("timeLimitInMinutes",), _("Time limit (minutes)"), "number"),
+    Spec(("maxTurns",), _("Maximum turns"), "integer"),
 )
 
 GAP_HINT = "Mark each gap in the problem statement as {{1}}, {{2}} …; item n belongs to {{n}}."
@@ -57,28 +60,35 @@ def aspect_list(document: dict, title: str) -> RowList:
 def type_parts(task_type: TaskType, document: dict) -> list[FieldSet | RowList]:
     """The parts below the common fields for a task type, filled from ``document``."""
     if task_type in (TaskType.MULTIPLE_CHOICE, TaskType.MULTIPLE_RESPONSES):
-        rule = "exactly one correct" if task_type is TaskType.MULTIPLE_CHOICE else "any number correct"
-        return [
-            RowList("options", f"Options ({rule})", "option", OPTIONS, document["options"], {"content": ""})
-        ]
+        title = (
+            _("Options (exactly one correct)")
+            if task_type is TaskType.MULTIPLE_CHOICE
+            else _("Options (any number correct)")
+        )
+        return [RowList("options", title, "option", OPTIONS, document["options"], {"content": ""})]
     if task_type is TaskType.IN_TEXT_FILL_IN_BLANKS:
         blank = {"acceptedAnswers": [], "matching": Matching.CASE_INSENSITIVE.value}
-        return [RowList("blanks", f"Blanks. {GAP_HINT}", "blank", BLANKS, document["blanks"], blank)]
+        return [RowList("blanks", f"{_('Blanks')}. {GAP_HINT}", "blank", BLANKS, document["blanks"], blank)]
     if task_type is TaskType.IN_TEXT_CHOICES:
         point = {"options": [], "correct": ""}
         return [
             RowList(
-                "choices", f"Choice points. {GAP_HINT}", "choice point", CHOICES, document["choices"], point
+                "choices",
+                f"{_('Choice points')}. {GAP_HINT}",
+                "choice point",
+                CHOICES,
+                document["choices"],
+                point,
             )
         ]
     if task_type is TaskType.FREEFORM_TEXT:
         return [
-            FieldSet((Spec(("maxPoints",), "Maximum points", "number"),), document, classes="narrow"),
+            FieldSet((Spec(("maxPoints",), _("Maximum points"), "number"),), document, classes="narrow"),
             RowList(
                 "sampleSolutions",
-                "Sample solutions",
+                _("Sample solutions"),
                 "sample solution",
-                (Spec(("content",), "Solution"),),
+                (Spec(("content",), _("Solution")),),
                 document.get("sampleSolutions", []),
                 {"content": ""},
             ),
@@ -89,5 +99,5 @@ def type_parts(task_type: TaskType, document: dict) -> list[FieldSet | RowList]:
         ]
     return [
         FieldSet(SIMULATION, document),
-        aspect_list(document, "Aspects: what the learner should do in the conversation"),
+        aspect_list(document, _("Aspects: what the learner should do in the conversation")),
     ]

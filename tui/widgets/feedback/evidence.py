@@ -25,6 +25,7 @@ from core.api import (
     SimulationResult,
     TaskBase,
 )
+from tui.i18n import _
 from tui.widgets.statement import learner_view
 
 EVIDENCE_STYLES: dict[str, str] = {
@@ -71,7 +72,8 @@ def _transcript_view(result: SimulationResult, transcript: Sequence[ChatTurn]) -
     lines = []
     for index, turn in enumerate(transcript):
         who = Text(
-            "You: " if turn.role == "user" else "Persona: ", style="bold" if turn.role == "user" else "dim"
+            _("You: ") if turn.role == "user" else _("Persona: "),
+            style="bold" if turn.role == "user" else "dim",
         )
         mine = [span for c, span in spans if c.messageIndex == index]  # type: ignore[attr-defined]
         lines.append(who + highlight(turn.content, mine))
@@ -111,12 +113,14 @@ def answer_view(
     """The answer of ``feedback`` with its evidence; ``task`` supplies statements and option texts."""
     result = feedback.result
     if isinstance(result, FreeformTextResult):
-        return highlight(result.answer.content, [span for _, span in _item_spans(result)])
+        return highlight(result.answer.content, [span for _item, span in _item_spans(result)])
     if isinstance(result, SimulationResult):
         turns = transcript or result.answer.messages
         if turns:
             return _transcript_view(result, turns)
-        return Text("\n").join(Text(f"“{c.content}”", style=s) for c, (_, _, s) in _item_spans(result))
+        return Text("\n").join(
+            Text(f"“{c.content}”", style=s) for c, (_item, _span, s) in _item_spans(result)
+        )
     if isinstance(result, InTextFillInBlanksResult | InTextChoicesResult) and isinstance(
         task, InTextFillInBlanksTask | InTextChoicesTask
     ):
@@ -141,7 +145,7 @@ def sample_solution(feedback: Feedback, task: TaskBase | None) -> str:
     options = [o.content for o in getattr(task, "options", [])]
     if isinstance(result, MultipleChoiceResult):
         index = result.sampleSolution.selectedIndex
-        return options[index] if 0 <= index < len(options) else f"option {index + 1}"
+        return options[index] if 0 <= index < len(options) else _("option {number}").format(number=index + 1)
     if isinstance(result, MultipleResponsesResult):
         return "\n".join(
             o for o, right in zip(options, result.sampleSolution.selected, strict=False) if right

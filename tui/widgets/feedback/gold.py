@@ -12,6 +12,7 @@ from textual.widgets import Button, Checkbox, Label, Select
 from core.api import Correctness, Feedback
 from core.client.gold import gold_outcome, mark_gold
 from tui.calls import service_call, studio
+from tui.i18n import _
 
 VERDICTS = (Correctness.CORRECT, Correctness.PARTIAL, Correctness.WRONG)
 
@@ -24,7 +25,7 @@ class GoldBar(Vertical):
         self.feedback = feedback
 
     def compose(self) -> ComposeResult:
-        yield Label("As the author, this answer should be:", classes="rating-question")
+        yield Label(_("As the author, this answer should be:"), classes="rating-question")
         with Horizontal(classes="rating-row"):
             yield Select(
                 [(v.value, v) for v in VERDICTS],
@@ -33,8 +34,8 @@ class GoldBar(Vertical):
                 id="gold-verdict",
                 compact=True,
             )
-            yield Button("Keep as test answer", id="gold-keep", compact=True)
-        yield Checkbox("and the engine learns from it (a graded answer)", id="gold-learn", compact=True)
+            yield Button(_("Keep as test answer"), id="gold-keep", compact=True)
+        yield Checkbox(_("and the engine learns from it (a graded answer)"), id="gold-learn", compact=True)
         yield Label("", id="gold-status")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
@@ -46,7 +47,7 @@ class GoldBar(Vertical):
 
     @work(exclusive=True, group="gold")
     async def keep(self, verdict: Correctness, learn: bool) -> None:
-        async with service_call(self, "Keeping the gold answer", busy=self.query_one("#gold-keep")):
+        async with service_call(self, _("Keeping the gold answer"), busy=self.query_one("#gold-keep")):
             app = studio(self)
             line = await mark_gold(
                 await app.ready(),

@@ -9,6 +9,7 @@ from textual.widgets import Button, Input, Label, Select
 
 from core.api import EndUserRating, RatingSubtype, RatingType
 from tui.calls import service_call, studio
+from tui.i18n import _
 
 SUBTYPES: dict[RatingType, tuple[RatingSubtype, ...]] = {
     RatingType.GOOD: (
@@ -36,7 +37,7 @@ def subtype_label(subtype: RatingSubtype) -> str:
 
 def rating_summary(rating: EndUserRating) -> str:
     subtype = f" · {subtype_label(rating.subtype)}" if rating.subtype else ""
-    return f"Rated {rating.type.value}{subtype}"
+    return _("Rated {rating}{reason}").format(rating=rating.type.value, reason=subtype)
 
 
 class RatingBar(Vertical):
@@ -51,14 +52,14 @@ class RatingBar(Vertical):
         self.kind: RatingType | None = rating.type if rating else None
 
     def compose(self) -> ComposeResult:
-        yield Label("Was this feedback helpful?", classes="rating-question")
+        yield Label(_("Was this feedback helpful?"), classes="rating-question")
         with Horizontal(classes="rating-row"):
             yield Button("▲ Good", id="rate-good", classes="rate-kind", compact=True)
             yield Button("▼ Bad", id="rate-bad", classes="rate-kind", compact=True)
-            yield Select[RatingSubtype]([], prompt="why? (optional)", id="rate-subtype", compact=True)
+            yield Select[RatingSubtype]([], prompt=_("why? (optional)"), id="rate-subtype", compact=True)
         with Horizontal(classes="rating-row"):
-            yield Input(placeholder="note (optional)", id="rate-note", compact=True)
-            yield Button("Send rating", id="rate-send", variant="primary", compact=True, disabled=True)
+            yield Input(placeholder=_("note (optional)"), id="rate-note", compact=True)
+            yield Button(_("Send rating"), id="rate-send", variant="primary", compact=True, disabled=True)
         yield Label(rating_summary(self.rating) if self.rating else "", id="rate-status")
 
     def on_mount(self) -> None:
@@ -94,7 +95,7 @@ class RatingBar(Vertical):
 
     @work(exclusive=True, group="rating")
     async def send(self, rating: EndUserRating) -> None:
-        async with service_call(self, "Rating", busy=self.query_one("#rate-send")):
+        async with service_call(self, _("Rating"), busy=self.query_one("#rate-send")):
             await (await studio(self).ready()).rate_interaction(self.interaction_id, rating)
             self.rating = rating
             self.query_one("#rate-status", Label).update(f"✔ {rating_summary(rating)}")

@@ -12,6 +12,7 @@ from textual.containers import Vertical
 from textual.widgets import Static
 
 from core.api import AspectType, ChatTurn, EndUserRating, Feedback, TaskBase
+from tui.i18n import _
 from tui.labels import points_text, verdict_text
 from tui.widgets.feedback.evidence import ASPECT_STYLES, EVIDENCE_STYLES, answer_view, sample_solution
 from tui.widgets.feedback.gold import GoldBar
@@ -42,7 +43,7 @@ def items_text(feedback: Feedback) -> Text:
         if item.aspects:
             line.append(f"  [{', '.join(a.name for a in item.aspects)}]", style="italic dim")
         lines.append(line)
-    return Text("\n").join(lines) if lines else Text("No feedback items.", style="dim")
+    return Text("\n").join(lines) if lines else Text(_("No feedback items."), style="dim")
 
 
 def aspects_text(feedback: Feedback) -> Text:
@@ -51,7 +52,7 @@ def aspects_text(feedback: Feedback) -> Text:
         concept = found.aspect.type is AspectType.CONCEPT
         mark = ("✔ concept" if concept else "⚠ misconception", ASPECT_STYLES[found.aspect.type])
         lines.append(Text.assemble(mark, "        " if concept else "  ", found.aspect.name))
-    return Text("\n").join(lines) if lines else Text("No concept or misconception detected.", style="dim")
+    return Text("\n").join(lines) if lines else Text(_("No concept or misconception detected."), style="dim")
 
 
 class FeedbackView(Vertical):
@@ -75,15 +76,15 @@ class FeedbackView(Vertical):
         points = points_text(result.points.achievedPoints, result.points.achievablePoints)
         banner = Text.assemble(verdict_text(verdict), f" · {points}")
         yield Static(banner, classes=f"verdict-banner verdict-{verdict.value.lower()}")
-        yield Static("Answer", classes="section-title")
+        yield Static(_("Answer"), classes="section-title")
         yield Static(answer_view(self.feedback, self.definition, self.transcript), id="evidence")
         yield Static(LEGEND, classes="legend")
-        yield Static("Feedback", classes="section-title")
+        yield Static(_("Feedback"), classes="section-title")
         yield Static(items_text(self.feedback), id="feedback-items")
-        yield Static("Concepts and misconceptions", classes="section-title")
+        yield Static(_("Concepts and misconceptions"), classes="section-title")
         yield Static(aspects_text(self.feedback), id="detected-aspects")
         if solution := sample_solution(self.feedback, self.definition):
-            yield Static("Sample solution", classes="section-title")
+            yield Static(_("Sample solution"), classes="section-title")
             yield Static(solution, id="sample-solution", markup=False)
         yield RatingBar(self.feedback.metaData.interactionId, self.rating)
         yield GoldBar(self.feedback)
