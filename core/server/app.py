@@ -16,8 +16,8 @@ from core import API_VERSION
 from core.config import Settings
 from core.server import errors
 from core.server.access_log import AccessLog
-from core.server.deps import declare_bearer_auth
 from core.server.limits import BodyLimits
+from core.server.openapi import describe
 from core.server.ratelimit import RateLimit
 from core.server.routers import feedback, interactions, simulation, studio, tasks, tutor, webhooks, workspace
 from core.service.runtime import Runtime
@@ -65,7 +65,7 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None)
     errors.install(app)
     for router in ROUTERS:
         app.include_router(router)
-    declare_bearer_auth(app, ROUTERS)
+    describe(app, ROUTERS)
     app.add_middleware(errors.InternalErrors)
     app.add_middleware(BodyLimits, max_bytes=settings.max_body_bytes)
     app.add_middleware(RateLimit, per_minute=settings.rate_limit_per_minute)

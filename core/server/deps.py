@@ -2,22 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
-from fastapi import APIRouter, Depends, FastAPI, Request
-from fastapi.dependencies.models import Dependant
-from fastapi.routing import APIRoute
+from fastapi import Depends, Request
 
 from core.api import InvalidToken
 from core.auth import Principal, hash_token
 from core.service.local import LocalService
 from core.service.runtime import Runtime
 from core.store import principals
-
-BEARER_SCHEME = {"type": "http", "scheme": "bearer", "description": "Authorization: Bearer <ACCESS_TOKEN>"}
-BEARER_SECURITY = {"security": [{"bearer": []}]}
-"""The OpenAPI of an operation that takes the bearer token (declare_bearer_auth adds it where
-local_service is a dependency)."""
 
 
 async def get_runtime(request: Request) -> Runtime:
@@ -70,30 +63,3 @@ async def _principal_for(runtime: Runtime, token: str) -> Principal:
     if principal is None:
         raise InvalidToken("the bearer token is unknown or has been revoked")
     return principal
-
-
-def declare_bearer_auth(app: FastAPI, routers: list[APIRouter]) -> None:
-    """Show in the OpenAPI document (and the Authorize button of /docs) that every operation using
-    local_service takes a bearer token; the generator only sees security dependencies, which
-    local_service does without."""
-    generate = app.openapi
-
-    def openapi() -> dict[str, Any]:
-        if app.openapi_schema is None:
-            schema = generate()
-            schema.setdefault("components", {})["securitySchemes"] = {"bearer": BEARER_SCHEME}
-            for route in (route for router in routers for route in router.routes):
-                if (
-                    isinstance(route, APIRoute)
-                    and route.include_in_schema
-                    and _uses(route.dependant, local_service)
-                ):
-                    for method in route.methods:
-                        schema["paths"][route.path_format][method.lower()].update(BEARER_SECURITY)
-        return app.openapi_schema
-
-    app.openapi = openapi  # type: ignore[method-assign]
-
-
-def _uses(dependant: Dependant, call: Any) -> bool:
-    return any(d.call is call or _uses(d, call) for d in dependant.dependencies)

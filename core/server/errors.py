@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 import uuid
 
+import anyio
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
@@ -87,10 +88,26 @@ class InternalErrors:
             started = started or message["type"] == "http.response.start"
             await send(message)
 
+        where = f"{scope.get('method')} {scope.get('path')}"
         try:
             await self.app(scope, receive, tracking_send)
         except Exception as exc:
-            error = internal_error(exc, f"{scope.get('method')} {scope.get('path')}")
+            if started and client_went_away(exc):
+                log.info("the client went away during %s; the response was cut off", where)
+                return
+            error = internal_error(exc, where)
             if started:
                 raise
             await error_response(error)(scope, receive, send)
+
+
+DISCONNECTS = (anyio.BrokenResourceError, anyio.ClosedResourceError, ConnectionError)
+"""What writing to a client that has gone raises (a stream's keep-alive finds it first)."""
+
+
+def client_went_away(exc: BaseException) -> bool:
+    """Whether the failure is only the client having disconnected (alone, or every part of a group)."""
+    if isinstance(exc, BaseExceptionGroup):
+        _, rest = exc.split(DISCONNECTS)
+        return rest is None
+    return isinstance(exc, DISCONNECTS)

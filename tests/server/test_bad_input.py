@@ -201,3 +201,35 @@ async def test_a_method_the_path_does_not_take_is_405_with_allow(client):
     assert refused.status_code == 405
     assert refused.headers["allow"] == "POST"
     assert set(refused.json()) == {"message", "type"}
+
+
+async def test_a_client_gone_mid_response_is_logged_as_a_disconnect_not_an_internal_error(caplog):
+    """A stream's keep-alive finds the client gone (anyio raises it inside a task group)."""
+    import logging
+
+    import anyio
+
+    from core.server.errors import InternalErrors
+
+    async def streaming_app(scope, receive, send):
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        raise ExceptionGroup("keep-alive", [anyio.BrokenResourceError()])
+
+    async def crashing_app(scope, receive, send):
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        raise ExceptionGroup("keep-alive", [anyio.BrokenResourceError(), KeyError("a real fault")])
+
+    async def receive():
+        return {"type": "http.request", "body": b""}
+
+    async def send(message):
+        pass
+
+    scope = {"type": "http", "method": "POST", "path": "/tutor/chat/stream"}
+    caplog.set_level(logging.INFO)
+    await InternalErrors(streaming_app)(scope, receive, send)
+    assert "the client went away during POST /tutor/chat/stream" in caplog.text
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+    with pytest.raises(ExceptionGroup):  # a real fault beside it is still one, logged with its id
+        await InternalErrors(crashing_app)(scope, receive, send)
+    assert [r for r in caplog.records if r.levelno >= logging.ERROR]
