@@ -72,13 +72,32 @@ def cmd_serve(args: argparse.Namespace) -> int:
 def cmd_web(args: argparse.Namespace) -> int:
     import uvicorn
 
+    from webui.door import use_private_storage
+
+    use_private_storage()  # before NiceGUI is imported: its storage is made where it points
     from webui.main import create_web_app
 
     settings = _settings(args)
-    print(f"Feedback Studio: web app and API on {settings.base_url} (OpenAPI at {settings.base_url}/docs)")
+    app = create_web_app(settings)
+    opening = (
+        f"?token={app.state.login_secret}" if app.state.login_secret and not settings.web_password else ""
+    )
+    print(
+        f"Feedback Studio: web app and API on {settings.base_url}{opening} (OpenAPI at {settings.base_url}/docs)"
+    )
+    if app.state.login_secret:
+        print(
+            f"Reachable from the network at {settings.host}: the pages ask for "
+            + (
+                "the password (FEEDBACK_STUDIO_WEB_PASSWORD)."
+                if settings.web_password
+                else "the token in the address above."
+            )
+            + " The API takes its bearer tokens as always."
+        )
     # One user's own studio: its requests are not a server's traffic worth a line each.
     logging.getLogger("feedback_studio.access").setLevel(logging.WARNING)
-    uvicorn.run(create_web_app(settings), **server_options(settings, log_level="warning"))
+    uvicorn.run(app, **server_options(settings, log_level="warning"))
     return 0
 
 

@@ -49,6 +49,11 @@ class Settings(BaseSettings):
 
     log_level: str = "INFO"
 
+    web_password: str | None = None
+    """Opens the web app's pages when it asks for a login; unset, a random token is printed."""
+    web_login: bool | None = None
+    """Whether the web app's pages ask for a login; unset, they do when bound beyond loopback."""
+
     ui_language: str | None = None
     """The apps' language (en, de, fr, it); unset: the system locale's (LANGUAGE, LC_ALL,
     LC_MESSAGES, LANG), else English. The web app can switch per browser in Settings."""

@@ -1,0 +1,88 @@
+"""The web app's door: a login beyond loopback, checked over real HTTP, and private storage."""
+
+from __future__ import annotations
+
+import stat
+
+import httpx
+import pytest
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.sessions import SessionMiddleware
+from starlette.responses import PlainTextResponse
+from starlette.routing import Route
+
+from core.config import Settings
+from tests.conftest import ServerThread, free_port
+from webui.door import LoginRequired, is_loopback, login_secret, use_private_storage
+
+
+@pytest.mark.parametrize(
+    ("host", "loopback"),
+    [
+        ("127.0.0.1", True),
+        ("127.1.2.3", True),
+        ("localhost", True),
+        ("::1", True),
+        ("[::1]", True),
+        ("0.0.0.0", False),
+        ("192.168.1.20", False),
+        ("::", False),
+        ("studio.school.example", False),
+    ],
+)
+def test_only_loopback_addresses_go_without_a_login(host: str, loopback: bool) -> None:
+    assert is_loopback(host) is loopback
+    assert (login_secret(Settings(host=host)) is None) is loopback
+
+
+def test_a_configured_password_is_the_secret_and_a_login_can_be_forced_on_loopback() -> None:
+    assert login_secret(Settings(host="0.0.0.0", web_password="correct horse")) == "correct horse"
+    assert login_secret(Settings(host="127.0.0.1", web_login=True)) is not None
+    assert login_secret(Settings(host="0.0.0.0", web_login=False)) is None
+
+
+@pytest.fixture
+def door_url():
+    """The door before a stand-in for the pages, as create_web_app puts it: inside the session."""
+
+    async def page(request):
+        return PlainTextResponse("the author's studio")
+
+    app = Starlette(
+        routes=[Route("/", page), Route("/settings", page), Route("/_nicegui/{path:path}", page)],
+        middleware=[
+            Middleware(SessionMiddleware, secret_key="k" * 32),
+            Middleware(LoginRequired, secret="s3cret-token"),
+        ],
+    )
+    port = free_port()
+    with ServerThread(app, port):
+        yield f"http://127.0.0.1:{port}"
+
+
+async def test_without_the_token_a_page_shows_the_login_and_with_it_the_browser_stays_in(door_url) -> None:
+    async with httpx.AsyncClient(base_url=door_url) as browser:
+        closed = await browser.get("/settings")
+        assert closed.status_code == 401 and "Token or password" in closed.text
+        assert "the author's studio" not in closed.text
+        wrong = await browser.get("/settings", params={"token": "guess"})
+        assert wrong.status_code == 401 and "not right" in wrong.text
+        opened = await browser.get("/settings", params={"token": "s3cret-token", "tab": "x"})
+        assert opened.status_code == 303 and opened.headers["location"] == "/settings?tab=x"
+        assert (await browser.get("/")).text == "the author's studio"  # the cookie keeps it open
+    async with httpx.AsyncClient(base_url=door_url) as stranger:
+        assert (await stranger.get("/")).status_code == 401
+        assert (await stranger.get("/_nicegui/static/app.js")).status_code == 200  # assets are public
+
+
+def test_the_browsers_storage_is_private_and_outside_the_working_directory(tmp_path, monkeypatch) -> None:
+    from nicegui.storage import Storage
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.delenv("NICEGUI_STORAGE_PATH", raising=False)  # restored after the test
+    monkeypatch.setattr(Storage, "path", Storage.path)  # restored after the test
+    monkeypatch.chdir(tmp_path)
+    path = use_private_storage()
+    assert path.is_relative_to(tmp_path / "data") and Storage.path == path
+    assert stat.S_IMODE(path.stat().st_mode) == 0o700
