@@ -173,3 +173,26 @@ def settled_screenshot(page, name: str) -> None:
         "() => ['', 'none'].includes(document.querySelector('.q-tab--active .q-tab__indicator').style.transform)"
     )
     page.screenshot(path=str(ARTIFACTS / name), full_page=True, animations="disabled")
+
+
+def test_leaving_the_editor_with_unsaved_edits_asks_first(page) -> None:
+    page.goto("/tasks/default/mc-photosynthesis-en")
+    page.get_by_role("tab", name="Edit").click()
+    page.get_by_label("Title").fill("An edit nobody saved")
+    asked: list[str] = []
+
+    def answer(dialog) -> None:
+        asked.append(dialog.type)
+        dialog.dismiss()  # stay on the page
+
+    page.on("dialog", answer)
+    page.evaluate("window.location.assign('/')")  # as a link to the library does
+    page.wait_for_timeout(500)
+    assert asked == ["beforeunload"]
+    assert page.get_by_label("Title").input_value() == "An edit nobody saved"  # still there
+
+    page.get_by_role("button", name="Save task").click()
+    page.get_by_text("mc-photosynthesis-en · version 2").wait_for()  # saved; the page shows the new version
+    page.evaluate("window.location.assign('/')")
+    page.wait_for_url(re.compile(r"/$"))
+    assert asked == ["beforeunload"]  # saved: leaving asks nothing

@@ -37,7 +37,7 @@ def task_editor(studio: Studio, tenant: str, draft: Item, *, version: int | None
     overwritten without the author choosing to."""
     task_type = parse_task_type(draft["type"])
     is_new = version == 0
-    with ui.column().classes("w-full gap-3"):
+    with ui.column().classes("w-full gap-3") as editor:
         section_title(_("Task"))
         with ui.row().classes("w-full gap-2 no-wrap max-sm:flex-wrap"):
             text(draft, "id", _("Id")).props("" if is_new else "readonly").tooltip(
@@ -54,6 +54,7 @@ def task_editor(studio: Studio, tenant: str, draft: Item, *, version: int | None
         problems = ui.column().classes("w-full gap-1")
         save_button = ui.button(_("Save task"), icon="save", on_click=lambda: save()).props("unelevated")
         save_button.classes("self-end")
+    ui.run_javascript(UNSAVED_GUARD.replace("EDITOR_ID", f"c{editor.id}"))
 
     async def save(overwrite: bool = False) -> None:
         problems.clear()
@@ -71,6 +72,7 @@ def task_editor(studio: Studio, tenant: str, draft: Item, *, version: int | None
                 except VersionConflict as conflict:
                     _ask_to_overwrite(conflict.message, lambda: save(overwrite=True))
                     return
+                ui.run_javascript("window.studioUnsaved = false")
                 ui.notify(_("Task {action}").format(action=action_word(response.action)), type="positive")
                 for warning in await run.io_bound(sample_solution_warnings, task):
                     ui.notify(warning, type="warning", multi_line=True, close_button=True, timeout=20000)
@@ -79,12 +81,31 @@ def task_editor(studio: Studio, tenant: str, draft: Item, *, version: int | None
             save_button.props(remove="loading")
 
 
+UNSAVED_GUARD = """
+(() => {
+  window.studioUnsaved = false;
+  if (window.studioUnsavedGuard) return;
+  window.studioUnsavedGuard = true;
+  const edited = (event) => {
+    if (event.target.closest && event.target.closest("#EDITOR_ID")) window.studioUnsaved = true;
+  };
+  for (const kind of ["input", "change"]) document.addEventListener(kind, edited, true);
+  window.addEventListener("beforeunload", (event) => {
+    if (window.studioUnsaved) { event.preventDefault(); event.returnValue = ""; }
+  });
+})();
+"""
+"""Unsaved edits are not lost by leaving the page: typing in the editor marks it edited (listened
+for on the document: a tab's editor is drawn only when its tab opens), a save clears the mark, and
+while it is set the browser asks before it leaves (or reloads) the page."""
+
+
 def _ask_to_overwrite(conflict: str, overwrite: Callable[[], Awaitable[None]]) -> None:
     """Another save came first, or the id is taken: the author decides; cancel keeps the edits."""
 
     async def confirmed() -> None:
-        box.close()
         await overwrite()
+        box.close()  # last: closing deletes the dialog, the context of this handler
 
     with dialog() as box:
         ui.label(_("Not saved yet")).classes("text-lg")
