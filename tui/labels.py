@@ -5,7 +5,7 @@ from __future__ import annotations
 from rich.text import Text
 
 from core.api import Correctness, TaskType, try_parse_task_type
-from tui.i18n import _
+from tui.i18n import _, number
 
 TYPE_LABELS: dict[TaskType, str] = {
     TaskType.FREEFORM_TEXT: _("Freeform text"),
@@ -52,4 +52,6 @@ def verdict_trail(verdicts: list[str]) -> Text:
 
 
 def points_text(achieved: float, achievable: float) -> str:
-    return f"{achieved:g} / {achievable:g} points"
+    return _("{achieved} / {achievable} points").format(
+        achieved=number(achieved), achievable=number(achievable)
+    )

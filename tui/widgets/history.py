@@ -19,7 +19,7 @@ from textual.widgets import Button, DataTable, Input, Select
 from core.api import Correctness, InteractionRecord
 from core.client.history import HistoryFilter, csv_bytes, day_of
 from core.workspace.table import answer_summary
-from tui.i18n import _, plural
+from tui.i18n import _, number, plural
 from tui.labels import verdict_text
 from tui.widgets.empty import EmptyState
 from tui.widgets.feedback.rating import rating_summary
@@ -113,7 +113,7 @@ class HistoryPanel(Vertical):
                 record.createdAt.strftime("%Y-%m-%d %H:%M:%S"),
                 record.userId,
                 verdict_text(record.verdict),
-                f"{points.achievedPoints:g}/{points.achievablePoints:g}",
+                f"{number(points.achievedPoints)}/{number(points.achievablePoints)}",
                 Text(answer_summary(record.answer)[:60]),
                 rating_summary(record.rating) if record.rating else "",
                 key=record.interactionId,

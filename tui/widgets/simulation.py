@@ -12,7 +12,7 @@ from textual.widgets import Button, Static
 
 from core.api import SimulationSession, SimulationTask, StartSimulationRequest
 from tui.calls import service_call
-from tui.i18n import _
+from tui.i18n import _, number, plural
 from tui.widgets.chat.view import ChatView
 
 
@@ -23,8 +23,14 @@ def scenario_text(task: SimulationTask) -> Text:
             Text.assemble("\n", (_("Persona   "), "bold"), task.persona.name, " — ", task.persona.description)
         )
     limits = [
-        f"{task.timeLimitInMinutes:g} minutes" if task.timeLimitInMinutes else "",
-        f"{task.maxTurns} turns" if task.maxTurns else "",
+        plural("{count} minute", "{count} minutes", int(task.timeLimitInMinutes)).format(
+            count=number(task.timeLimitInMinutes)
+        )
+        if task.timeLimitInMinutes
+        else "",
+        plural("{count} turn", "{count} turns", task.maxTurns).format(count=task.maxTurns)
+        if task.maxTurns
+        else "",
     ]
     if any(limits):
         text.append_text(Text.assemble("\n", (_("Limits    "), "bold"), ", ".join(x for x in limits if x)))

@@ -13,7 +13,7 @@ from webui.components.answer_text import answer_html, sample_solution_text
 from webui.components.gold import gold_bar
 from webui.components.rating import rating_bar
 from webui.context import Studio
-from webui.i18n import _
+from webui.i18n import _, number
 from webui.theme import VERDICT_ICONS, section_title, verdict_color
 
 
@@ -27,9 +27,15 @@ def feedback_view(
             ui.icon(VERDICT_ICONS[verdict], color=verdict_color(verdict), size="2rem")
             ui.label(verdict.value).classes(f"text-xl font-bold text-{verdict_color(verdict)}")
             points = result.points
-            ui.label(f"{points.achievedPoints:g} / {points.achievablePoints:g} points").classes("text-lg")
+            ui.label(
+                _("{achieved} / {achievable} points").format(
+                    achieved=number(points.achievedPoints), achievable=number(points.achievablePoints)
+                )
+            ).classes("text-lg")
             ui.space()
-            ui.label(f"interaction {feedback.metaData.interactionId[:8]}").classes("text-xs opacity-70")
+            ui.label(_("interaction {id}").format(id=feedback.metaData.interactionId[:8])).classes(
+                "text-xs opacity-70"
+            )
 
         section_title(_("Answer"))
         ui.html(answer_html(task, result, transcript), sanitize=False).classes("fs-answer w-full").mark(

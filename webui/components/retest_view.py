@@ -216,9 +216,13 @@ def _points(item: AnswerRetest) -> None:
     color = "fs-good" if change > 0 else "fs-bad" if change < 0 else "opacity-60"
     sign = "+" if change > 0 else "−" if change < 0 else "±"
     ui.label(f"{sign}{abs(change):g}").classes(f"font-semibold {color}")
-    ui.label(f"{before.achievedPoints:g} → {after.achievedPoints:g} of {after.achievablePoints:g}").classes(
-        "text-xs opacity-70 whitespace-nowrap"
-    )
+    ui.label(
+        _("{before} → {after} of {achievable}").format(
+            before=number(before.achievedPoints),
+            after=number(after.achievedPoints),
+            achievable=number(after.achievablePoints),
+        )
+    ).classes("text-xs opacity-70 whitespace-nowrap")
 
 
 def _aspects(item: AnswerRetest) -> None:
