@@ -78,22 +78,17 @@ def cmd_web(args: argparse.Namespace) -> int:
     from webui.main import create_web_app
 
     settings = _settings(args)
+    if args.learners:
+        settings = settings.model_copy(update={"learner_tasks": args.learners})
     app = create_web_app(settings)
-    opening = (
-        f"?token={app.state.login_secret}" if app.state.login_secret and not settings.web_password else ""
-    )
-    print(
-        f"Feedback Studio: web app and API on {settings.base_url}{opening} (OpenAPI at {settings.base_url}/docs)"
-    )
+    token = f"?token={app.state.login_secret}" if app.state.login_secret and not settings.web_password else ""
+    page = f"{settings.base_url}{'/learn' if settings.learner_tasks else '/'}{token}"
+    mode = "learner mode: the chosen tasks only" if settings.learner_tasks else "web app and API"
+    print(f"Feedback Studio, {mode}: {page} (OpenAPI at {settings.base_url}/docs)")
     if app.state.login_secret:
+        asks = "the password (FEEDBACK_STUDIO_WEB_PASSWORD)" if settings.web_password else "the token above"
         print(
-            f"Reachable from the network at {settings.host}: the pages ask for "
-            + (
-                "the password (FEEDBACK_STUDIO_WEB_PASSWORD)."
-                if settings.web_password
-                else "the token in the address above."
-            )
-            + " The API takes its bearer tokens as always."
+            f"Reachable from the network at {settings.host}: the pages ask for {asks}; the API takes its tokens."
         )
     # One user's own studio: its requests are not a server's traffic worth a line each.
     logging.getLogger("feedback_studio.access").setLevel(logging.WARNING)
@@ -317,7 +312,13 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument(
         "--workers", type=int, default=1, help="server processes (share one PostgreSQL database)"
     )
-    command("web", cmd_web, "serve the web app and the API")
+    web = command("web", cmd_web, "serve the web app and the API")
+    web.add_argument(
+        "--learners",
+        nargs="+",
+        metavar="TASK",
+        help="learner mode: only these tasks, to answer, with their tutor (no authoring, no settings)",
+    )
     command("tui", cmd_tui, "open the terminal app")
 
     token = commands.add_parser("token", help="bearer tokens").add_subparsers(dest="action", required=True)

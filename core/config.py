@@ -54,6 +54,10 @@ class Settings(BaseSettings):
     web_login: bool | None = None
     """Whether the web app's pages ask for a login; unset, they do when bound beyond loopback."""
 
+    learner_tasks: list[str] = Field(default_factory=list)
+    """Learner mode of the web app (`web --learners TASK…`): only these tasks, to answer, with their
+    tutor; no authoring, no settings, no remote connections."""
+
     ui_language: str | None = None
     """The apps' language (en, de, fr, it); unset: the system locale's (LANGUAGE, LC_ALL,
     LC_MESSAGES, LANG), else English. The web app can switch per browser in Settings."""

@@ -55,8 +55,9 @@ class Studio:
         return Connection(self.settings.remote_url, self.settings.token)
 
     def connection(self) -> Connection:
-        """The browser's choice (kept in its user storage), else what the command line chose."""
-        saved = app.storage.user.get("connection")
+        """The browser's choice (kept in its user storage), else what the command line chose;
+        learners get what the command line chose, always."""
+        saved = None if self.settings.learner_tasks else app.storage.user.get("connection")
         return Connection(**saved) if saved else self.default_connection
 
     def choose(self, connection: Connection) -> None:

@@ -27,6 +27,7 @@ from webui import pages
 from webui.context import Connection, ServiceOpener, Studio
 from webui.door import LoginRequired, login_secret, use_private_storage
 from webui.i18n import set_default
+from webui.pages.learner import LearnersOnly
 from webui.theme import APP_TITLE, FAVICON
 
 
@@ -39,6 +40,8 @@ def create_web_app(settings: Settings) -> FastAPI:
     set_default(settings.ui_language)
     pages.register(studio)
     api.state.login_secret = login_secret(settings)
+    if settings.learner_tasks:
+        nicegui_app.add_middleware(LearnersOnly)
     if api.state.login_secret is not None:
         nicegui_app.add_middleware(LoginRequired, secret=api.state.login_secret)  # inside the session
     ui.run_with(

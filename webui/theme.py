@@ -85,19 +85,21 @@ def verdict_chip(verdict: str) -> ui.chip:
 
 
 @contextmanager
-def frame(title: str) -> Iterator[ui.column]:
+def frame(title: str, *, navigation: bool = True) -> Iterator[ui.column]:
     """The page around the content: header with navigation, dark mode, and a centred column.
 
-    The drawer shows beside the content on a laptop and folds behind the menu button on a phone.
+    The drawer shows beside the content on a laptop and folds behind the menu button on a phone;
+    learners' pages go without it (they have nowhere else to go).
     """
     ui.colors(primary="#4f46e5", secondary="#0ea5e9", accent="#a855f7", positive="#16a34a")
     ui.add_css(CSS)
     ui.page_title(f"{title} · {APP_TITLE}")
     dark = ui.dark_mode(None).bind_value(app.storage.user, "dark")  # None: follow the system until chosen
     with ui.header(elevated=True).classes("items-center gap-2 px-3 py-2 bg-primary"):
-        ui.button(icon="menu", on_click=lambda: drawer.toggle()).props(
-            'flat round color=white dense aria-label="Menu"'
-        )
+        if navigation:
+            ui.button(icon="menu", on_click=lambda: drawer.toggle()).props(
+                'flat round color=white dense aria-label="Menu"'
+            )
         ui.html(FAVICON, sanitize=False).classes("w-7 h-7")
         ui.label(APP_TITLE).classes("text-lg font-semibold text-white max-sm:hidden")
         ui.label(f"· {title}").classes("text-lg text-white/80 truncate")
@@ -105,15 +107,16 @@ def frame(title: str) -> Iterator[ui.column]:
         ui.button(icon="dark_mode", on_click=lambda: dark.set_value(not dark.value)).props(
             'flat round color=white dense aria-label="Dark mode"'
         ).tooltip(_("Dark mode"))
-    with (
-        ui.left_drawer(bordered=True).props("width=220 breakpoint=900") as drawer,
-        ui.list().classes("w-full"),
-    ):
-        for label, icon, target in NAVIGATION:
-            with ui.item().props(f'clickable href="{target}"'):  # a real link: opens in a new tab too
-                with ui.item_section().props("avatar"):
-                    ui.icon(icon, color="primary")
-                ui.item_section(_(label))
+    if navigation:
+        with (
+            ui.left_drawer(bordered=True).props("width=220 breakpoint=900") as drawer,
+            ui.list().classes("w-full"),
+        ):
+            for label, icon, target in NAVIGATION:
+                with ui.item().props(f'clickable href="{target}"'):  # a real link: opens in a new tab too
+                    with ui.item_section().props("avatar"):
+                        ui.icon(icon, color="primary")
+                    ui.item_section(_(label))
     with ui.column().classes("w-full max-w-6xl mx-auto p-2 sm:p-4 gap-4") as content:
         yield content
 

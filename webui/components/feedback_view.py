@@ -18,8 +18,15 @@ from webui.theme import VERDICT_ICONS, section_title, verdict_color
 
 
 def feedback_view(
-    studio: Studio, task: TaskBase, feedback: Feedback, transcript: Sequence[ChatTurn] = ()
+    studio: Studio,
+    task: TaskBase,
+    feedback: Feedback,
+    transcript: Sequence[ChatTurn] = (),
+    *,
+    for_learner: bool = False,
 ) -> None:
+    """The feedback as an author reads it; ``for_learner`` leaves out what only authors need (the
+    interaction id, the sample solution, the gold-answer bar)."""
     result = feedback.result
     verdict = result.points.verdict
     with ui.card().classes("w-full gap-3").props("flat bordered"):
@@ -33,9 +40,10 @@ def feedback_view(
                 )
             ).classes("text-lg")
             ui.space()
-            ui.label(_("interaction {id}").format(id=feedback.metaData.interactionId[:8])).classes(
-                "text-xs opacity-70"
-            )
+            if not for_learner:
+                ui.label(_("interaction {id}").format(id=feedback.metaData.interactionId[:8])).classes(
+                    "text-xs opacity-70"
+                )
 
         section_title(_("Answer"))
         ui.html(answer_html(task, result, transcript), sanitize=False).classes("fs-answer w-full").mark(
@@ -58,13 +66,14 @@ def feedback_view(
                         color="negative" if misconception else "positive",
                     ).props("outline dense").tooltip(aspect.description or aspect.type.value)
 
-        solution = sample_solution_text(task, result)
+        solution = None if for_learner else sample_solution_text(task, result)
         if solution:
             with ui.expansion(_("Sample solution"), icon="school").classes("w-full").props("dense"):
                 ui.label(solution).classes("whitespace-pre-wrap")
 
         rating_bar(studio, feedback.metaData.interactionId)
-        gold_bar(studio, feedback)
+        if not for_learner:
+            gold_bar(studio, feedback)
 
 
 def _item(item: FeedbackItem) -> None:

@@ -6,9 +6,9 @@ Paths stay clear of the API's: the task page lives exactly at the taskLink the A
 from __future__ import annotations
 
 from webui.context import Studio
-from webui.pages import library, settings, simulation, task, tutor
+from webui.pages import learner, library, settings, simulation, task, tutor
 
 
 def register(studio: Studio) -> None:
-    for page in (library, task, tutor, simulation, settings):
+    for page in (library, task, tutor, simulation, settings, learner):
         page.register(studio)

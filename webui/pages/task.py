@@ -10,11 +10,11 @@ from __future__ import annotations
 import copy
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from urllib.parse import quote
 
 from nicegui import ui
 
 from core.api import (
-    ComputeTaskFeedbackRequest,
     ServiceError,
     SimulationTask,
     StoredTask,
@@ -22,12 +22,11 @@ from core.api import (
     try_parse_task_type,
 )
 from core.api.validation import GAP
-from webui.components.answer_forms import answer_form
-from webui.components.feedback_view import feedback_view
 from webui.components.history import history_view
 from webui.components.retest_view import RetestPanel
 from webui.components.task_editor import new_draft, task_editor
 from webui.components.task_types import type_icon, type_label
+from webui.components.try_answer import TryAnswer
 from webui.context import Studio, reporting
 from webui.i18n import N_, _
 from webui.theme import APP_TITLE, empty_state, frame
@@ -133,6 +132,10 @@ class TaskPage:
             ui.label(_("{id} · version {version}").format(id=task.id, version=self.stored.version)).classes(
                 "text-xs opacity-70"
             )
+            preview = f"/learn/{quote(self.stored.tenantId)}/{quote(task.id)}"
+            ui.button(
+                _("Preview as learner"), icon="visibility", on_click=lambda: ui.navigate.to(preview)
+            ).props("flat dense no-caps").mark("learner-preview")
         ui.label(GAP.sub("____", task.problemStatement)).classes("whitespace-pre-wrap")
 
     def _try(self) -> None:
@@ -145,40 +148,7 @@ class TaskPage:
             target = f"/simulation?task={self.task.id}"
             ui.button(_("Open the simulation"), icon="play_arrow", on_click=lambda: ui.navigate.to(target))
             return
-        with ui.card().classes("w-full gap-3").props("flat bordered"):
-            read_answer = answer_form(self.task)
-            button = ui.button(
-                _("Get feedback"), icon="rate_review", on_click=lambda: self._compute(read_answer, button)
-            )
-            button.props("unelevated").classes("self-end")
-        self.results = ui.column().classes("w-full gap-3")
-
-    async def _compute(self, read_answer: Callable[[], dict], button: ui.button) -> None:
-        if "loading" in button.props:
-            return  # a second click while the first is on its way would record the answer twice
-        try:
-            request = ComputeTaskFeedbackRequest(
-                userId=AUTHOR_ID,
-                tenantId=self.stored.tenantId,
-                taskType=self.task.task_type,
-                answer=read_answer(),
-            )
-        except ValueError as exc:
-            ui.notify(
-                _("The answer is incomplete: {reason}").format(reason=exc), type="warning", multi_line=True
-            )
-            return
-        button.props("loading")
-        try:
-            with reporting(_("Feedback")):
-                feedback = await (await self.studio.service()).compute_feedback_for_task(
-                    self.task.id, request
-                )
-                self.results.clear()
-                with self.results:
-                    feedback_view(self.studio, self.task, feedback)
-        finally:
-            button.props(remove="loading")
+        TryAnswer(self.studio, self.stored.tenantId, self.task, AUTHOR_ID, for_learner=False)
 
     def _edit(self) -> None:
         task_editor(

@@ -1,0 +1,53 @@
+"""Answer a task and read its feedback: the Try tab of the task page and the learner's page.
+
+One click records one interaction: a click while the first is on its way is ignored.
+"""
+
+from __future__ import annotations
+
+from nicegui import ui
+
+from core.api import ComputeTaskFeedbackRequest, TaskBase
+from webui.components.answer_forms import AnswerReader, answer_form
+from webui.components.feedback_view import feedback_view
+from webui.context import Studio, reporting
+from webui.i18n import _
+
+
+class TryAnswer:
+    def __init__(
+        self, studio: Studio, tenant: str, task: TaskBase, user_id: str, *, for_learner: bool
+    ) -> None:
+        self.studio, self.tenant, self.task = studio, tenant, task
+        self.user_id, self.for_learner = user_id, for_learner
+        with ui.card().classes("w-full gap-3").props("flat bordered"):
+            read_answer = answer_form(task)
+            button = ui.button(
+                _("Get feedback"), icon="rate_review", on_click=lambda: self._compute(read_answer, button)
+            )
+            button.props("unelevated").classes("self-end")
+        self.results = ui.column().classes("w-full gap-3")
+
+    async def _compute(self, read_answer: AnswerReader, button: ui.button) -> None:
+        if "loading" in button.props:
+            return  # a second click while the first is on its way would record the answer twice
+        try:
+            request = ComputeTaskFeedbackRequest(
+                userId=self.user_id, tenantId=self.tenant, taskType=self.task.task_type, answer=read_answer()
+            )
+        except ValueError as exc:
+            ui.notify(
+                _("The answer is incomplete: {reason}").format(reason=exc), type="warning", multi_line=True
+            )
+            return
+        button.props("loading")
+        try:
+            with reporting(_("Feedback")):
+                feedback = await (await self.studio.service()).compute_feedback_for_task(
+                    self.task.id, request
+                )
+                self.results.clear()
+                with self.results:
+                    feedback_view(self.studio, self.task, feedback, for_learner=self.for_learner)
+        finally:
+            button.props(remove="loading")
