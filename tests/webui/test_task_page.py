@@ -70,6 +70,17 @@ async def test_an_empty_history_says_what_to_do(user: User) -> None:
     await user.should_see("No answers yet", retries=SLOW)
 
 
+def fill_capital_question(user: User, task_id: str) -> None:
+    """The new multiple-choice editor filled in: id, title, statement and two options."""
+    user.find("Id").type(task_id)
+    user.find("Title").type("Capital of France")
+    user.find("Problem statement").type("Which city is the capital of France?")
+    options = [e for e in user.find(kind=ui.input).elements if e.props.get("label") == "Option"]
+    for option, text in zip(sorted(options, key=lambda e: e.id), ["Paris", "Lyon"], strict=True):
+        with user:
+            option.value = text
+
+
 async def test_editing_a_task_saves_a_new_version(user: User) -> None:
     await user.open("/tasks/default/mc-photosynthesis-en")
     user.find("Edit").click()
@@ -83,13 +94,7 @@ async def test_a_new_multiple_choice_task_is_checked_then_saved(user: User) -> N
     await user.should_see("New multiple choice task")
     user.find("Save task").click()
     await user.should_see("id: Field required", retries=SLOW)
-    user.find("Id").type("mc-capital")
-    user.find("Title").type("Capital of France")
-    user.find("Problem statement").type("Which city is the capital of France?")
-    options = [e for e in user.find(kind=ui.input).elements if e.props.get("label") == "Option"]
-    for option, text in zip(sorted(options, key=lambda e: e.id), ["Paris", "Lyon"], strict=True):
-        with user:
-            option.value = text
+    fill_capital_question(user, "mc-capital")
     user.find("Save task").click()
     await user.should_see("Task created", retries=SLOW)
     await user.should_see("Which city is the capital of France?")
@@ -264,12 +269,7 @@ async def test_a_new_task_with_a_taken_id_replaces_nothing(user: User) -> None:
     service = LocalService(harness.runtime, local_principal("default"))
     await user.open("/new/MULTIPLE_CHOICE")
     await user.should_see("New multiple choice task")
-    user.find("Id").type("mc-photosynthesis-en")
-    user.find("Problem statement").type("Which city is the capital of France?")
-    options = [e for e in user.find(kind=ui.input).elements if e.props.get("label") == "Option"]
-    for option, text in zip(sorted(options, key=lambda e: e.id), ["Paris", "Lyon"], strict=True):
-        with user:
-            option.value = text
+    fill_capital_question(user, "mc-photosynthesis-en")
     user.find("Save task").click()
     await user.should_see("already exists", retries=SLOW)
     stored = (await service.get_task("default", "mc-photosynthesis-en")).definition

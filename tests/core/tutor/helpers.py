@@ -8,6 +8,7 @@ import re
 from collections.abc import AsyncIterator, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from difflib import SequenceMatcher
 from typing import Any
 
 import httpx
@@ -21,6 +22,12 @@ from core.assets import demo_tasks, demo_tutors
 from tests.conftest import ServerThread, free_port
 
 EVENT_ORDER = re.compile(r"^(MESSAGE )+(BOUNDARY (MESSAGE )+)*TRACE (DEBUG )?DONE $")
+
+
+def longest_shared_run(reply: str, solution: str) -> int:
+    """The longest run of consecutive words the reply shares with the solution (case aside)."""
+    a, b = re.findall(r"\w+", reply.casefold()), re.findall(r"\w+", solution.casefold())
+    return SequenceMatcher(None, a, b, autojunk=False).find_longest_match(0, len(a), 0, len(b)).size
 
 
 def demo_task(task_id: str) -> dict[str, Any]:

@@ -11,7 +11,6 @@ CORRECT while the learner is not done.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,7 +22,7 @@ from core.engine.freeform import judgement_of
 from core.tutor.base import Turn
 from core.tutor.grounded import GroundedTutor
 from core.tutor.leak_guard import JUDGE_CONTEXT
-from tests.core.tutor.helpers import demo_task
+from tests.core.tutor.helpers import demo_task, longest_shared_run
 
 CIRCUIT_FR: dict[str, Any] = {
     "id": "ff-ampoule-circuit-fr",
@@ -197,23 +196,6 @@ DIALOGUES: dict[str, Dialogue] = {
 }
 
 
-def _words(text: str) -> list[str]:
-    return re.findall(r"\w+", text.casefold())
-
-
-def _longest_shared_run(reply: str, solution: str) -> int:
-    a, b = _words(reply), _words(solution)
-    best, previous = 0, [0] * (len(b) + 1)
-    for x in a:
-        current = [0] * (len(b) + 1)
-        for j, y in enumerate(b, start=1):
-            if x == y:
-                current[j] = previous[j - 1] + 1
-                best = max(best, current[j])
-        previous = current
-    return best
-
-
 def assert_no_leak_by_meaning(task: FreeformTextTask, learner: list[str], tutor: list[str]) -> None:
     learner_shown = judgement_of(task, " ".join(learner), JUDGE_CONTEXT).concepts
     told = judgement_of(task, " ".join(tutor), JUDGE_CONTEXT)
@@ -222,7 +204,7 @@ def assert_no_leak_by_meaning(task: FreeformTextTask, learner: list[str], tutor:
     if not concepts <= learner_shown:
         assert told.verdict is not Correctness.CORRECT, tutor[-2:]
     for solution in task.sampleSolutions:
-        assert _longest_shared_run(" ".join(tutor), solution.content) < 5
+        assert longest_shared_run(" ".join(tutor), solution.content) < 5
 
 
 @pytest.mark.parametrize("name", list(DIALOGUES))
