@@ -163,6 +163,8 @@ async def test_the_feedback_can_be_rated(user: User) -> None:
     click_item(user, "Oxygen")
     with user.scope(marker="dialog"):
         await user.should_see("Oxygen is what plants give off during photosynthesis")
+        [status] = user.find(marker="rating-status").elements  # the rating given is shown, and can be changed
+        assert status.text.startswith("Rated: ") and status.text.endswith(" · Too short")
 
 
 async def test_a_sample_solution_that_misses_a_concept_is_pointed_out_on_save(user: User) -> None:

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from nicegui import ui
 
-from core.api import AspectType, ChatTurn, Correctness, Feedback, FeedbackItem, TaskBase
+from core.api import AspectType, ChatTurn, Correctness, EndUserRating, Feedback, FeedbackItem, TaskBase
 from webui.components.answer_text import answer_html, sample_solution_text
 from webui.components.gold import gold_bar
 from webui.components.rating import rating_bar
@@ -24,6 +24,7 @@ def feedback_view(
     transcript: Sequence[ChatTurn] = (),
     *,
     for_learner: bool = False,
+    rating: EndUserRating | None = None,
 ) -> None:
     """The feedback as an author reads it; ``for_learner`` leaves out what only authors need (the
     interaction id, the sample solution, the gold-answer bar)."""
@@ -71,7 +72,7 @@ def feedback_view(
             with ui.expansion(_("Sample solution"), icon="school").classes("w-full").props("dense"):
                 ui.label(solution).classes("whitespace-pre-wrap")
 
-        rating_bar(studio, feedback.metaData.interactionId)
+        rating_bar(studio, feedback.metaData.interactionId, rating)
         if not for_learner:
             gold_bar(studio, feedback)
 

@@ -169,7 +169,7 @@ def _chart_card(title: str, options: dict[str, Any], has_data: bool = True) -> N
 def _answer_row(studio: Studio, task: TaskBase, record: InteractionRecord) -> None:
     def show() -> None:
         with dialog("w-full max-w-3xl") as box:
-            feedback_view(studio, task, record.feedback)
+            feedback_view(studio, task, record.feedback, rating=record.rating)
             ui.button(_("Close"), on_click=box.close).props("flat").classes("self-end")
 
     points = record.feedback.result.points

@@ -36,7 +36,10 @@ def _reason_label(subtype: RatingSubtype) -> str:
     return subtype.value.replace("_", " ").capitalize()
 
 
-def rating_bar(studio: Studio, interaction_id: str) -> None:
+def rating_bar(studio: Studio, interaction_id: str, rating: EndUserRating | None = None) -> None:
+    """Rate the feedback of an interaction; an existing ``rating`` is shown and can be changed
+    (sending again replaces it, as the API does)."""
+
     async def send() -> None:
         rating = EndUserRating(
             type=RatingType(thumb.value),
@@ -46,6 +49,7 @@ def rating_bar(studio: Studio, interaction_id: str) -> None:
         with reporting(_("Rating")):
             await (await studio.service()).rate_interaction(interaction_id, rating)
             ui.notify(_("Thanks: the rating is saved"), type="positive")
+            status.set_text(_("Rated: {rating}").format(rating=_rating_text(rating)))
 
     def offer_reasons() -> None:
         reason.set_options({s.value: _reason_label(s) for s in REASONS[RatingType(thumb.value)]}, value=None)
@@ -54,10 +58,22 @@ def rating_bar(studio: Studio, interaction_id: str) -> None:
         ui.label(_("Rate this feedback")).classes("text-sm opacity-70")
         thumb = ui.toggle(
             {RatingType.GOOD.value: _("Good"), RatingType.BAD.value: _("Bad")},
-            value=RatingType.GOOD.value,
+            value=rating.type.value if rating else RatingType.GOOD.value,
             on_change=offer_reasons,
         ).props("dense no-caps")
         reason = ui.select({}, label=_("Reason"), clearable=True).classes("min-w-48").props("dense outlined")
-        remark = ui.input(placeholder=_("Remark (optional)")).classes("grow").props("dense outlined")
+        remark = ui.input(placeholder=_("Remark (optional)"), value=rating.message or "" if rating else "")
+        remark.classes("grow").props("dense outlined")
         ui.button(_("Send rating"), icon="send", on_click=send).props("flat dense")
         offer_reasons()
+        if rating is not None and rating.subtype is not None:
+            reason.set_value(rating.subtype.value)
+    status = ui.label(_("Rated: {rating}").format(rating=_rating_text(rating)) if rating else "")
+    status.classes("text-xs opacity-70").mark("rating-status")
+
+
+def _rating_text(rating: EndUserRating) -> str:
+    thumb = _("Good") if rating.type is RatingType.GOOD else _("Bad")
+    return " · ".join(
+        [thumb, *([_reason_label(rating.subtype)] if rating.subtype else []), *filter(None, [rating.message])]
+    )
