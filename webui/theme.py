@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 from nicegui import app, ui
 
@@ -118,7 +119,18 @@ def frame(title: str, *, navigation: bool = True) -> Iterator[ui.column]:
                         ui.icon(icon, color="primary")
                     ui.item_section(_(label))
     with ui.column().classes("w-full max-w-6xl mx-auto p-2 sm:p-4 gap-4") as content:
+        for message, options in app.storage.user.pop(FLASH_KEY, []):
+            ui.notify(message, **options)
         yield content
+
+
+FLASH_KEY = "flash"
+
+
+def notify_on_next_page(message: str, **options: Any) -> None:
+    """A notification (``ui.notify``'s options) for the page the browser goes to next: a save that
+    reloads its page, or opens the new task's, would otherwise take its notifications with it."""
+    app.storage.user[FLASH_KEY] = [*app.storage.user.get(FLASH_KEY, []), (message, options)]
 
 
 def empty_state(icon: str, message: str, hint: str) -> ui.column:

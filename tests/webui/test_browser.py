@@ -193,6 +193,7 @@ def test_leaving_the_editor_with_unsaved_edits_asks_first(page) -> None:
 
     page.get_by_role("button", name="Save task").click()
     page.get_by_text("mc-photosynthesis-en · version 2").wait_for()  # saved; the page shows the new version
+    page.get_by_text("Task updated").wait_for()  # and says so, though the save reloaded the page
     page.evaluate("window.location.assign('/')")
     page.wait_for_url(re.compile(r"/$"))
     assert asked == ["beforeunload"]  # saved: leaving asks nothing

@@ -26,7 +26,7 @@ from webui.components.editor_fields import Item, aspects_editor, chips, cleaned,
 from webui.components.task_types import action_word
 from webui.context import Studio, reporting
 from webui.i18n import _
-from webui.theme import dialog, section_title
+from webui.theme import dialog, notify_on_next_page, section_title
 
 Saved = Callable[[TaskBase], Awaitable[None]]
 
@@ -73,9 +73,13 @@ def task_editor(studio: Studio, tenant: str, draft: Item, *, version: int | None
                     _ask_to_overwrite(conflict.message, lambda: save(overwrite=True))
                     return
                 ui.run_javascript("window.studioUnsaved = false")
-                ui.notify(_("Task {action}").format(action=action_word(response.action)), type="positive")
+                notify_on_next_page(
+                    _("Task {action}").format(action=action_word(response.action)), type="positive"
+                )
                 for warning in await run.io_bound(sample_solution_warnings, task):
-                    ui.notify(warning, type="warning", multi_line=True, close_button=True, timeout=20000)
+                    notify_on_next_page(
+                        warning, type="warning", multi_line=True, close_button=True, timeout=20000
+                    )
                 await on_saved(task)
         finally:
             save_button.props(remove="loading")
