@@ -165,3 +165,21 @@ async def test_an_llm_reply_that_states_a_concept_the_learner_has_not_shown_is_r
         early.events
     )
     assert shown.messages == [told]
+
+
+async def test_the_rules_decide_the_move_and_the_model_phrases_it(tmp_path):
+    """The grounded plan goes into the prompt, and its per-concept ladder climbs across LLM turns."""
+    with fake_llm() as llm:
+        llm.reply = "Let's look at the task together."
+        async with llm_server(tmp_path, llm, "ok") as client:
+            for attempt in (
+                "I connect the battery with a wire.",
+                "The wire goes from the battery to the lamp.",
+            ):
+                streamed = await stream_chat(client, chat_body(TUTOR, attempt, "conv-llm", debugMode=True))
+                assert streamed.events[-1][0] == "DONE"
+    prompts = [request["messages"][0]["content"] for request in llm.requests]
+    assert all("What to say in this turn was decided for you" in prompt for prompt in prompts)
+    assert "this part of the task" in prompts[0]  # the first hint about the first concept: where to look
+    assert "Think about the path the current takes" in prompts[1]  # a new attempt: the next rung
+    assert "Sample solution (confidential" in prompts[0]
