@@ -15,6 +15,8 @@ httpx's own transport retries were not used because they cover connect errors on
 nothing of methods or statuses. A retried DELETE whose first attempt did reach the server
 answers 404 (the task is already gone). Retrying stops after ``retries`` further attempts or once
 ``timeout`` seconds have passed since the first, so a call takes at most about twice the time-out.
+A connection that cannot be opened is not retried, and may take at most ``CONNECT_SECONDS``: a
+server that is down is reported within 5 s, with what to check.
 
 Streams. Until the server has answered 200 with an event stream, failures are raised (the typed
 error of a JSON error body, RemoteUnreachable, NotThisApi), as LocalService raises what it finds
@@ -90,6 +92,9 @@ T = TypeVar("T")
 IDEMPOTENT = frozenset({"GET", "PUT", "DELETE"})
 RETRY_STATUSES = frozenset({429, 502, 503, 504})
 WAIT_MAX_SECONDS = 5.0
+CONNECT_SECONDS = 5.0
+"""How long a connection may take to open: a server that is down or unreachable is reported within
+it (a slow answer, on a connection that opened, still has the whole time-out)."""
 FINAL_EVENTS = frozenset({TutorEventType.DONE, TutorEventType.ERROR})
 
 
@@ -127,7 +132,11 @@ def _backoff(exc: Exception) -> bool | float:
         if not after.isdigit():
             return True
         return float(after) if float(after) <= WAIT_MAX_SECONDS else False
-    return isinstance(exc, httpx.TransportError)
+    # A connection that cannot be opened is a server that is down or an address that is wrong:
+    # trying again only makes the user wait to be told. A connection that broke is retried.
+    return isinstance(exc, httpx.TransportError) and not isinstance(
+        exc, httpx.ConnectError | httpx.ConnectTimeout
+    )
 
 
 _ADAPTERS: dict[Any, TypeAdapter[Any]] = {}
@@ -180,7 +189,11 @@ class RemoteService:
         headers = {"User-Agent": f"feedback-studio/{__version__}", "Accept": "application/json"}
         if token:
             headers["Authorization"] = f"Bearer {token}"
-        self._client = httpx.AsyncClient(base_url=self.base_url, headers=headers, timeout=timeout)
+        self._client = httpx.AsyncClient(
+            base_url=self.base_url,
+            headers=headers,
+            timeout=httpx.Timeout(timeout, connect=min(CONNECT_SECONDS, timeout)),
+        )
         self._retrying = stamina.AsyncRetryingCaller(
             attempts=retries + 1,
             timeout=timeout,
@@ -251,10 +264,20 @@ class RemoteService:
         )
 
     def _unreachable(self, exc: httpx.TransportError, method: str, path: str) -> RemoteUnreachable:
-        detail = (
-            f"no answer within {self.timeout:g} s" if isinstance(exc, httpx.TimeoutException) else _cause(exc)
+        if isinstance(exc, httpx.ConnectTimeout):
+            detail = f"no connection within {min(CONNECT_SECONDS, self.timeout):g} s"
+        elif isinstance(exc, httpx.TimeoutException):
+            detail = f"no answer within {self.timeout:g} s"
+        else:
+            detail = _cause(exc)
+        check = (
+            "; check that the server runs and that the address (and port) is right"
+            if isinstance(exc, httpx.ConnectError | httpx.ConnectTimeout)
+            else ""
         )
-        return RemoteUnreachable(f"cannot reach the server at {self.base_url} ({method} {path}): {detail}")
+        return RemoteUnreachable(
+            f"cannot reach the server at {self.base_url} ({method} {path}): {detail}{check}"
+        )
 
     async def _extension(self, method: str, path: str, into: type[T], body: Any = None) -> T:
         """An extension call: refused with ExtensionUnavailable when the remote lacks the extensions."""

@@ -16,6 +16,7 @@ from collections import Counter
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
+import httpx
 import pytest
 import stamina
 from starlette.applications import Starlette
@@ -40,7 +41,7 @@ from core.api import (
     WrongTaskType,
 )
 from core.api.feedback import AspectsComputeRequest
-from core.service.remote import ExtensionUnavailable, NotThisApi, RemoteService, RemoteUnreachable
+from core.service.remote import ExtensionUnavailable, NotThisApi, RemoteService, RemoteUnreachable, _backoff
 from tests.conftest import LiveServer, ServerThread, free_port
 from tests.contract.builders import compute, compute_stored, mc_task
 
@@ -383,3 +384,13 @@ async def test_connection_check_not_this_api(stub_url: str, prefix: str) -> None
         await service.check_connection()
     assert "A web page, not the API" in raised.value.message
     await service.aclose()
+
+
+async def test_a_server_that_is_down_is_reported_at_once_with_what_to_check() -> None:
+    """Connection refused is not retried (three retries would only make the author wait)."""
+    service = RemoteService(f"http://127.0.0.1:{free_port()}", "token", timeout=TIMEOUT, retries=3)
+    with pytest.raises(RemoteUnreachable, match="check that the server runs and that the address"):
+        await service.list_tasks("default")
+    await service.aclose()
+    assert not _backoff(httpx.ConnectError("refused")) and not _backoff(httpx.ConnectTimeout("slow"))
+    assert _backoff(httpx.ReadError("the connection broke"))  # a broken exchange is still retried
