@@ -40,6 +40,7 @@ from core.api.errors import (
     ServiceError,
     ServiceUnavailable,
     TooManyRequests,
+    UnsupportedMediaType,
     VersionConflict,
     WrongTaskType,
     error_from_response,

@@ -80,6 +80,13 @@ class VersionConflict(ServiceError):
     type = ErrorType.INVALID_PARAMETER
 
 
+class UnsupportedMediaType(ServiceError):
+    """A body in a content type the endpoint does not read (the webhook reads JSON only)."""
+
+    status = 415
+    type = ErrorType.REQUEST_SCHEMA_MALFORMED
+
+
 class PayloadTooLarge(ServiceError):
     status = 413
     type = ErrorType.REQUEST_SCHEMA_MALFORMED
@@ -112,6 +119,7 @@ _BY_STATUS_AND_TYPE: dict[tuple[int, str], type[ServiceError]] = {
         NotFound,
         WrongTaskType,
         VersionConflict,
+        UnsupportedMediaType,
         PayloadTooLarge,
         TooManyRequests,
         InternalError,

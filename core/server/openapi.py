@@ -107,6 +107,8 @@ def _describe_operation(route: APIRoute, operation: dict[str, Any]) -> None:
     statuses = ["400", "403", "404", "413", "429", "500"] if authenticated else ["400", "404", "413", "500"]
     if route.path_format == "/tenants/{tenantId}/tasks" and "POST" in route.methods:
         responses["412"] = _error(PRECONDITION_FAILED)
+    if route.path_format == "/webhooks/{token}":
+        responses["415"] = _error("The body is not sent as JSON (REQUEST_SCHEMA_MALFORMED).")
     for status in statuses:
         responses.setdefault(status, _error(ERRORS[status]))
     for response in responses.values():

@@ -100,6 +100,11 @@ def test_no_5xx_and_every_4xx_has_the_error_body(case, target):
 
 def test_a_webhook_body_that_is_not_text_is_a_400(target):
     """Found by the fuzzing above: such a body once made json.loads fail with a 500."""
-    response = requests.post(f"{target.base_url}/webhooks/any", data=b"\x00\x00\x00{\x00", timeout=30)
+    response = requests.post(
+        f"{target.base_url}/webhooks/any",
+        data=b"\x00\x00\x00{\x00",
+        headers={"Content-Type": "application/json"},
+        timeout=30,
+    )
     assert response.status_code == 400
     check_response(response)

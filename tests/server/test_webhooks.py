@@ -59,3 +59,18 @@ async def test_bad_payloads_are_refused(clients):
     bad_task = await webhook.post(json={"event": "task.upserted", "data": {"id": "x"}})
     assert bad_task.status_code == 400
     assert (await api.get("/tenants/default/tasks")).json() == []
+
+
+async def test_a_body_that_does_not_say_it_is_json_is_refused_with_415(clients):
+    webhook, api = clients
+    assert (await api.post("/tenants/default/tasks", json=mc_task("kept"))).status_code == 200
+    event = json.dumps({"event": "task.deleted", "data": {"taskId": "kept"}})
+    for content_type in ("text/plain", "application/x-www-form-urlencoded", None):
+        headers = {"Content-Type": content_type} if content_type else {}
+        refused = await webhook.post(content=event, headers=headers)
+        assert refused.status_code == 415, content_type
+        assert refused.json()["type"] == "REQUEST_SCHEMA_MALFORMED"
+        assert "Content-Type: application/json" in refused.json()["message"]
+    assert (await api.get("/tenants/default/tasks/kept")).status_code == 200  # nothing was done
+    accepted = await webhook.post(content=event, headers={"Content-Type": "application/json; charset=utf-8"})
+    assert accepted.status_code == 200
