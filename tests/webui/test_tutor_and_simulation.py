@@ -125,3 +125,17 @@ async def test_the_learners_message_is_shown_as_typed_not_as_markdown(user: User
     await user.should_see(marker="learner-text", retries=SLOW)
     [shown] = user.find(marker="learner-text").elements
     assert isinstance(shown, ui.label) and shown.text == typed
+
+
+async def test_starting_again_asks_before_a_conversation_is_left(user: User) -> None:
+    await user.open("/simulation?task=sim-customer-objections-en")
+    user.find("Start session").click()
+    await user.should_see(marker="chat-input", retries=SLOW)
+    bubbles = len(user.find(ui.chat_message).elements)
+    user.find(marker="chat-input").type("Thank you for your time. What matters most to you?")
+    user.find(marker="send").click()
+    await _replied(user, bubbles + 2)
+    user.find("Start session").click()
+    await user.should_see("Start a new session?", retries=SLOW)
+    user.find("Cancel").click()
+    await user.should_see("Thank you for your time. What matters most to you?")  # still there

@@ -23,7 +23,7 @@ from webui.components.chat import ChatView
 from webui.components.feedback_view import feedback_view
 from webui.context import Studio, reporting
 from webui.i18n import _, number, plural
-from webui.theme import empty_state, frame, section_title
+from webui.theme import dialog, empty_state, frame, section_title
 
 LEARNER_ID = "studio-learner"
 
@@ -109,6 +109,24 @@ class SimulationPage:
                 ).props("unelevated")
 
     async def _start(self) -> None:
+        """Start a session; one with the learner's turns in it is not replaced without asking."""
+        if self.session is not None and any(m.role == "user" for m in self.chat.messages):
+            with dialog() as box:
+                ui.label(_("Start a new session?")).classes("text-lg")
+                ui.label(
+                    _("The conversation on this page ends here; it stays in the task's history.")
+                ).classes("text-sm opacity-70")
+                with ui.row().classes("w-full justify-end"):
+                    ui.button(_("Cancel"), on_click=box.close).props("flat")
+                    ui.button(_("Start again"), on_click=lambda: self._restart(box)).props("unelevated")
+            return
+        await self._open_session()
+
+    async def _restart(self, box: ui.dialog) -> None:
+        await self._open_session()
+        box.close()  # last: closing deletes the dialog, the context of this handler
+
+    async def _open_session(self) -> None:
         assert self.task is not None
         self.start_button.props("loading")
         try:
@@ -131,7 +149,7 @@ class SimulationPage:
                 if self.session.expiresAt
                 else ""
             )
-            ui.label(f"Session {self.session.id[:8]}{expires}").classes("text-xs opacity-70")
+            ui.label(_("Session {id}").format(id=self.session.id[:8]) + expires).classes("text-xs opacity-70")
             self.chat = ChatView(self.studio, partner=persona, height="h-[45vh]")
             for line in self.session.initialMessages:
                 self.chat.show("assistant", line)
@@ -143,8 +161,11 @@ class SimulationPage:
                     .on("keydown.enter", self._send)
                 )
                 self.input.mark("chat-input")
-                ui.button(icon="send", on_click=self._send).props("round unelevated").tooltip(_("Send")).mark(
-                    "send"
+                self.send_button = (
+                    ui.button(icon="send", on_click=self._send)
+                    .props("round unelevated")
+                    .tooltip(_("Send"))
+                    .mark("send")
                 )
             self.finish_button = ui.button(
                 _("Finish and get feedback"), icon="flag", on_click=self._finish
@@ -166,7 +187,16 @@ class SimulationPage:
                 conversationId=session.conversationId,
             )
 
-        await self.chat.send(text, request_for)
+        # While the persona answers, nothing may cut the reply: no second message, no feedback on
+        # half a conversation.
+        locked = (self.input, self.send_button, self.finish_button)
+        for element in locked:
+            element.disable()
+        try:
+            await self.chat.send(text, request_for)
+        finally:
+            for element in locked:
+                element.enable()
 
     async def _finish(self) -> None:
         assert self.task is not None and self.session is not None
