@@ -211,3 +211,25 @@ async def test_an_answer_kept_as_gold_becomes_a_test_answer_retested_at_once(pil
     assert "expecting PARTIAL; the engine says WRONG" in text_of(status)
     stored = await studio.list_test_answers("default", screen.task_id)
     assert [(t.label, t.expected.verdict) for t in stored.answers] == [("go", Correctness.PARTIAL)]
+
+
+async def test_a_simulation_takes_no_message_after_its_last_turn(pilot, studio):
+    from core.api import SimulationTask
+    from tests.tui.helpers import open_task
+
+    demo = (await studio.get_task("default", "sim-customer-objections-en")).definition
+    assert isinstance(demo, SimulationTask)
+    await studio.upsert_task("default", demo.model_copy(update={"id": "sim-one-turn", "maxTurns": 1}))
+    await pilot.press("r")  # the library reloads and shows it
+    await wait_until(
+        pilot, lambda: "sim-one-turn" in [k.value for k in pilot.app.screen.query_one("#tasks").rows]
+    )
+    screen = await open_task(pilot, "sim-one-turn")
+    await pilot.click("#sim-start")
+    chat = screen.query_one(ChatView)
+    await wait_until(pilot, lambda: chat.tutor_id is not None)
+    chat.query_one("#chat-input", Input).value = "Good morning, how can I help?"
+    await pilot.press("enter")
+    await wait_until(pilot, lambda: any("last turn" in b.source for b in chat.query(Bubble)))
+    await wait_until(pilot, lambda: chat.query_one("#chat-input", Input).disabled)
+    assert chat.query_one("#chat-send").disabled and not screen.query_one("#sim-finish").disabled

@@ -80,6 +80,9 @@ class SimulationPanel(Vertical):
     @on(ChatView.ReplyFinished)
     def _replied(self) -> None:
         self.query_one("#sim-finish", Button).disabled = False
+        turns = sum(turn.role == "user" for turn in self.transcript)
+        if self.definition.maxTurns and turns >= self.definition.maxTurns:
+            self.query_one(ChatView).end()  # the session is over: the service would refuse a next turn
 
     @on(Button.Pressed, "#sim-finish")
     def _finish(self, event: Button.Pressed) -> None:

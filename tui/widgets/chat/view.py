@@ -96,6 +96,10 @@ class ChatView(Vertical):
         self._set_ready(True)
         self.query_one("#chat-input", Input).focus()
 
+    def end(self) -> None:
+        """The conversation takes no more messages (a simulation whose last turn was taken)."""
+        self._set_ready(False)
+
     def _set_ready(self, ready: bool) -> None:
         self.query_one("#chat-input", Input).disabled = not ready
         self.query_one("#chat-send", Button).disabled = not ready
