@@ -197,3 +197,11 @@ def test_leaving_the_editor_with_unsaved_edits_asks_first(page) -> None:
     page.evaluate("window.location.assign('/')")
     page.wait_for_url(re.compile(r"/$"))
     assert asked == ["beforeunload"]  # saved: leaving asks nothing
+
+
+def test_ctrl_enter_in_a_free_text_answer_gets_the_feedback(page) -> None:
+    page.goto("/tasks/default/ff-bulb-circuit-en")
+    answer = page.get_by_label("Answer")
+    answer.fill("The circuit must be closed so that the current flows through the filament.")
+    answer.press("Control+Enter")
+    page.get_by_text("Detected aspects").wait_for()  # the feedback is there, without the button

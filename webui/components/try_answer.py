@@ -20,12 +20,15 @@ class TryAnswer:
     ) -> None:
         self.studio, self.tenant, self.task = studio, tenant, task
         self.user_id, self.for_learner = user_id, for_learner
-        with ui.card().classes("w-full gap-3").props("flat bordered"):
+        with ui.card().classes("w-full gap-3").props("flat bordered") as card:
             read_answer = answer_form(task)
             button = ui.button(
                 _("Get feedback"), icon="rate_review", on_click=lambda: self._compute(read_answer, button)
             )
-            button.props("unelevated").classes("self-end")
+            button.props("unelevated").classes("self-end").tooltip(_("Ctrl+Enter in the answer"))
+        # Enter makes a new line in a free-text answer; Ctrl+Enter (Cmd+Enter) sends it, as in chats.
+        card.on("keydown.ctrl.enter", lambda: self._compute(read_answer, button))
+        card.on("keydown.meta.enter", lambda: self._compute(read_answer, button))
         self.results = ui.column().classes("w-full gap-3")
 
     async def _compute(self, read_answer: AnswerReader, button: ui.button) -> None:
