@@ -54,6 +54,7 @@ class FeedbackStudioApp(App[int | None]):
     CSS_PATH = "app.tcss"
     TITLE = "Feedback Studio"
     BINDINGS: ClassVar = [
+        Binding("f1", "help", _("Help")),
         Binding("f2", "connection", _("Connection")),
         Binding("f3", "chat", _("Tutor chat")),
     ]
@@ -203,6 +204,13 @@ class FeedbackStudioApp(App[int | None]):
 
         if not isinstance(self.screen, ChatScreen):
             self.push_screen(ChatScreen(task_id=task_id))
+
+    def action_help(self) -> None:
+        """F1 shows the keys of the screen in view beside it (Textual's help panel); again, hides it."""
+        if self.screen.query("HelpPanel"):
+            self.action_hide_help_panel()
+        else:
+            self.action_show_help_panel()
 
     def action_library(self) -> None:
         while len(self.screen_stack) > 1:

@@ -151,3 +151,12 @@ async def test_the_app_speaks_the_language_it_was_started_in(studio, monkeypatch
         assert {"Typ", "Sprache", "Titel", "Letzte Urteile"} <= set(labels)
         assert app.screen.query_one("#filter", Input).placeholder.startswith("Nach Titel, Kennung")
         await settle(pilot)
+
+
+async def test_f1_shows_the_keys_of_the_screen_and_hides_them_again(pilot) -> None:
+    from textual.widgets import HelpPanel
+
+    await pilot.press("f1")
+    await wait_until(pilot, lambda: bool(pilot.app.screen.query(HelpPanel)))
+    await pilot.press("f1")
+    await wait_until(pilot, lambda: not pilot.app.screen.query(HelpPanel))
