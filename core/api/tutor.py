@@ -10,7 +10,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, AliasChoices, ConfigDict, Field, StrictBool, StrictInt
 
-from core.api.common import ApiModel, Language
+from core.api.common import ApiModel, Language, always_sent
 from core.api.tasks import Text, normalised_id
 
 MESSAGE_BOUNDARY = "<MESSAGE_BOUNDARY>"
@@ -21,6 +21,11 @@ ObjectId = Annotated[str, Field(max_length=200), AfterValidator(normalised_id)]
 
 
 class TutorConfiguration(ApiModel):
+    """API.md 2.9's five fields, always sent, and the tenant whose tutor it is; the other
+    extensions only when set."""
+
+    model_config = always_sent("topic_ids", "initial_messages", "description", "tenantId")
+
     id: str
     name: str
     topic_ids: list[int] = Field(default_factory=list)
@@ -43,7 +48,12 @@ class TutorUpsert(ApiModel):
     topic_ids: list[Annotated[StrictInt, Field(ge=0, le=2**63 - 1)]] = Field(
         default_factory=list, max_length=100
     )
-    taskId: ObjectId | None = None
+    taskId: ObjectId | None = Field(
+        default=None,
+        validation_alias=AliasChoices("taskId", "task_id"),
+        description="The task the tutor is grounded in; also read as task_id, since API.md writes "
+        "tutor configuration fields in snake_case.",
+    )
     language: Language | None = None
     engine: Literal["grounded", "llm", "persona"] | None = None
     instructions: Text | None = None
