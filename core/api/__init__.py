@@ -127,7 +127,7 @@ from core.api.tutor import (
     TutorEventType,
     TutorUpsert,
 )
-from core.api.validation import check_task, gap_numbers
+from core.api.validation import SERVER_ID_PREFIX, check_client_id, check_task, gap_numbers
 from core.api.webhooks import TASK_DELETED, TASK_UPSERTED, WebhookPayload, WebhookReceipt
 from core.api.workspace import (
     AnswerRetest,

@@ -29,6 +29,18 @@ class ApiModel(BaseModel):
         return self.model_dump_json(by_alias=True, exclude_none=True)
 
 
+def always_sent(*fields: str) -> ConfigDict:
+    """The configuration of a response model whose fields with defaults the server always sends:
+    the OpenAPI document lists them as required, as a client may rely on them, while a model read
+    from elsewhere (another server of this API) may still leave them out."""
+
+    def mark_required(schema: dict[str, Any]) -> None:
+        required = list(schema.get("required", []))
+        schema["required"] = [*required, *(f for f in fields if f not in required)]
+
+    return ConfigDict(json_schema_extra=mark_required)
+
+
 class FrozenApiModel(ApiModel):
     """A wire model that cannot change, so its JSON is made once and kept."""
 

@@ -29,6 +29,7 @@ from core.api.common import (
     FrozenApiModel,
     TaskAction,
     TaskType,
+    always_sent,
     parse_task_type,
 )
 from core.api.tasks import AspectGroup, SampleSolutionText, TaskDefinition
@@ -38,6 +39,10 @@ D = TypeVar("D")
 
 
 class Aspect(ApiModel):
+    """A detected aspect in a response; name, description and type are always sent (API.md 2.5)."""
+
+    model_config = always_sent("description")
+
     name: str
     description: str = ""
     type: AspectType

@@ -8,16 +8,24 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Annotated, Any, Literal
 
-from pydantic import AliasChoices, ConfigDict, Field, StrictBool, StrictInt
+from pydantic import AfterValidator, AliasChoices, ConfigDict, Field, StrictBool, StrictInt
 
-from core.api.common import ApiModel, Language
-from core.api.tasks import Text
+from core.api.common import ApiModel, Language, always_sent
+from core.api.tasks import Text, normalised_id
 
 MESSAGE_BOUNDARY = "<MESSAGE_BOUNDARY>"
 DONE_TEXT = "[DONE]"
 
+ObjectId = Annotated[str, Field(max_length=200), AfterValidator(normalised_id)]
+"""A tutor, task or conversation id named in a chat, read in NFC like every other id."""
+
 
 class TutorConfiguration(ApiModel):
+    """API.md 2.9's five fields, always sent, and the tenant whose tutor it is; the other
+    extensions only when set."""
+
+    model_config = always_sent("topic_ids", "initial_messages", "description", "tenantId")
+
     id: str
     name: str
     topic_ids: list[int] = Field(default_factory=list)
@@ -40,7 +48,12 @@ class TutorUpsert(ApiModel):
     topic_ids: list[Annotated[StrictInt, Field(ge=0, le=2**63 - 1)]] = Field(
         default_factory=list, max_length=100
     )
-    taskId: str | None = Field(default=None, max_length=200)
+    taskId: ObjectId | None = Field(
+        default=None,
+        validation_alias=AliasChoices("taskId", "task_id"),
+        description="The task the tutor is grounded in; also read as task_id, since API.md writes "
+        "tutor configuration fields in snake_case.",
+    )
     language: Language | None = None
     engine: Literal["grounded", "llm", "persona"] | None = None
     instructions: Text | None = None
@@ -52,18 +65,20 @@ class ChatMessage(ApiModel):
 
 
 class ChatContext(ApiModel):
-    """Conversation context; taskId grounds the tutor in that task. Other keys are kept as given."""
+    """Conversation context; taskId grounds the tutor in that task, tenantId (extension) says whose
+    tutor ``tutorId`` is, since each tenant names its own. Other keys are kept as given."""
 
     model_config = ConfigDict(populate_by_name=True, extra="allow")
-    taskId: str | None = Field(default=None, max_length=200)
+    taskId: ObjectId | None = None
+    tenantId: str | None = Field(default=None, max_length=200)
 
 
 class ChatRequest(ApiModel):
     messages: list[ChatMessage] = Field(min_length=1, max_length=500)
-    tutorId: str = Field(min_length=1, max_length=200)
+    tutorId: Annotated[ObjectId, Field(min_length=1)]
     userId: str | None = Field(default=None, max_length=200)
-    conversationId: str | None = Field(
-        default=None, max_length=200, validation_alias=AliasChoices("conversationId", "sessionId")
+    conversationId: ObjectId | None = Field(
+        default=None, validation_alias=AliasChoices("conversationId", "sessionId")
     )
     debugMode: StrictBool = False
     context: ChatContext | None = None

@@ -19,6 +19,20 @@ from core.api.tasks import (
 
 GAP = re.compile(r"\{\{(\d+)\}\}")
 
+SERVER_ID_PREFIX = "sim:"
+"""The prefix of the ids the server makes where clients name ids too: the tutor and the conversation
+of a simulation session (``sim:<task>``, ``sim:<uuid>``). No client may name an id with it, so no
+client can create, squat on or shadow an object the server will make."""
+
+
+def check_client_id(kind: str, value: str) -> None:
+    """Refuse an id a client names (a tutor's, a new conversation's) that the server reserves."""
+    if value.startswith(SERVER_ID_PREFIX):
+        raise InvalidParameter(
+            f"{kind} ids starting with {SERVER_ID_PREFIX!r} are reserved for the server, which makes "
+            "them for simulation sessions (POST /simulation/start); choose another id"
+        )
+
 
 def gap_numbers(problem_statement: str) -> list[int]:
     """The gap or choice-point numbers marked in a problem statement, in order of appearance."""

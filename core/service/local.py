@@ -131,8 +131,8 @@ class LocalService:
 
     # --- tutors and simulations -----------------------------------------------------------------
 
-    async def get_tutor(self, tutor_id: str) -> TutorConfiguration:
-        return await self._tutors.get_tutor(tutor_id)
+    async def get_tutor(self, tutor_id: str, tenant_id: str | None = None) -> TutorConfiguration:
+        return await self._tutors.get_tutor(tutor_id, tenant_id)
 
     async def list_tutors(self, tenant_id: str) -> list[TutorConfiguration]:
         return await self._tutors.list_tutors(tenant_id)

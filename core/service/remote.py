@@ -35,7 +35,7 @@ import json
 import os
 from collections.abc import AsyncIterator
 from typing import Any, TypeVar
-from urllib.parse import quote
+from urllib.parse import quote, urlencode
 
 import httpx
 import stamina
@@ -379,8 +379,9 @@ class RemoteService:
             raise self._error(response)
         raise self._not_this_api(response, "answered without an event stream")
 
-    async def get_tutor(self, tutor_id: str) -> TutorConfiguration:
-        return await self._call("GET", f"/tutor/{_segment(tutor_id)}", TutorConfiguration)
+    async def get_tutor(self, tutor_id: str, tenant_id: str | None = None) -> TutorConfiguration:
+        query = f"?{urlencode({'tenantId': tenant_id})}" if tenant_id else ""
+        return await self._call("GET", f"/tutor/{_segment(tutor_id)}{query}", TutorConfiguration)
 
     async def healthcheck_chat(self) -> ChatResponse:
         return await self._call("GET", "/tutor/healthcheck/chat", ChatResponse)

@@ -139,9 +139,8 @@ class Runtime:
     async def seed_demo(self, tenant_id: str) -> int:
         """Add the demo tasks and their tutors to a tenant; returns the task count.
 
-        Tutor ids are service-wide, so a tenant seeded after another gets the demo tutors under
-        ids suffixed with its own (``tutor-bulb-circuit-en.<tenant>``); none is taken from the
-        tenant that has it."""
+        Each tenant names its own tutors, so every tenant gets the demo tutors under their own ids;
+        a tutor the tenant has already (perhaps changed since) is left as it is."""
         added = 0
         async with self.db.write() as session:
             await principals.ensure_tenant(session, tenant_id)
@@ -149,24 +148,11 @@ class Runtime:
                 await tasks.upsert_task(session, tenant_id, parse_task(document))
                 added += 1
             for document in demo_tutors():
-                tutor_id = await _free_tutor_id(session, document["id"], tenant_id)
-                if tutor_id is not None:
+                if await conversations.get_tutor(session, tenant_id, document["id"]) is None:
                     body = TutorUpsert.model_validate(document)
-                    await conversations.put_tutor(session, tenant_id, tutor_id, body.to_wire())
+                    await conversations.put_tutor(session, tenant_id, document["id"], body.to_wire())
         log.info("seeded %d demo tasks into tenant %s", added, tenant_id)
         return added
 
     async def aclose(self) -> None:
         await self.db.aclose()
-
-
-async def _free_tutor_id(session: Any, tutor_id: str, tenant_id: str) -> str | None:
-    """The id under which the tenant gets a demo tutor: the plain id unless another tenant has it,
-    then the id suffixed with the tenant; None when the tenant has the tutor already."""
-    for candidate in (tutor_id, f"{tutor_id}.{tenant_id}"):
-        row = await conversations.get_tutor(session, candidate)
-        if row is None:
-            return candidate
-        if row.tenant_id == tenant_id:
-            return None
-    return None

@@ -2,8 +2,9 @@
 conversation with a tutor the server makes for the task, judged afterwards from its transcript.
 
 A session is a conversation of kind ``simulation`` with an expiry; the turn that reaches the
-task's ``maxTurns`` ends it with a closing message. Its tutor id ``sim:<tenant>:<task>`` is
-reserved: no client may create one, so no tenant can shadow or read another tenant's persona.
+task's ``maxTurns`` ends it with a closing message. The server names the session ``sim:<uuid>``
+and its tutor ``sim:<task>``, in the session's tenant (each tenant names its own tutors); the
+prefix is reserved (:data:`core.api.SERVER_ID_PREFIX`), so no client can make or shadow either.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import uuid
 from datetime import timedelta
 
 from core.api import (
+    SERVER_ID_PREFIX,
     ChatTurn,
     InvalidParameter,
     Language,
@@ -33,12 +35,11 @@ from core.store import models as m
 SIMULATION = "simulation"
 """The kind of a conversation that is a simulation session."""
 FINISHED = "finished"
-SIMULATION_PREFIX = "sim:"
-"""Tutor ids of simulation sessions, which the server makes (``sim:<tenant>:<task>``)."""
 
 
-def simulation_tutor_id(tenant: str, task_id: str) -> str:
-    return f"{SIMULATION_PREFIX}{tenant}:{task_id}"
+def simulation_tutor_id(task_id: str) -> str:
+    """The tutor the server makes for a simulation task, in the tenant of the task."""
+    return f"{SERVER_ID_PREFIX}{task_id}"
 
 
 def check_session_open(stored: m.Conversation) -> None:
@@ -68,8 +69,8 @@ class SimulationOperations:
         minutes = task.timeLimitInMinutes or self.ctx.runtime.settings.simulation_default_minutes
         started = m.utcnow()
         expires = started + timedelta(minutes=minutes)
-        tutor_id = simulation_tutor_id(tenant, task.id)
-        conversation_id = str(uuid.uuid4())
+        tutor_id = simulation_tutor_id(task.id)
+        conversation_id = f"{SERVER_ID_PREFIX}{uuid.uuid4()}"
         user_id = request.userId or self.ctx.principal.id
         initial = [task.initialMessage] if task.initialMessage else []
         tutor = TutorUpsert(

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from core.api import (
+    SERVER_ID_PREFIX,
     ChatRequest,
     ChatResponse,
     ChatTurn,
@@ -34,16 +35,12 @@ from core.api import (
     TutorEvent,
     TutorEventType,
     TutorUpsert,
+    check_client_id,
     parse_task,
 )
 from core.auth import Permission
 from core.service.context import Context
-from core.service.simulation import (
-    FINISHED,
-    SIMULATION_PREFIX,
-    SimulationOperations,
-    check_session_open,
-)
+from core.service.simulation import FINISHED, SimulationOperations, check_session_open
 from core.store import conversations, tasks
 from core.store import models as m
 from core.tutor.base import Boundary, Debug, EngineFailure, NewState, Piece, Turn, TutorEngine, pieces_of
@@ -101,13 +98,39 @@ class TutorOperations:
 
     # --- configurations -------------------------------------------------------------------------
 
-    async def get_tutor(self, tutor_id: str) -> TutorConfiguration:
+    async def get_tutor(self, tutor_id: str, tenant_id: str | None = None) -> TutorConfiguration:
         async with self.ctx.runtime.db.read() as session:
-            row = await conversations.get_tutor(session, tutor_id)
-        if row is None:
+            return configuration(await self._tutor_row(session, tutor_id, tenant_id))
+
+    async def _tutor_row(self, session: Any, tutor_id: str, tenant_id: str | None) -> m.Tutor:
+        """The caller's tutor of this id. Each tenant names its own tutors, so the tenant decides
+        which one is meant: the tenant named, else the caller's default tenant if it has one, else
+        the one tenant among those the caller may access that has it. Another tenant's tutor is
+        never the answer; its existence is told only as API.md asks (403, no access to its tenant)."""
+        if tenant_id is not None:
+            tenant = self.ctx.tenant(tenant_id, Permission.ACCESS)
+            row = await conversations.get_tutor(session, tenant, tutor_id)
+            if row is None:
+                raise NotFound(f"tutor {tutor_id!r} does not exist in tenant {tenant!r}")
+            return row
+        principal = self.ctx.principal
+        owners = await conversations.tenants_of_tutor(session, tutor_id)
+        mine = [t for t in owners if principal.can(t, Permission.ACCESS)]
+        if principal.default_tenant in mine:
+            mine = [principal.default_tenant]
+        if len(mine) > 1:
+            raise InvalidParameter(
+                f"tutor {tutor_id!r} exists in the tenants {', '.join(map(repr, mine))}; "
+                "name one (tenantId; in a chat: context.tenantId)"
+            )
+        if not mine:
+            if owners:
+                raise MissingPermissions(f"no access to the tenant of tutor {tutor_id!r}")
             raise NotFound(f"tutor {tutor_id!r} does not exist")
-        self.ctx.principal.require(row.tenant_id, Permission.ACCESS)
-        return configuration(row)
+        row = await conversations.get_tutor(session, mine[0], tutor_id)
+        if row is None:  # deleted between the two reads
+            raise NotFound(f"tutor {tutor_id!r} does not exist")
+        return row
 
     async def list_tutors(self, tenant_id: str) -> list[TutorConfiguration]:
         tenant = self.ctx.tenant(tenant_id, Permission.ACCESS)
@@ -127,15 +150,8 @@ class TutorOperations:
                 "engine 'llm' needs a model server, and none is configured "
                 "(FEEDBACK_STUDIO_LLM_BASE_URL): choose 'grounded', or configure the server first"
             )
-        if tutor_id.startswith(SIMULATION_PREFIX):
-            raise InvalidParameter(
-                f"tutor ids starting with {SIMULATION_PREFIX!r} are reserved for simulation sessions, "
-                "which the server creates (POST /simulation/start)"
-            )
+        check_client_id("tutor", tutor_id)
         async with self.ctx.runtime.db.write() as session:
-            existing = await conversations.get_tutor(session, tutor_id)
-            if existing is not None and existing.tenant_id != tenant:
-                raise MissingPermissions(f"tutor {tutor_id!r} belongs to another tenant")
             if body.taskId and await tasks.get_task(session, tenant, body.taskId) is None:
                 raise InvalidParameter(f"task {body.taskId!r} does not exist in tenant {tenant!r}")
             row = await conversations.put_tutor(session, tenant, tutor_id, body.to_wire())
@@ -186,15 +202,25 @@ class TutorOperations:
     async def _prepare_turn(self, request: ChatRequest) -> Prepared:
         if request.messages[-1].role != "user":
             raise InvalidParameter("the last message must be the learner's (role 'user')")
+        named_tenant = request.context.tenantId if request.context else None
         async with self.ctx.runtime.db.read() as session:
-            row = await conversations.get_tutor(session, request.tutorId)
-            if row is None:
-                raise NotFound(f"tutor {request.tutorId!r} does not exist")
+            stored = None
+            if request.conversationId:
+                stored = await conversations.get_conversation(session, request.conversationId)
+            if stored is not None and not self.ctx.principal.can(stored.tenant_id, Permission.ACCESS):
+                raise MissingPermissions(f"conversation {stored.id!r} belongs to another tenant")
+            # A conversation goes on in its own tenant, with that tenant's tutor.
+            row = await self._tutor_row(
+                session, request.tutorId, named_tenant or (stored.tenant_id if stored else None)
+            )
             tenant = row.tenant_id
-            self.ctx.principal.require(tenant, Permission.ACCESS)
             tutor = configuration(row)
             conversation_id = request.conversationId or str(uuid.uuid4())
-            stored = await conversations.get_conversation(session, conversation_id)
+            if stored is None and conversation_id.startswith(SERVER_ID_PREFIX):
+                raise NotFound(
+                    f"simulation session {conversation_id!r} does not exist; "
+                    "start one with POST /simulation/start"
+                )
             if stored is not None:
                 self._check_conversation(stored, tenant, tutor.id)
                 history = [

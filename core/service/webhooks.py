@@ -6,6 +6,7 @@ from __future__ import annotations
 from pydantic import ValidationError
 
 from core.api import InvalidParameter, NotFound, WebhookPayload, WebhookReceipt, check_task, parse_task
+from core.api.tasks import normalised_id
 from core.api.webhooks import TASK_DELETED, TASK_UPSERTED
 from core.service.context import Context
 from core.store import principals, tasks
@@ -34,6 +35,10 @@ class WebhookOperations:
                 task_id = payload.data.get("taskId") if isinstance(payload.data, dict) else None
                 if not isinstance(task_id, str):
                     raise InvalidParameter("task.deleted: data must be {taskId: string}")
+                try:
+                    task_id = normalised_id(task_id)  # the id the task was stored under
+                except ValueError as exc:
+                    raise InvalidParameter(f"task.deleted: {exc}") from None
                 if await tasks.delete_task(session, tenant, task_id):
                     await tasks.delete_task_data(session, tenant, task_id)
             event_id = await principals.record_webhook_event(session, tenant, payload.event, payload.data)

@@ -122,8 +122,19 @@ async def put_trace_rating(session: AsyncSession, trace_id: str, score: int, com
     )
 
 
-async def get_tutor(session: AsyncSession, tutor_id: str) -> m.Tutor | None:
-    return await session.get(m.Tutor, tutor_id)
+async def get_tutor(session: AsyncSession, tenant_id: str, tutor_id: str) -> m.Tutor | None:
+    return await session.get(m.Tutor, (tenant_id, tutor_id))
+
+
+async def tenants_of_tutor(session: AsyncSession, tutor_id: str) -> list[str]:
+    """The tenants that have a tutor of this id (each tenant names its own tutors)."""
+    return list(
+        (
+            await session.execute(
+                select(m.Tutor.tenant_id).where(m.Tutor.id == tutor_id).order_by(m.Tutor.tenant_id)
+            )
+        ).scalars()
+    )
 
 
 async def list_tutors(session: AsyncSession, tenant_id: str) -> list[m.Tutor]:
@@ -135,15 +146,13 @@ async def list_tutors(session: AsyncSession, tenant_id: str) -> list[m.Tutor]:
 
 
 async def put_tutor(session: AsyncSession, tenant_id: str, tutor_id: str, config: dict[str, Any]) -> m.Tutor:
-    """Create or replace the tutor, owned by ``tenant_id``: the service decides who may write an
-    id; a row is never left with one tenant's configuration under another tenant's ownership."""
+    """Create or replace the tenant's tutor of this id; no other tenant's tutor is touched."""
     now = m.utcnow()
-    row = await session.get(m.Tutor, tutor_id)
+    row = await get_tutor(session, tenant_id, tutor_id)
     if row is None:
         row = m.Tutor(id=tutor_id, tenant_id=tenant_id, config=config, created_at=now, updated_at=now)
         session.add(row)
     else:
-        row.tenant_id = tenant_id
         row.config = config
         row.updated_at = now
     await session.flush()

@@ -176,9 +176,11 @@ class TestAnswer(Base):
 
 
 class Tutor(Base):
+    """A tutor configuration; its id is the tenant's own (two tenants may both have a "tutor-1")."""
+
     __tablename__ = "tutors"
-    id: Mapped[str] = mapped_column(ID, primary_key=True)
-    tenant_id: Mapped[str] = mapped_column(ForeignKey("tenants.id", ondelete="CASCADE"), index=True)
+    tenant_id: Mapped[str] = mapped_column(ForeignKey("tenants.id", ondelete="CASCADE"), primary_key=True)
+    id: Mapped[str] = mapped_column(ID, primary_key=True, index=True)
     config: Mapped[dict[str, Any]]
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow)

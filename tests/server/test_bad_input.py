@@ -196,6 +196,21 @@ async def test_an_id_is_one_id_in_nfc_and_nfd_and_invisible_characters_are_refus
         assert refused.status_code == 400 and "control or invisible" in refused.json()["message"]
 
 
+async def test_a_chat_reads_its_ids_in_nfc_too(client):
+    import unicodedata
+
+    composed, decomposed = "Übung-1", unicodedata.normalize("NFD", "Übung-1")
+    assert (await client.post("/tenants/default/tasks", json=mc_task(composed))).status_code == 200
+    tutor = await client.put(f"/tenants/default/tutors/{composed}", json={"name": "T", "taskId": decomposed})
+    assert tutor.status_code == 200 and tutor.json()["taskId"] == composed
+    body = {"tutorId": decomposed, "messages": [{"role": "user", "content": "Hi"}], "conversationId": "c-1"}
+    assert (await client.post("/tutor/chat", json=body)).status_code == 200
+    grounded = {**body, "conversationId": "c-2", "context": {"taskId": decomposed}}
+    assert (await client.post("/tutor/chat", json=grounded)).status_code == 200
+    hidden = {**body, "conversationId": "c\u202e3"}
+    assert (await client.post("/tutor/chat", json=hidden)).status_code == 400
+
+
 async def test_a_method_the_path_does_not_take_is_405_with_allow(client):
     refused = await client.delete("/feedback/compute")
     assert refused.status_code == 405

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import httpx
 import pytest
 from openapi_spec_validator import validate
 
 from core.config import Settings
 from core.server.app import create_app
+from tests.server.helpers import bearer, mc_task
 
 
 @pytest.fixture(scope="module")
@@ -51,3 +53,60 @@ def test_the_stream_is_described_event_by_event_without_31_incompatible_keywords
     content = dict(operations(document))["POST /tutor/chat/stream"]["responses"]["200"]["content"]
     assert content["text/event-stream"]["schema"]["required"] == ["event", "data"]
     assert "itemSchema" not in str(document)
+
+
+@pytest.fixture
+async def client(live_server):
+    token = await live_server.token("default")
+    async with httpx.AsyncClient(base_url=live_server.base_url, headers=bearer(token)) as c:
+        yield c
+
+
+async def test_an_aspect_is_documented_as_the_server_reads_and_sends_it(document, client) -> None:
+    schemas = document["components"]["schemas"]
+    task = {
+        "id": "ff-1",
+        "type": "FreeformTextTask",
+        "problemStatement": "Why does the bulb light up?",
+        "sampleSolutions": [{"content": "The circuit is closed."}],
+        "aspects": [{"name": "Closed circuit", "cues": ["closed"]}],  # no description: optional
+    }
+    assert schemas["AspectDefinition"]["required"] == ["name"]
+    assert (await client.post("/tenants/default/tasks", json=task)).status_code == 200
+    nameless = {**task, "aspects": [{"description": "a circuit without a gap"}]}
+    assert (await client.post("/tenants/default/tasks", json=nameless)).status_code == 400
+
+    answered = await client.post(
+        "/tasks/aspects/compute", json={"tenantId": "default", "taskDefinition": task}
+    )
+    assert answered.status_code == 200, answered.text
+    required = set(schemas["Aspect"]["required"])
+    assert required == {"name", "description", "type"}  # API.md 2.5: required in the response
+    assert answered.json() and all(required <= aspect.keys() for aspect in answered.json())
+
+
+async def test_a_tutor_is_documented_in_the_field_forms_the_server_reads_and_sends(document, client) -> None:
+    schemas = document["components"]["schemas"]
+    body = {
+        "name": "Coach",
+        "description": "Helps with capitals",
+        "initial_messages": ["Hi!"],
+        "topic_ids": [3],
+        "taskId": "mc-1",
+        "language": "DE_CH",
+        "engine": "grounded",
+        "instructions": "Be brief.",
+    }
+    assert body.keys() == schemas["TutorUpsert"]["properties"].keys()  # every documented field, by its name
+    assert (await client.post("/tenants/default/tasks", json=mc_task())).status_code == 200
+    assert (await client.put("/tenants/default/tutors/coach", json=body)).status_code == 200
+
+    read = (await client.get("/tutor/coach")).json()
+    configuration = schemas["TutorConfiguration"]
+    assert set(configuration["required"]) <= read.keys() <= configuration["properties"].keys()
+    assert {key: read[key] for key in body} == body
+
+    # API.md writes tutor configuration fields in snake_case: task_id binds the tutor, not dropped.
+    snake = await client.put("/tenants/default/tutors/snake", json={"name": "Snake", "task_id": "mc-1"})
+    assert snake.json()["taskId"] == "mc-1"
+    assert (await client.get("/tutor/snake")).json()["taskId"] == "mc-1"

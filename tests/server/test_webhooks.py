@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import unicodedata
 
 import httpx
 import pytest
@@ -41,6 +42,17 @@ async def test_task_upserted_and_deleted_events(clients):
     deleted = await webhook.post(json={"event": "task.deleted", "data": {"taskId": "from-hook"}})
     assert deleted.status_code == 200
     assert (await api.get("/tenants/default/tasks/from-hook")).status_code == 404
+
+
+async def test_a_deleted_event_names_the_task_in_either_unicode_form(clients):
+    webhook, api = clients
+    assert (await webhook.post(json={"event": "task.upserted", "data": mc_task("Übung")})).status_code == 200
+    decomposed = unicodedata.normalize("NFD", "Übung")
+    deleted = await webhook.post(json={"event": "task.deleted", "data": {"taskId": decomposed}})
+    assert deleted.status_code == 200
+    assert (await api.get("/tenants/default/tasks/%C3%9Cbung")).status_code == 404
+    hidden = await webhook.post(json={"event": "task.deleted", "data": {"taskId": "mc\u202e1"}})
+    assert hidden.status_code == 400
 
 
 async def test_a_body_typed_as_a_string_is_accepted(clients):

@@ -10,7 +10,7 @@ generator, which closes the engine (and its upstream request) in its ``finally``
 from collections.abc import AsyncIterable, AsyncIterator
 from typing import Annotated
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter, Depends, Query
 from fastapi.sse import EventSourceResponse, ServerSentEvent
 
 from core.api import (
@@ -87,9 +87,20 @@ async def healthcheck_chat(service: ServiceDep) -> ChatResponse:
 
 
 @router.get("/tutor/{tutor_id}", response_model=TutorConfiguration, response_model_exclude_none=True)
-async def get_tutor(tutor_id: PathId, service: ServiceDep) -> TutorConfiguration:
+async def get_tutor(
+    tutor_id: PathId,
+    service: ServiceDep,
+    tenantId: Annotated[
+        str | None,
+        Query(
+            max_length=200,
+            description="Extension: the tenant whose tutor this is (each tenant names its own tutors); "
+            "default: the caller's default tenant, else the one tenant the caller may access that has it.",
+        ),
+    ] = None,
+) -> TutorConfiguration:
     """403 for a tutor of a tenant the caller has no access to, 404 for an unknown one."""
-    return await service.get_tutor(tutor_id)
+    return await service.get_tutor(tutor_id, tenantId)
 
 
 @router.post("/trace/{traceId}/rate", response_model=TraceRatingResponse)

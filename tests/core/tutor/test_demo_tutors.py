@@ -26,8 +26,9 @@ async def test_a_fresh_embedded_database_has_the_demo_tutors_and_they_answer(tmp
         assert await service.list_tutors("default") == tutors
         other = LocalService(runtime, local_principal("other"))
         theirs = await other.list_tutors("other")
-        assert {t.id for t in theirs} == {f"{t['id']}.other" for t in demo_tutors()}
+        assert {t.id for t in theirs} == {t["id"] for t in demo_tutors()}  # each tenant its own ids
         assert {t.taskId for t in theirs} == {t["taskId"] for t in demo_tutors()}
+        assert all(t.tenantId == "other" for t in theirs)
         await runtime.seed_demo("other")  # seeding again adds no second set
         assert len(await other.list_tutors("other")) == len(theirs)
     finally:

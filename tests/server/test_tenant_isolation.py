@@ -1,0 +1,70 @@
+"""Over HTTP, tenant by tenant: one tenant's ids never reach another tenant's objects.
+
+Tenant A ("default") and tenant B ("tenB") hold one token each. Each tenant names its own tutors,
+so both may have the demo tutor under its demo id; the ids the server makes are reserved.
+"""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+
+from tests.contract.builders import simulation_task
+from tests.core.tutor.helpers import chat_body, install_tutor, stream_chat
+from tests.server.helpers import bearer, mc_task
+
+TUTOR = "tutor-bulb-circuit-en"
+
+
+@pytest.fixture
+async def clients(live_server):
+    a, b = await live_server.token("default"), await live_server.token("tenB")
+    async with (
+        httpx.AsyncClient(base_url=live_server.base_url, headers=bearer(a)) as first,
+        httpx.AsyncClient(base_url=live_server.base_url, headers=bearer(b)) as second,
+    ):
+        yield first, second
+
+
+async def test_both_tenants_have_a_tutor_of_one_id_and_each_reaches_only_its_own(clients):
+    a, b = clients
+    await install_tutor(a, TUTOR)
+    await install_tutor(b, TUTOR, tenant="tenB")  # the same id in another tenant: its own tutor
+    assert (await a.get(f"/tutor/{TUTOR}")).json()["tenantId"] == "default"
+    assert (await b.get(f"/tutor/{TUTOR}")).json()["tenantId"] == "tenB"
+    assert (await b.get(f"/tutor/{TUTOR}", params={"tenantId": "tenB"})).json()["tenantId"] == "tenB"
+    named = await b.get(f"/tutor/{TUTOR}", params={"tenantId": "default"})
+    assert named.status_code == 403, named.text
+
+    chat = await stream_chat(b, chat_body(TUTOR, "hello", "conv-b"))
+    assert chat.text("TRACE")
+    # A's chat under B's conversation id is refused, and B's conversation stays B's.
+    taken = await a.post("/tutor/chat", json=chat_body(TUTOR, "hello", "conv-b"))
+    assert taken.status_code == 403, taken.text
+
+
+async def test_a_simulation_scenario_is_not_reachable_from_another_tenant(clients):
+    a, b = clients
+    task = simulation_task().to_wire()
+    started = await a.post("/simulation/start", json={"simulationTask": task, "tenantId": "default"})
+    assert started.status_code == 200, started.text
+    session = started.json()
+    assert session["tutorId"] == "sim:sim-1"
+
+    read = await b.get(f"/tutor/{session['tutorId']}")
+    assert read.status_code == 403
+    assert task["scenarioDescription"] not in read.text
+    squat = await b.put("/tenants/tenB/tutors/sim:sim-1", json={"name": "Shadow"})
+    assert squat.status_code == 400
+    assert "reserved for the server" in squat.json()["message"]
+    joined = await b.post("/tutor/chat", json=chat_body(session["tutorId"], "hi", session["conversationId"]))
+    assert joined.status_code == 403
+    assert (await a.get(f"/tutor/{session['tutorId']}")).json()["description"] == task["scenarioDescription"]
+
+
+async def test_a_task_id_in_another_tenant_is_another_task(clients):
+    a, b = clients
+    assert (await a.post("/tenants/default/tasks", json=mc_task("mc-1"))).json()["action"] == "CREATED"
+    theirs = await b.post("/tenants/tenB/tasks", json=mc_task("mc-1", correct=2, title="B's"))
+    assert theirs.json()["action"] == "CREATED"
+    assert (await a.get("/tenants/default/tasks/mc-1")).json()["definition"]["title"] != "B's"
