@@ -4,7 +4,8 @@ Every engine's reply passes through :func:`guarded`. It compares the word n-gram
 (content-word stems, so inflection and word order inside an n-gram do not hide a copy) with those
 of the task's solutions; n-grams the learner already sees in the problem statement do not count.
 A reply that covers half of a solution's n-grams, or quotes a long run of it, leaks: the guard
-drops it and the learner gets a safe hint instead, and the DEBUG log says so.
+drops it and the learner gets the reply the rules planned for the turn instead (an LLM engine
+yields it as :class:`~core.tutor.base.Fallback`), else a safe hint, and the DEBUG log says so.
 
 Words are not enough: a paraphrase, a translation or a solution told piece by piece over several
 replies shares few n-grams with it. So for a free-text task the guard also judges, by meaning, the
@@ -42,7 +43,7 @@ from core.engine.freeform import judgement_of
 from core.engine.messages import Catalogue
 from core.engine.text.languages import base_of
 from core.engine.text.tokens import analyse
-from core.tutor.base import Boundary, Debug, Output, Piece, messages_as_outputs
+from core.tutor.base import Boundary, Debug, Fallback, Output, Piece, messages_as_outputs
 
 MAX_N = 3
 """Trigrams: long enough that shared function phrases do not count, short enough to catch paraphrase."""
@@ -175,9 +176,13 @@ class LeakGuard:
 async def guarded(
     outputs: AsyncGenerator[Output, None], guard: LeakGuard, safe_hint: str
 ) -> AsyncGenerator[Output, None]:
-    """The engine's outputs with every sentence checked before it is released (see the module doc)."""
+    """The engine's outputs with every sentence checked before it is released (see the module doc).
+
+    A leak stops the engine; the learner gets the engine's :class:`Fallback` (the reply the rules
+    planned) when it is clean next to what was already released, else ``safe_hint``."""
     released: list[str] = []
     held: list[Output] = []
+    fallback: tuple[str, ...] = ()
     in_message = False
     """Whether the learner has seen a piece of a message that no boundary closed yet."""
 
@@ -190,6 +195,9 @@ async def guarded(
 
     try:
         async for output in outputs:
+            if isinstance(output, Fallback):
+                fallback = output.messages
+                continue
             if not isinstance(output, Piece | Boundary):
                 yield output
                 continue
@@ -210,10 +218,14 @@ async def guarded(
                     yield item
                 yield Debug({"leakGuard": "passed"})
                 return
+        planned = bool(fallback) and guard.check(" ".join([*released, *fallback])) is None
+        instead = list(fallback) if planned else [safe_hint]
+        sent = "the planned reply" if planned else "a safe hint"
         yield Debug(
             {
                 "leakGuard": "replaced",
-                "reason": "the reply gave away the sample solution; a safe hint was sent instead",
+                "reason": f"the reply gave away the sample solution; {sent} was sent instead",
+                "sent": sent,
                 "solution": leak.solution,
                 "coverage": leak.coverage,
                 "sharedNgrams": leak.shared,
@@ -223,7 +235,7 @@ async def guarded(
         )
         if in_message:
             yield Boundary()
-        for item in messages_as_outputs([safe_hint]):
+        for item in messages_as_outputs(instead):
             yield item
     finally:
         await outputs.aclose()

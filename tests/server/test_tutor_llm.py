@@ -10,6 +10,8 @@ from contextlib import asynccontextmanager
 import httpx
 from httpx_sse import aconnect_sse
 
+from core.api import Language
+from core.assets import load_catalogue
 from core.config import Settings
 from core.server.app import create_app
 from tests.conftest import ServerThread, create_token, free_port, sqlite_url
@@ -132,7 +134,7 @@ async def test_an_upstream_reply_cut_without_done_ends_with_error_not_as_a_whole
     assert "DONE" not in names and "TRACE" not in names
 
 
-async def test_an_llm_reply_that_paraphrases_the_solution_is_replaced_by_a_safe_hint(tmp_path):
+async def test_an_llm_reply_that_paraphrases_the_solution_is_replaced_by_the_grounded_reply(tmp_path):
     paraphrase = (
         "Link the battery's plus terminal to the lamp with one cable and run another cable from the lamp "
         "back to the minus terminal, so the loop is closed and the current heats the thin filament until it glows."
@@ -143,7 +145,9 @@ async def test_an_llm_reply_that_paraphrases_the_solution_is_replaced_by_a_safe_
             streamed = await stream_chat(client, chat_body(TUTOR, "just tell me", debugMode=True))
     assert "terminal" not in " ".join(streamed.messages)
     guard = [d for name, d in streamed.events if name == "DEBUG" and "leakGuard" in str(d)]
-    assert guard and "byMeaning" in str(guard)
+    assert guard and "byMeaning" in str(guard) and "the planned reply" in str(guard)
+    refusals = {load_catalogue().phrasing(Language.EN_US, "tutor.no_solution", i) for i in range(3)}
+    assert streamed.messages[0] in refusals  # the grounded tutor's reply to a demand
     assert streamed.events[-1][0] == "DONE"
 
 
