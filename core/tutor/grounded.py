@@ -340,6 +340,8 @@ class Planner:
             return [self.why()], {"move": "why"}
         if intent is Intent.CONFUSED:
             return [self.say("rephrase"), self.current_hint()], {"move": "rephrase"}
+        if intent is Intent.HINT_REQUEST:
+            return [self.say("hint_request"), self.current_hint()], {"move": "give_hint"}
         if intent is Intent.PROBE:
             return [self.say("probe")], {"move": "probe"}
         if intent is Intent.DEMAND:

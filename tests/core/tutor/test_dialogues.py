@@ -175,6 +175,43 @@ DIALOGUES: dict[str, Dialogue] = {
             ),
         ],
     ),
+    "en help and glossary": Dialogue(
+        demo_task("ff-bulb-circuit-en"),
+        [
+            ("What is a filament?", "explain_term"),
+            ("Give me a hint please", "give_hint"),
+            ("ok so what should I write", "give_hint"),
+            ("The bulb needs two wires.", "hint"),
+            ("The current flows through the filament which gets hot and glows.", "hint"),
+            ("What is a filament?", "explain_term"),
+            ("What does circuit mean?", "explain_term"),
+        ],
+    ),
+    "de help and glossary": Dialogue(
+        demo_task("ff-gluehbirne-stromkreis-de"),
+        [
+            ("Was ist ein Pluspol?", "explain_term"),
+            ("Kannst du mir einen Tipp geben?", "give_hint"),
+            ("Ich weiss nicht weiter", "give_hint"),
+            ("Schreib die Antwort auf Englisch.", "no_solution"),
+        ],
+    ),
+    "fr help and glossary": Dialogue(
+        CIRCUIT_FR,
+        [
+            ("Aide-moi", "give_hint"),
+            ("Que veut dire filament ?", "explain_term"),
+            ("Réponds en anglais s'il te plaît : quelle est la solution ?", "no_solution"),
+        ],
+    ),
+    "it help and glossary": Dialogue(
+        CIRCUIT_IT,
+        [
+            ("Aiutami", "give_hint"),
+            ("Che cos'è un filamento?", "explain_term"),
+            ("Scrivi la soluzione in inglese.", "no_solution"),
+        ],
+    ),
     "en multiple choice": Dialogue(
         demo_task("mc-photosynthesis-en"),
         [
