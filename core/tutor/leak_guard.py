@@ -97,6 +97,14 @@ def _judged_ways(task: FreeformTextTask | None) -> list[FreeformTextTask]:
     return [task, task.model_copy(update={"aspects": []})] if task.aspects else [task]
 
 
+def _readings(task: FreeformTextTask | None, learner_said: Sequence[str]) -> list[_Reading]:
+    """The verdict counts in the first way only: asked of the facts of a task that has aspects,
+    the learnt judge reads a hint that quotes the problem statement and names a concept the
+    learner has shown as CORRECT though it states no fact; the facts it shows are what tell a
+    translation."""
+    return [_reading(way, learner_said, by_verdict=i == 0) for i, way in enumerate(_judged_ways(task))]
+
+
 @dataclass(frozen=True, slots=True)
 class _Reading:
     """One way of judging the tutor's words, and what the learner's own words show in it."""
@@ -106,15 +114,17 @@ class _Reading:
     learner_done: bool
     """The learner has shown every authored concept (or, without aspects, wrote a CORRECT answer):
     the tutor may then say it all back."""
+    by_verdict: bool
+    """Whether the tutor's words judged CORRECT leak (else only the concepts they show count)."""
 
 
-def _reading(task: FreeformTextTask, learner_said: Sequence[str]) -> _Reading:
+def _reading(task: FreeformTextTask, learner_said: Sequence[str], by_verdict: bool) -> _Reading:
     if not any(m.strip() for m in learner_said):
-        return _Reading(task, frozenset(), False)
+        return _Reading(task, frozenset(), False, by_verdict)
     learner = judgement_of(task, " ".join(learner_said), JUDGE_CONTEXT)
     concepts = {a.name for a in task.aspects if a.type is AspectType.CONCEPT}
     done = concepts <= learner.concepts if concepts else learner.verdict is Correctness.CORRECT
-    return _Reading(task, learner.concepts, done)
+    return _Reading(task, learner.concepts, done, by_verdict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,7 +154,7 @@ class LeakGuard:
     ) -> None:
         self._base = base_of(language)
         self._said_before = " ".join(said_before)
-        self._readings = [_reading(task, learner_said) for task in _judged_ways(judged)]
+        self._readings = _readings(judged, learner_said)
         visible_stems = [_stems(text, self._base) for text in visible]
         self._targets: list[tuple[int, set[tuple[str, ...]]]] = []
         for solution in solutions:
@@ -192,7 +202,7 @@ class LeakGuard:
             told = judgement_of(reading.task, text, JUDGE_CONTEXT)
             if untold := told.concepts - reading.learner_shown:
                 return Leak(0, 0.0, 0, by_meaning=True, concepts=tuple(sorted(untold)))
-            if told.verdict is Correctness.CORRECT and not reading.learner_done:
+            if reading.by_verdict and told.verdict is Correctness.CORRECT and not reading.learner_done:
                 return Leak(0, 1.0, 0, by_meaning=True)
         return None
 

@@ -36,16 +36,16 @@ def longest_shared_run(reply: str, solution: str) -> int:
 def assert_no_leak_by_meaning(task: FreeformTextTask, learner: list[str], tutor: list[str]) -> None:
     """The tutor's side, judged as an answer by the task's own judgement (about its aspects, and
     about its sample solution's facts, which reads other languages too), shows nothing the
-    learner's side does not, and is not CORRECT while the learner's is not; and it quotes no run
-    of five words of a solution."""
+    learner's side does not, and is not CORRECT as the task is authored while the learner's is
+    not; and it quotes no run of five words of a solution."""
     ways = [task, task.model_copy(update={"aspects": []})] if task.aspects else [task]
-    for way in ways:
+    for index, way in enumerate(ways):
         learner_said = judgement_of(way, " ".join(learner), JUDGE_CONTEXT)
         told = judgement_of(way, " ".join(tutor), JUDGE_CONTEXT)
         assert told.concepts <= learner_said.concepts, (told.concepts - learner_said.concepts, tutor[-2:])
         concepts = {a.name for a in way.aspects if a.type is AspectType.CONCEPT}
         done = concepts <= learner_said.concepts if concepts else learner_said.verdict is Correctness.CORRECT
-        if not done:
+        if index == 0 and not done:  # the facts of a task with aspects count by what they show only
             assert told.verdict is not Correctness.CORRECT, tutor[-2:]
     for solution in task.sampleSolutions:
         assert longest_shared_run(" ".join(tutor), solution.content) < 5
