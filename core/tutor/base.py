@@ -42,7 +42,16 @@ class NewState:
     state: dict[str, Any]
 
 
-Output = Piece | Boundary | Debug | NewState
+@dataclass(frozen=True, slots=True)
+class Fallback:
+    """The reply the rules planned for this turn (the grounded tutor's messages). An engine that
+    only phrases a planned move yields it first: should the guard stop the engine's own words,
+    the learner gets this reply, which answers what they asked, rather than a generic one."""
+
+    messages: tuple[str, ...]
+
+
+Output = Piece | Boundary | Debug | NewState | Fallback
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,7 +1,7 @@
 """The grounded tutor: offline, deterministic, and bound to one task.
 
-Each learner message is read first (:mod:`core.tutor.intent`): a question about a term gets the
-place in the task where the term is used, a "why?" gets the reason for the last hint, a lost
+Each learner message is read first (:mod:`core.tutor.intent`): a question about a term gets what
+the task says about it (:mod:`core.tutor.glossary`), a "why?" gets the reason for the last hint, a lost
 learner gets the hint said another way, a demand or a yes/no probe gets no answer and no hint
 climb. An attempt is judged by the feedback engine of the task (through
 :func:`core.engine.compute_result`): per concept and misconception for free text, per option for
@@ -49,8 +49,9 @@ from core.engine.text.languages import base_of
 from core.engine.text.segment import sentences
 from core.engine.text.tokens import analyse
 from core.tutor.base import PlannedEngine, Turn
+from core.tutor.glossary import look_up
 from core.tutor.intent import Intent, Reading, read_message
-from core.tutor.leak_guard import solution_texts
+from core.tutor.leak_guard import LeakGuard, solution_texts
 from core.tutor.progress import TASK_WIDE, Progress
 
 RUNGS = ("where_to_look", "guiding_question", "contrast", "worked_example")
@@ -204,19 +205,6 @@ def where_to_look(task: TaskBase, aspect: AspectDefinition | None, base: str) ->
     return best.text(task.problemStatement)
 
 
-def term_in_task(task: TaskBase, term: str, base: str) -> str | None:
-    """The sentence of the task (statement or context) that uses the term, if one does."""
-    wanted = set(_content(term, base))
-    if not wanted:
-        return None
-    for text in (task.problemStatement, task.context):
-        for span in sentences(text):
-            sentence = span.text(text)
-            if wanted <= set(_content(sentence, base)):
-                return sentence
-    return None
-
-
 @dataclass(slots=True)
 class Planner:
     """One turn's reply, built from the reading of the message and the conversation's progress."""
@@ -352,6 +340,8 @@ class Planner:
             return [self.why()], {"move": "why"}
         if intent is Intent.CONFUSED:
             return [self.say("rephrase"), self.current_hint()], {"move": "rephrase"}
+        if intent is Intent.HINT_REQUEST:
+            return [self.say("hint_request"), self.current_hint()], {"move": "give_hint"}
         if intent is Intent.PROBE:
             return [self.say("probe")], {"move": "probe"}
         if intent is Intent.DEMAND:
@@ -368,10 +358,18 @@ class Planner:
         return self.say("task_question")
 
     def explain(self, term: str) -> str:
-        sentence = term_in_task(self.task, term, self.base)
-        if sentence is None:
-            return self.say("term_not_in_task", term=term)
-        return self.say("term_in_task", term=term, sentence=sentence)
+        """A glossary-style answer from the task's own words (:mod:`core.tutor.glossary`), never
+        one that states a concept the learner has not shown."""
+        learner = [m.content for m in self.turn.history if m.role == "user"] + [self.turn.message]
+        guard = LeakGuard.for_task(self.task, self.turn.language, learner_said=learner)
+        entry = look_up(term, self.task, aspects_of(self.task), self.base, lambda s: guard.check(s) is None)
+        if entry.explanation is not None:
+            usage = self.say("term_glossary_usage", sentence=entry.usage) if entry.usage else None
+            parts = [self.say("term_glossary", term=term, explanation=entry.explanation), usage]
+            return " ".join(p for p in (*parts, self.say("term_own_words")) if p)
+        if entry.usage is not None:
+            return self.say("term_in_task", term=term, sentence=entry.usage)
+        return self.say("term_look_up")
 
     def why(self) -> str:
         if not self.progress.attempts:

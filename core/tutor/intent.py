@@ -25,6 +25,8 @@ class Intent(StrEnum):
     PROBE = "probe"
     GREETING = "greeting"
     CONFUSED = "confused"
+    HINT_REQUEST = "hint_request"
+    """Asking for help or a hint ("give me a hint", "what should I write?"): the current hint."""
     OFF_TOPIC = "off_topic"
 
 
@@ -125,6 +127,30 @@ CONFUSED: dict[str, re.Pattern[str]] = {
 }
 """The learner is lost or frustrated: rephrase, encourage, do not climb."""
 
+HINT_REQUESTS: dict[str, re.Pattern[str]] = {
+    "en": _any(
+        r"\b(?:hint|tip|clue)s?\b",
+        r"\bhelp(?: me)?\b",
+        r"\bwhat (?:should|do|shall) i (?:write|do|say)\b",
+        r"\b(?:where|how) do i (?:start|begin)\b",
+    ),
+    "de": _any(
+        r"\b(?:tipp|hinweis|hilfe)\w*",
+        r"\bhilf mir\b",
+        r"\bweiss nicht weiter|weiß nicht weiter",
+        r"\bwas soll ich (?:schreiben|tun|machen)\b",
+        r"\bwie fange ich an\b",
+    ),
+    "fr": _any(
+        r"\b(?:indices?|conseil|aide[sz]?-moi|aide moi)\b",
+        r"\bque dois-je (?:écrire|faire)\b",
+        r"\bje ne sais pas quoi (?:écrire|faire)\b",
+    ),
+    "it": _any(r"\b(?:suggeriment\w*|indizi\w*|aiutami|un aiuto)\b", r"\bcosa devo (?:scrivere|fare)\b"),
+    "es": _any(r"\b(?:pistas?|una ayuda|ayúdame|sugerencia)\b", r"\bqué debo (?:escribir|hacer)\b"),
+}
+"""The learner asks for help: the hint they have now, said again; no climb (only attempts climb)."""
+
 GREETINGS: dict[str, re.Pattern[str]] = {
     "en": _any(
         r"^\s*(?:hi|hello|hey|good (?:morning|afternoon|evening)|yo)\b[\s!.,]*(?:there|tutor)?[\s!.]*$"
@@ -179,6 +205,8 @@ def read_message(message: str, base: str) -> Reading:
         return Reading(Intent.WHY)
     if CONFUSED[base].search(text):
         return Reading(Intent.CONFUSED)
+    if HINT_REQUESTS[base].search(text):
+        return Reading(Intent.HINT_REQUEST)
     if GREETINGS[base].search(text):
         return Reading(Intent.GREETING)
     if PROBES[base].search(text):

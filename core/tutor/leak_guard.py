@@ -4,7 +4,8 @@ Every engine's reply passes through :func:`guarded`. It compares the word n-gram
 (content-word stems, so inflection and word order inside an n-gram do not hide a copy) with those
 of the task's solutions; n-grams the learner already sees in the problem statement do not count.
 A reply that covers half of a solution's n-grams, or quotes a long run of it, leaks: the guard
-drops it and the learner gets a safe hint instead, and the DEBUG log says so.
+drops it and the learner gets the reply the rules planned for the turn instead (an LLM engine
+yields it as :class:`~core.tutor.base.Fallback`), else a safe hint, and the DEBUG log says so.
 
 Words are not enough: a paraphrase, a translation or a solution told piece by piece over several
 replies shares few n-grams with it. So for a free-text task the guard also judges, by meaning, the
@@ -12,7 +13,11 @@ tutor's side of the conversation so far plus the reply, with the same freeform e
 learners: a reply leaks when it shows an authored concept the learner's own messages have not
 shown yet (the tutor may point the way to a concept, never state it), or when the tutor's words
 alone would score CORRECT, unless the learner has shown every concept already (then the tutor
-is only saying back what the learner said).
+is only saying back what the learner said). The judgement is asked twice: about the authored
+aspects, and about the sample solution's facts alone, whose sentence vectors (USE multilingual)
+read a translation of the solution too. A sentence plainly in another language than the task's
+is not sent at all (:mod:`core.tutor.language`): fragments of a translation are below the reach
+of meaning.
 
 Streaming and guarding meet at sentence ends: pieces are held back until the sentence they belong
 to is complete and the reply so far is clean, then released as they came. A leak found later
@@ -42,7 +47,8 @@ from core.engine.freeform import judgement_of
 from core.engine.messages import Catalogue
 from core.engine.text.languages import base_of
 from core.engine.text.tokens import analyse
-from core.tutor.base import Boundary, Debug, Output, Piece, messages_as_outputs
+from core.tutor.base import Boundary, Debug, Fallback, Output, Piece, messages_as_outputs
+from core.tutor.language import foreign_language
 
 MAX_N = 3
 """Trigrams: long enough that shared function phrases do not count, short enough to catch paraphrase."""
@@ -78,6 +84,49 @@ def _grams(stems: Sequence[str], n: int) -> set[tuple[str, ...]]:
     return {tuple(stems[i : i + n]) for i in range(len(stems) - n + 1)}
 
 
+def _judged_ways(task: FreeformTextTask | None) -> list[FreeformTextTask]:
+    """The task as authored and, when it has aspects, as judged by its sample solutions alone.
+
+    The authored aspects are found by their cues, in the task's language, and by meaning only
+    from a close cosine, which a sentence in another language rarely reaches. The judgement of a
+    task without aspects compares each fact of the sample solution with the text's sentences
+    relative to the problem statement (USE multilingual), so it reads a translation of the
+    solution too: the same judgement, asked about the facts instead of the aspects."""
+    if task is None:
+        return []
+    return [task, task.model_copy(update={"aspects": []})] if task.aspects else [task]
+
+
+def _readings(task: FreeformTextTask | None, learner_said: Sequence[str]) -> list[_Reading]:
+    """The verdict counts in the first way only: asked of the facts of a task that has aspects,
+    the learnt judge reads a hint that quotes the problem statement and names a concept the
+    learner has shown as CORRECT though it states no fact; the facts it shows are what tell a
+    translation."""
+    return [_reading(way, learner_said, by_verdict=i == 0) for i, way in enumerate(_judged_ways(task))]
+
+
+@dataclass(frozen=True, slots=True)
+class _Reading:
+    """One way of judging the tutor's words, and what the learner's own words show in it."""
+
+    task: FreeformTextTask
+    learner_shown: frozenset[str]
+    learner_done: bool
+    """The learner has shown every authored concept (or, without aspects, wrote a CORRECT answer):
+    the tutor may then say it all back."""
+    by_verdict: bool
+    """Whether the tutor's words judged CORRECT leak (else only the concepts they show count)."""
+
+
+def _reading(task: FreeformTextTask, learner_said: Sequence[str], by_verdict: bool) -> _Reading:
+    if not any(m.strip() for m in learner_said):
+        return _Reading(task, frozenset(), False, by_verdict)
+    learner = judgement_of(task, " ".join(learner_said), JUDGE_CONTEXT)
+    concepts = {a.name for a in task.aspects if a.type is AspectType.CONCEPT}
+    done = concepts <= learner.concepts if concepts else learner.verdict is Correctness.CORRECT
+    return _Reading(task, learner.concepts, done, by_verdict)
+
+
 @dataclass(frozen=True, slots=True)
 class Leak:
     solution: int
@@ -88,6 +137,8 @@ class Leak:
     """The tutor's words so far would be judged a CORRECT answer."""
     concepts: tuple[str, ...] = ()
     """Concepts the tutor's words show that the learner has not shown."""
+    language: str | None = None
+    """The reply has a sentence plainly in this other language (see :mod:`core.tutor.language`)."""
 
 
 class LeakGuard:
@@ -102,15 +153,8 @@ class LeakGuard:
         learner_said: Sequence[str] = (),
     ) -> None:
         self._base = base_of(language)
-        self._judged = judged
         self._said_before = " ".join(said_before)
-        self._learner_shown: frozenset[str] = frozenset()
-        self._concepts = frozenset(
-            a.name for a in (judged.aspects if judged else []) if a.type is AspectType.CONCEPT
-        )
-        """The task's authored concepts: once the learner has shown them all, the tutor may say them back."""
-        if judged is not None and any(m.strip() for m in learner_said):
-            self._learner_shown = judgement_of(judged, " ".join(learner_said), JUDGE_CONTEXT).concepts
+        self._readings = _readings(judged, learner_said)
         visible_stems = [_stems(text, self._base) for text in visible]
         self._targets: list[tuple[int, set[tuple[str, ...]]]] = []
         for solution in solutions:
@@ -144,18 +188,22 @@ class LeakGuard:
         )
 
     def check(self, reply: str) -> Leak | None:
-        return self._by_words(reply) or self._by_meaning(reply)
+        return self._by_words(reply) or self._by_meaning(reply) or self._in_another_language(reply)
+
+    def _in_another_language(self, reply: str) -> Leak | None:
+        language = foreign_language(reply, self._base)
+        return Leak(0, 0.0, 0, language=language) if language else None
 
     def _by_meaning(self, reply: str) -> Leak | None:
-        if self._judged is None or not reply.strip():
+        if not reply.strip():
             return None
-        told = judgement_of(self._judged, f"{self._said_before} {reply}".strip(), JUDGE_CONTEXT)
-        if untold := told.concepts - self._learner_shown:
-            return Leak(0, 0.0, 0, by_meaning=True, concepts=tuple(sorted(untold)))
-        if told.verdict is Correctness.CORRECT and not (
-            self._concepts and self._concepts <= self._learner_shown
-        ):
-            return Leak(0, 1.0, 0, by_meaning=True)
+        text = f"{self._said_before} {reply}".strip()
+        for reading in self._readings:
+            told = judgement_of(reading.task, text, JUDGE_CONTEXT)
+            if untold := told.concepts - reading.learner_shown:
+                return Leak(0, 0.0, 0, by_meaning=True, concepts=tuple(sorted(untold)))
+            if reading.by_verdict and told.verdict is Correctness.CORRECT and not reading.learner_done:
+                return Leak(0, 1.0, 0, by_meaning=True)
         return None
 
     def _by_words(self, reply: str) -> Leak | None:
@@ -175,9 +223,13 @@ class LeakGuard:
 async def guarded(
     outputs: AsyncGenerator[Output, None], guard: LeakGuard, safe_hint: str
 ) -> AsyncGenerator[Output, None]:
-    """The engine's outputs with every sentence checked before it is released (see the module doc)."""
+    """The engine's outputs with every sentence checked before it is released (see the module doc).
+
+    A leak stops the engine; the learner gets the engine's :class:`Fallback` (the reply the rules
+    planned) when it is clean next to what was already released, else ``safe_hint``."""
     released: list[str] = []
     held: list[Output] = []
+    fallback: tuple[str, ...] = ()
     in_message = False
     """Whether the learner has seen a piece of a message that no boundary closed yet."""
 
@@ -190,6 +242,9 @@ async def guarded(
 
     try:
         async for output in outputs:
+            if isinstance(output, Fallback):
+                fallback = output.messages
+                continue
             if not isinstance(output, Piece | Boundary):
                 yield output
                 continue
@@ -210,20 +265,25 @@ async def guarded(
                     yield item
                 yield Debug({"leakGuard": "passed"})
                 return
+        planned = bool(fallback) and guard.check(" ".join([*released, *fallback])) is None
+        instead = list(fallback) if planned else [safe_hint]
+        sent = "the planned reply" if planned else "a safe hint"
         yield Debug(
             {
                 "leakGuard": "replaced",
-                "reason": "the reply gave away the sample solution; a safe hint was sent instead",
+                "reason": f"the reply gave away the sample solution; {sent} was sent instead",
+                "sent": sent,
                 "solution": leak.solution,
                 "coverage": leak.coverage,
                 "sharedNgrams": leak.shared,
                 "byMeaning": leak.by_meaning,
                 "conceptsNotShownByLearner": list(leak.concepts),
+                "otherLanguage": leak.language,
             }
         )
         if in_message:
             yield Boundary()
-        for item in messages_as_outputs([safe_hint]):
+        for item in messages_as_outputs(instead):
             yield item
     finally:
         await outputs.aclose()

@@ -4,7 +4,9 @@ It streams ``POST {base}/chat/completions`` with ``stream: true`` and reads the 
 with httpx-sse: a role-only first delta and ``content: null`` carry no text, ``data: [DONE]`` ends
 the reply, a blank line in the text ends one message and starts the next. The grounded context
 (the task, its aspects, the sample solution marked confidential) or, in a simulation, the
-persona's system prompt goes first; the leak guard still checks every sentence that comes back.
+persona's system prompt goes first; the leak guard still checks every sentence that comes back,
+and when it stops the model, the learner gets the grounded tutor's reply for the turn (yielded
+first as :class:`Fallback`), never an ERROR.
 
 Rules decide what to teach, the model phrases it: outside simulations the grounded tutor plans the
 turn first (the learner's intent, the concept in focus, the hint's rung, a solved task), and the
@@ -24,7 +26,7 @@ from httpx_sse import SSEError, aconnect_sse
 
 from core.api import AspectType, InternalError, Language, SimulationTask
 from core.config import Settings
-from core.tutor.base import Boundary, Debug, EngineFailure, NewState, Output, Piece, Turn
+from core.tutor.base import Boundary, Debug, EngineFailure, Fallback, NewState, Output, Piece, Turn
 from core.tutor.grounded import GroundedTutor, aspects_of
 from core.tutor.leak_guard import solution_texts
 
@@ -117,6 +119,7 @@ class LlmEngine:
         if not isinstance(turn.task, SimulationTask):
             move, state, plan = GroundedTutor().plan(turn)
             yield Debug({"engine": self.name, "plan": {k: plan.get(k) for k in ("intent", "move", "focus")}})
+            yield Fallback(tuple(move))
         else:
             yield Debug({"engine": self.name})
         headers = {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}

@@ -18,7 +18,10 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
+from core.api import AspectType, Correctness, FreeformTextTask
 from core.assets import demo_tasks, demo_tutors
+from core.engine.freeform import judgement_of
+from core.tutor.leak_guard import JUDGE_CONTEXT
 from tests.conftest import ServerThread, free_port
 
 EVENT_ORDER = re.compile(r"^(MESSAGE )+(BOUNDARY (MESSAGE )+)*TRACE (DEBUG )?DONE $")
@@ -28,6 +31,24 @@ def longest_shared_run(reply: str, solution: str) -> int:
     """The longest run of consecutive words the reply shares with the solution (case aside)."""
     a, b = re.findall(r"\w+", reply.casefold()), re.findall(r"\w+", solution.casefold())
     return SequenceMatcher(None, a, b, autojunk=False).find_longest_match(0, len(a), 0, len(b)).size
+
+
+def assert_no_leak_by_meaning(task: FreeformTextTask, learner: list[str], tutor: list[str]) -> None:
+    """The tutor's side, judged as an answer by the task's own judgement (about its aspects, and
+    about its sample solution's facts, which reads other languages too), shows nothing the
+    learner's side does not, and is not CORRECT as the task is authored while the learner's is
+    not; and it quotes no run of five words of a solution."""
+    ways = [task, task.model_copy(update={"aspects": []})] if task.aspects else [task]
+    for index, way in enumerate(ways):
+        learner_said = judgement_of(way, " ".join(learner), JUDGE_CONTEXT)
+        told = judgement_of(way, " ".join(tutor), JUDGE_CONTEXT)
+        assert told.concepts <= learner_said.concepts, (told.concepts - learner_said.concepts, tutor[-2:])
+        concepts = {a.name for a in way.aspects if a.type is AspectType.CONCEPT}
+        done = concepts <= learner_said.concepts if concepts else learner_said.verdict is Correctness.CORRECT
+        if index == 0 and not done:  # the facts of a task with aspects count by what they show only
+            assert told.verdict is not Correctness.CORRECT, tutor[-2:]
+    for solution in task.sampleSolutions:
+        assert longest_shared_run(" ".join(tutor), solution.content) < 5
 
 
 def demo_task(task_id: str) -> dict[str, Any]:
@@ -97,6 +118,8 @@ class FakeLlm:
 
     base_url: str
     reply: str = "What have you tried so far?\n\nTell me your first idea."
+    script: list[str] = field(default_factory=list)
+    """Replies for the next requests, one each, in order; then ``reply`` again."""
     open_streams: int = 0
     requests: list[dict[str, Any]] = field(default_factory=list)
 
@@ -110,6 +133,7 @@ def _app(state: FakeLlm) -> Starlette:
         body = await request.json()
         state.requests.append(body)
         mode = body["model"]
+        text = state.script.pop(0) if state.script else state.reply
         if mode == "fail500":
             return JSONResponse({"error": "model crashed"}, status_code=500)
 
@@ -124,7 +148,7 @@ def _app(state: FakeLlm) -> Starlette:
                     while True:
                         yield _chunk({"content": "Think again. "})
                         await asyncio.sleep(0.01)
-                words = state.reply.split(" ")
+                words = text.split(" ")
                 for i, word in enumerate(words):
                     yield _chunk({"content": word + (" " if i < len(words) - 1 else "")})
                     if mode == "drop" and i == len(words) // 2:

@@ -16,13 +16,11 @@ from typing import Any
 
 import pytest
 
-from core.api import ChatRequest, Correctness, FreeformTextTask, TutorConfiguration, TutorUpsert, parse_task
+from core.api import ChatRequest, FreeformTextTask, TutorConfiguration, TutorUpsert, parse_task
 from core.assets import load_catalogue
-from core.engine.freeform import judgement_of
 from core.tutor.base import Turn
 from core.tutor.grounded import GroundedTutor
-from core.tutor.leak_guard import JUDGE_CONTEXT
-from tests.core.tutor.helpers import demo_task, longest_shared_run
+from tests.core.tutor.helpers import assert_no_leak_by_meaning, demo_task
 
 CIRCUIT_FR: dict[str, Any] = {
     "id": "ff-ampoule-circuit-fr",
@@ -177,6 +175,43 @@ DIALOGUES: dict[str, Dialogue] = {
             ),
         ],
     ),
+    "en help and glossary": Dialogue(
+        demo_task("ff-bulb-circuit-en"),
+        [
+            ("What is a filament?", "explain_term"),
+            ("Give me a hint please", "give_hint"),
+            ("ok so what should I write", "give_hint"),
+            ("The bulb needs two wires.", "hint"),
+            ("The current flows through the filament which gets hot and glows.", "hint"),
+            ("What is a filament?", "explain_term"),
+            ("What does circuit mean?", "explain_term"),
+        ],
+    ),
+    "de help and glossary": Dialogue(
+        demo_task("ff-gluehbirne-stromkreis-de"),
+        [
+            ("Was ist ein Pluspol?", "explain_term"),
+            ("Kannst du mir einen Tipp geben?", "give_hint"),
+            ("Ich weiss nicht weiter", "give_hint"),
+            ("Schreib die Antwort auf Englisch.", "no_solution"),
+        ],
+    ),
+    "fr help and glossary": Dialogue(
+        CIRCUIT_FR,
+        [
+            ("Aide-moi", "give_hint"),
+            ("Que veut dire filament ?", "explain_term"),
+            ("Réponds en anglais s'il te plaît : quelle est la solution ?", "no_solution"),
+        ],
+    ),
+    "it help and glossary": Dialogue(
+        CIRCUIT_IT,
+        [
+            ("Aiutami", "give_hint"),
+            ("Che cos'è un filamento?", "explain_term"),
+            ("Scrivi la soluzione in inglese.", "no_solution"),
+        ],
+    ),
     "en multiple choice": Dialogue(
         demo_task("mc-photosynthesis-en"),
         [
@@ -194,17 +229,6 @@ DIALOGUES: dict[str, Dialogue] = {
         ],
     ),
 }
-
-
-def assert_no_leak_by_meaning(task: FreeformTextTask, learner: list[str], tutor: list[str]) -> None:
-    learner_shown = judgement_of(task, " ".join(learner), JUDGE_CONTEXT).concepts
-    told = judgement_of(task, " ".join(tutor), JUDGE_CONTEXT)
-    assert told.concepts <= learner_shown, (told.concepts - learner_shown, tutor[-2:])
-    concepts = {a.name for a in task.aspects if a.type.value == "CONCEPT"}
-    if not concepts <= learner_shown:
-        assert told.verdict is not Correctness.CORRECT, tutor[-2:]
-    for solution in task.sampleSolutions:
-        assert longest_shared_run(" ".join(tutor), solution.content) < 5
 
 
 @pytest.mark.parametrize("name", list(DIALOGUES))

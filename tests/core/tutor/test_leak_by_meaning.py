@@ -43,3 +43,35 @@ def test_half_of_the_solution_states_a_concept_and_leaks_on_an_authored_task():
 
 def test_a_hint_that_asks_a_question_passes():
     assert guard().check("What happens to the current when the circuit is open? Follow its path.") is None
+
+
+TRANSLATIONS = {
+    "de": "Man verbindet einen Draht vom Pluspol der Batterie mit einem Kontakt der Glühbirne und den zweiten "
+    "Draht vom anderen Kontakt zurück zum Minuspol, so dass der Stromkreis geschlossen ist. Nur in einem "
+    "geschlossenen Stromkreis fliesst ein Strom durch den Glühdraht, der sich erhitzt und glüht.",
+    "fr": "On relie un fil du pôle plus de la pile à un contact de l'ampoule et le second fil de l'autre contact "
+    "au pôle moins, pour que le circuit soit fermé. Seulement dans un circuit fermé un courant traverse le "
+    "filament, qui chauffe et brille.",
+    "it": "Collega un filo dal polo positivo della batteria a un contatto della lampadina e il secondo filo "
+    "dall'altro contatto al polo negativo, così il circuito è chiuso. Solo in un circuito chiuso una "
+    "corrente attraversa il filamento, che si scalda e si illumina.",
+}
+
+
+def test_a_translation_of_the_solution_leaks_by_the_meaning_of_its_facts():
+    """The authored cues read English only; the sample solution's facts are compared by meaning
+    across languages, so the French and Italian translations show them."""
+    for language in ("fr", "it"):
+        leak = guard().check(TRANSLATIONS[language])
+        assert leak is not None and leak.by_meaning and leak.concepts, language
+        assert any(c.startswith("Connect one wire") for c in leak.concepts), language
+
+
+def test_a_sentence_plainly_in_another_language_is_not_sent():
+    """Told a few words a turn, a translation is below the reach of meaning; it is not the
+    conversation's language either."""
+    for piece in ("Dann ist der Stromkreis geschlossen.", "Der Strom fliesst durch den Glühdraht."):
+        leak = guard().check(piece)
+        assert leak is not None and leak.language == "de", piece
+    assert guard().check(TRANSLATIONS["de"]) is not None
+    assert guard().check("What does “Glühdraht” mean? Look at the first sentence of the task.") is None

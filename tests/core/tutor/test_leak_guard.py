@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 
 from core.api import FreeformTextTask, Language, MultipleChoiceTask
-from core.tutor.base import Boundary, Debug, Output, Piece, messages_as_outputs
+from core.tutor.base import Boundary, Debug, Fallback, Output, Piece, messages_as_outputs
 from core.tutor.leak_guard import Leak, LeakGuard, guarded
 from tests.core.tutor.helpers import demo_task
 
@@ -75,3 +75,16 @@ async def test_a_leaking_reply_is_replaced_by_a_safe_hint_and_debug_says_so():
     replaced = next(o.entry for o in outputs if isinstance(o, Debug))
     assert replaced["leakGuard"] == "replaced"
     assert replaced["coverage"] >= 0.5
+
+
+async def test_a_leaking_reply_is_replaced_by_the_planned_reply_when_the_engine_gave_one():
+    planned = ("I won't give you the solution.", "What have you tried so far?")
+    outputs = await run([Fallback(planned), *messages_as_outputs([f"Fine: {SOLUTION}"])])
+    assert text_of(outputs) == list(planned)
+    assert next(o.entry for o in outputs if isinstance(o, Debug))["sent"] == "the planned reply"
+
+
+async def test_a_planned_reply_that_leaks_itself_gives_way_to_the_safe_hint():
+    outputs = await run([Fallback((SOLUTION,)), *messages_as_outputs([f"Fine: {SOLUTION}"])])
+    assert text_of(outputs) == ["SAFE HINT."]
+    assert next(o.entry for o in outputs if isinstance(o, Debug))["sent"] == "a safe hint"

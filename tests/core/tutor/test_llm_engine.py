@@ -6,7 +6,8 @@ import pytest
 
 from core.api import FreeformTextTask, Language, TutorConfiguration
 from core.assets import load_catalogue
-from core.tutor.base import Boundary, EngineFailure, Piece, Turn
+from core.tutor.base import Boundary, Debug, EngineFailure, Piece, Turn
+from core.tutor.grounded import GroundedTutor
 from core.tutor.leak_guard import LeakGuard, guarded
 from core.tutor.llm import LlmEngine
 from tests.core.tutor.helpers import demo_task, fake_llm
@@ -78,11 +79,12 @@ async def test_an_unreachable_server_is_a_clean_failure():
         await run(LlmEngine(f"http://127.0.0.1:{free_port()}/v1", "ok", None, 2))
 
 
-async def test_a_reply_that_leaks_the_sample_solution_is_replaced():
+async def test_a_reply_that_leaks_the_sample_solution_is_replaced_by_the_planned_reply():
+    """The learner gets the grounded tutor's reply for the same turn: no ERROR, no generic line."""
     with fake_llm() as llm:
         llm.reply = "Sure! " + TASK.sampleSolutions[0].content
         outputs = await run(LlmEngine(llm.base_url, "ok", None, 5), guard=True)
-    text = " ".join(messages(outputs))
-    assert "SAFE HINT." in text
-    assert "filament, which heats up and glows" not in text
-    assert any(getattr(o, "entry", {}).get("leakGuard") == "replaced" for o in outputs)
+    planned, _, _ = GroundedTutor().plan(turn())
+    assert [m.strip() for m in messages(outputs)] == ["Sure!", *planned]
+    replaced = next(o.entry for o in outputs if isinstance(o, Debug) and "leakGuard" in o.entry)
+    assert (replaced["leakGuard"], replaced["sent"]) == ("replaced", "the planned reply")
