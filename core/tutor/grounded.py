@@ -194,15 +194,23 @@ def fingerprint(text: str, base: str) -> str:
 
 
 def where_to_look(task: TaskBase, aspect: AspectDefinition | None, base: str) -> str:
-    """The sentence of the problem statement that shares most words with the aspect."""
-    spans = sentences(task.problemStatement)
+    """The sentence of the problem statement that shares most words with what the aspect means
+    (its name and description; its cues are how a learner might say it, not what it is about).
+
+    Ties, a statement sharing no word with the aspect included, go to the later sentence: a
+    statement sets the scene first and asks last, and the question is where every concept is asked
+    for ("… and why it then lights up"), not the scene ("On the table lie a bulb …").
+    """
+    statement = task.problemStatement
+    spans = sentences(statement)
     if not spans:
-        return task.problemStatement
+        return statement
     if aspect is None:
-        return spans[-1].text(task.problemStatement)
-    target = set(_content(" ".join([aspect.name, aspect.description, *aspect.cues]), base))
-    best = max(spans, key=lambda s: len(set(_content(s.text(task.problemStatement), base)) & target))
-    return best.text(task.problemStatement)
+        return spans[-1].text(statement)
+    target = set(_content(f"{aspect.name} {aspect.description}", base))
+    shared = [len(set(_content(s.text(statement), base)) & target) for s in spans]
+    best = max(range(len(spans)), key=lambda i: (shared[i], i))
+    return spans[best].text(statement)
 
 
 @dataclass(slots=True)

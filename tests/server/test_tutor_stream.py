@@ -66,7 +66,10 @@ async def test_chat_answers_the_whole_reply_and_the_conversation_goes_on(client)
 
     attempt = await stream_chat(client, chat_body(TUTOR, "The circuit must be a closed circuit.", "conv-1"))
     assert "Closed circuit" in attempt.messages[0]  # what the learner showed is acknowledged
-    assert "“On the table lie a bulb, a battery and two wires.”" in attempt.messages[1]  # where to look next
+    assert (
+        "“Explain what you have to do so that the bulb lights up, and why it then lights up.”"
+        in attempt.messages[1]
+    )  # where the filament is asked for
 
 
 async def test_errors_before_the_stream_are_plain_json(client, live_server):

@@ -15,7 +15,7 @@ from core.api import (
 )
 from core.assets import load_catalogue
 from core.tutor.base import Turn
-from core.tutor.grounded import GroundedTutor
+from core.tutor.grounded import GroundedTutor, where_to_look
 from tests.core.tutor.helpers import demo_task, longest_shared_run
 
 LADDERS = {
@@ -271,3 +271,11 @@ async def test_the_same_message_twice_never_gets_the_same_reply_twice_in_a_row(s
         )
         assert reply.messages != previous, message
         previous = reply.messages
+
+
+def test_where_to_look_points_at_the_question_when_no_sentence_names_the_concept():
+    """'Current heats the filament' shares no word with the circuit task's statement: the hint
+    points at the question ("… why it then lights up"), not at the scene ("On the table lie …")."""
+    task = FreeformTextTask.model_validate(demo_task("ff-bulb-circuit-en"))
+    filament = next(a for a in task.aspects if a.name == "Current heats the filament")
+    assert where_to_look(task, filament, "en").startswith("Explain what you have to do")
