@@ -82,7 +82,7 @@ class VersionsPanel(Vertical):
             table.add_row(
                 str(v.version), date_time(v.createdAt), v.author or "—", v.title, key=str(v.version)
             )
-        options = [(f"{_('Version')} {v.version}", v.version) for v in self.versions]
+        options = [(_("Version {n}").format(n=v.version), v.version) for v in self.versions]
         older, newer = self.query_one("#versions-old", Select), self.query_one("#versions-new", Select)
         with self.prevent(Select.Changed):
             older.set_options(options)
