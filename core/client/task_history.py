@@ -1,7 +1,8 @@
 """The history of a task in both apps: two versions side by side, and an old version restored.
 
-A version is compared as its task file reads (YAML in the field order of the model), so the diff
-shows what an author changed in the words they wrote, one line per field or list item. Restoring
+A version is compared as its task file reads (YAML in the field order of the model, but a field's
+text on one line however long: the apps wrap it), so the diff shows what an author changed in the
+words they wrote, one row per field or list item. Restoring
 writes the old definition as a new version on top of the version the author was looking at (the
 editors' conditional upsert): if someone saved meanwhile, nothing is overwritten
 (VersionConflict).
@@ -13,10 +14,15 @@ import difflib
 from dataclasses import dataclass
 from enum import StrEnum
 
+import yaml
+
 from core.api import TaskBase, TaskVersion, UpsertTaskResponse
 from core.service.base import Service
-from core.workspace.documents import dump
 from core.workspace.files import task_document
+
+
+UNFOLDED = 1_000_000
+"""A line width YAML never reaches: no field is folded over several lines."""
 
 
 class Change(StrEnum):
@@ -38,7 +44,8 @@ class DiffRow:
 
 
 def task_lines(task: TaskBase) -> list[str]:
-    return dump(task_document(task), "yaml").splitlines()
+    text = yaml.safe_dump(task_document(task), sort_keys=False, allow_unicode=True, width=UNFOLDED)
+    return text.splitlines()
 
 
 def side_by_side(old: TaskBase, new: TaskBase) -> list[DiffRow]:

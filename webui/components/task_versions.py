@@ -128,14 +128,14 @@ class VersionsPanel:
         async def restore() -> None:
             with reporting(_("Restoring a version")):
                 response = await restore_version(await self.studio.service(), old, current_version=newest)
-                box.close()
                 if response.action is TaskAction.UNCHANGED:
                     ui.notify(_("Version {n} is the same as the newest version.").format(n=old.version))
-                    return
-                app.storage.user[NOTICE_KEY] = _("Version {n} is the task's newest version again.").format(
-                    n=old.version
-                )
-                ui.navigate.to(f"/tasks/{quote(self.tenant)}/{quote(self.task_id)}?tab={quote(TAB)}")
+                else:
+                    app.storage.user[NOTICE_KEY] = _("Version {n} is the task's newest version again.").format(
+                        n=old.version
+                    )
+                    ui.navigate.to(f"/tasks/{quote(self.tenant)}/{quote(self.task_id)}?tab={quote(TAB)}")
+                box.close()  # last: closing deletes the dialog, the context of this handler
 
         with dialog("max-w-lg") as box:
             ui.label(_("Restore version {n}?").format(n=old.version)).classes("text-lg")

@@ -29,3 +29,13 @@ def test_an_added_option_is_on_the_right_only() -> None:
     assert any("Basel" in (row.new or "") for row in added)
     assert [row.old for row in rows if row.old is not None] == task_lines(old)
     assert [row.new for row in rows if row.new is not None] == task_lines(new)
+
+
+def test_a_long_text_is_one_row_so_a_changed_word_is_one_changed_row() -> None:
+    long = "Which city is the federal city of Switzerland, where the parliament meets? " * 3
+    old = mc_task().model_copy(update={"problemStatement": long})
+    new = mc_task().model_copy(update={"problemStatement": long.replace("parliament", "government", 1)})
+    [changed] = [row for row in side_by_side(old, new) if row.change is not Change.SAME]
+    assert changed.old is not None and changed.new is not None
+    assert changed.old.startswith("problemStatement: ") and changed.new.startswith("problemStatement: ")
+    assert "parliament meets" in changed.old and "government meets" in changed.new
