@@ -20,7 +20,6 @@ from core.api import TaskBase, TaskVersion, UpsertTaskResponse
 from core.service.base import Service
 from core.workspace.files import task_document
 
-
 UNFOLDED = 1_000_000
 """A line width YAML never reaches: no field is folded over several lines."""
 

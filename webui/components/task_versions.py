@@ -131,9 +131,9 @@ class VersionsPanel:
                 if response.action is TaskAction.UNCHANGED:
                     ui.notify(_("Version {n} is the same as the newest version.").format(n=old.version))
                 else:
-                    app.storage.user[NOTICE_KEY] = _("Version {n} is the task's newest version again.").format(
-                        n=old.version
-                    )
+                    app.storage.user[NOTICE_KEY] = _(
+                        "Version {n} is the task's newest version again."
+                    ).format(n=old.version)
                     ui.navigate.to(f"/tasks/{quote(self.tenant)}/{quote(self.task_id)}?tab={quote(TAB)}")
                 box.close()  # last: closing deletes the dialog, the context of this handler
 
