@@ -109,6 +109,8 @@ from core.api.tasks import (
     TaskBase,
     TaskDefinition,
     TaskSummary,
+    TaskVersion,
+    TaskVersionSummary,
     UpsertTaskResponse,
     parse_task,
 )

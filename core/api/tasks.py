@@ -251,6 +251,24 @@ class TaskSummary(ApiModel):
     lastVerdicts: list[str] = Field(default_factory=list)
 
 
+class TaskVersionSummary(ApiModel):
+    """Extension: one version in a task's history (every create or change of its definition)."""
+
+    version: int
+    title: str
+    author: str
+    """The name of the token that wrote it ("" when not known)."""
+    createdAt: datetime
+
+
+class TaskVersion(TaskVersionSummary):
+    """Extension: one version of a task with its definition as it was then."""
+
+    tenantId: str
+    taskId: str
+    definition: TaskDefinition
+
+
 class StoredTask(ApiModel):
     """Extension: a stored task with its bookkeeping."""
 

@@ -32,6 +32,8 @@ from core.api import (
     StoredTask,
     TaskDefinition,
     TaskSummary,
+    TaskVersion,
+    TaskVersionSummary,
     TestAnswerSet,
     TestAnswersRequest,
     TraceRating,
@@ -97,6 +99,12 @@ class Service(Protocol):
     async def list_tasks(self, tenant_id: str) -> list[TaskSummary]: ...
 
     async def get_task(self, tenant_id: str, task_id: str) -> StoredTask: ...
+
+    async def list_task_versions(self, tenant_id: str, task_id: str) -> list[TaskVersionSummary]:
+        """Every version the task has had, newest first, with its time and author."""
+        ...
+
+    async def get_task_version(self, tenant_id: str, task_id: str, version: int) -> TaskVersion: ...
 
     async def list_tutors(self, tenant_id: str) -> list[TutorConfiguration]: ...
 

@@ -89,7 +89,7 @@ class FeedbackOperations:
         if stored is not None and unchanged:
             action, version = TaskAction.UNCHANGED, stored.version
         else:
-            action, row = tasks.write_task(connection, tenant, task)
+            action, row = tasks.write_task(connection, tenant, task, author=self.ctx.principal.name)
             version = row.version
         return self._record(connection, tenant, version, action, request, task, result)
 

@@ -46,6 +46,8 @@ from core.api import (
     StoredTask,
     TaskBase,
     TaskSummary,
+    TaskVersion,
+    TaskVersionSummary,
     TestAnswerSet,
     TestAnswersRequest,
     TraceRating,
@@ -123,6 +125,12 @@ class LocalService:
 
     async def get_task(self, tenant_id: str, task_id: str) -> StoredTask:
         return await self._tasks.get_task(tenant_id, task_id)
+
+    async def list_task_versions(self, tenant_id: str, task_id: str) -> list[TaskVersionSummary]:
+        return await self._tasks.list_task_versions(tenant_id, task_id)
+
+    async def get_task_version(self, tenant_id: str, task_id: str, version: int) -> TaskVersion:
+        return await self._tasks.get_task_version(tenant_id, task_id, version)
 
     async def add_graded_answers(
         self, tenant_id: str, task_id: str, request: GradedAnswersRequest

@@ -71,6 +71,8 @@ from core.api import (
     StoredTask,
     TaskDefinition,
     TaskSummary,
+    TaskVersion,
+    TaskVersionSummary,
     TestAnswerSet,
     TestAnswersRequest,
     TraceRating,
@@ -437,6 +439,12 @@ class RemoteService:
         path = f"/tenants/{_segment(tenant_id)}/tasks/{_segment(task_id)}"
         return await self._extension("GET", path, StoredTask)
 
+    async def list_task_versions(self, tenant_id: str, task_id: str) -> list[TaskVersionSummary]:
+        return await self._extension("GET", _versions(tenant_id, task_id), list[TaskVersionSummary])
+
+    async def get_task_version(self, tenant_id: str, task_id: str, version: int) -> TaskVersion:
+        return await self._extension("GET", f"{_versions(tenant_id, task_id)}/{version}", TaskVersion)
+
     async def list_tutors(self, tenant_id: str) -> list[TutorConfiguration]:
         return await self._extension(
             "GET", f"/tenants/{_segment(tenant_id)}/tutors", list[TutorConfiguration]
@@ -490,6 +498,10 @@ class RemoteService:
 
 def _test_answers(tenant_id: str, task_id: str) -> str:
     return f"/tenants/{_segment(tenant_id)}/tasks/{_segment(task_id)}/test-answers"
+
+
+def _versions(tenant_id: str, task_id: str) -> str:
+    return f"/tenants/{_segment(tenant_id)}/tasks/{_segment(task_id)}/versions"
 
 
 def _tutor_event(name: str, data: str) -> TutorEvent | None:

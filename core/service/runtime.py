@@ -23,6 +23,7 @@ from core.engine.messages import Catalogue
 from core.engine.text.warm import warm_up
 from core.store import conversations, principals, tasks
 from core.store.db import Database
+from core.store.task_history import DEMO_AUTHOR
 
 log = logging.getLogger(__name__)
 PRINCIPAL_TTL_SECONDS = 5.0
@@ -145,7 +146,7 @@ class Runtime:
         async with self.db.write() as session:
             await principals.ensure_tenant(session, tenant_id)
             for document in demo_tasks():
-                await tasks.upsert_task(session, tenant_id, parse_task(document))
+                await tasks.upsert_task(session, tenant_id, parse_task(document), author=DEMO_AUTHOR)
                 added += 1
             for document in demo_tutors():
                 if await conversations.get_tutor(session, tenant_id, document["id"]) is None:

@@ -81,7 +81,7 @@ class SimulationOperations:
             language=task.language,
         )
         async with self.ctx.runtime.db.write() as session:
-            action, _ = await tasks.upsert_task(session, tenant, task)
+            action, _ = await tasks.upsert_task(session, tenant, task, author=self.ctx.principal.name)
             if action is not TaskAction.UNCHANGED:
                 self.ctx.principal.require(tenant, Permission.WRITE)
             await conversations.put_tutor(session, tenant, tutor_id, tutor.to_wire())

@@ -1,5 +1,5 @@
 """Tasks in the local service: upsert, delete, list and read (API.md 2.2, 2.3; listing and reading
-are extensions, DESIGN.md)."""
+are extensions, DESIGN.md), and the history of their versions (extension)."""
 
 from __future__ import annotations
 
@@ -10,12 +10,15 @@ from core.api import (
     StoredTask,
     TaskBase,
     TaskSummary,
+    TaskVersion,
+    TaskVersionSummary,
     UpsertTaskResponse,
     check_task,
+    parse_task,
 )
 from core.auth import Permission
 from core.service.context import Context
-from core.store import tasks
+from core.store import task_history, tasks
 
 
 class TaskOperations:
@@ -30,7 +33,9 @@ class TaskOperations:
         tenant = self.ctx.tenant(tenant_id, Permission.WRITE)
         check_task(task)
         async with self.ctx.runtime.db.write() as session:
-            action, _ = await tasks.upsert_task(session, tenant, task, expected_version)
+            action, _ = await tasks.upsert_task(
+                session, tenant, task, expected_version, author=self.ctx.principal.name
+            )
         link = self.ctx.runtime.task_link(tenant, task.id)
         return UpsertTaskResponse(taskId=task.id, tenantId=tenant, action=action, taskLink=link)
 
@@ -72,4 +77,33 @@ class TaskOperations:
             updatedAt=row.updated_at,
             taskLink=self.ctx.runtime.task_link(tenant, task_id),
             definition=row.task,
+        )
+
+    async def list_task_versions(self, tenant_id: str, task_id: str) -> list[TaskVersionSummary]:
+        """Newest first. Every stored task has at least one version, so none means no such task
+        (a deleted task's history goes with it)."""
+        tenant = self.ctx.tenant(tenant_id, Permission.ACCESS)
+        async with self.ctx.runtime.db.read() as session:
+            rows = await task_history.list_versions(session, tenant, task_id)
+        if not rows:
+            raise NotFound(f"task {task_id!r} does not exist in tenant {tenant!r}")
+        return [
+            TaskVersionSummary(version=r.version, title=r.title, author=r.author, createdAt=r.created_at)
+            for r in rows
+        ]
+
+    async def get_task_version(self, tenant_id: str, task_id: str, version: int) -> TaskVersion:
+        tenant = self.ctx.tenant(tenant_id, Permission.ACCESS)
+        async with self.ctx.runtime.db.read() as session:
+            row = await task_history.get_version(session, tenant, task_id, version)
+        if row is None or row.definition is None:
+            raise NotFound(f"task {task_id!r} has no version {version} in tenant {tenant!r}")
+        return TaskVersion(
+            tenantId=tenant,
+            taskId=task_id,
+            version=row.version,
+            title=row.title,
+            author=row.author,
+            createdAt=row.created_at,
+            definition=parse_task(row.definition),
         )

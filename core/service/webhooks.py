@@ -10,6 +10,7 @@ from core.api.tasks import normalised_id
 from core.api.webhooks import TASK_DELETED, TASK_UPSERTED
 from core.service.context import Context
 from core.store import principals, tasks
+from core.store.task_history import WEBHOOK_AUTHOR
 
 
 class WebhookOperations:
@@ -30,7 +31,7 @@ class WebhookOperations:
                         f"task.upserted: data is not a task definition ({exc.error_count()} errors)"
                     ) from None
                 check_task(task)
-                await tasks.upsert_task(session, tenant, task)
+                await tasks.upsert_task(session, tenant, task, author=WEBHOOK_AUTHOR)
             elif payload.event == TASK_DELETED:
                 task_id = payload.data.get("taskId") if isinstance(payload.data, dict) else None
                 if not isinstance(task_id, str):

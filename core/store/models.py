@@ -120,6 +120,21 @@ class Task(Base):
     updated_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
+class TaskVersion(Base):
+    """Every version a task has had, written with the task by the one task-write path
+    (core.store.tasks.write_task), so that an author can compare and restore them."""
+
+    __tablename__ = "task_versions"
+    tenant_id: Mapped[str] = mapped_column(ForeignKey("tenants.id", ondelete="CASCADE"), primary_key=True)
+    task_id: Mapped[str] = mapped_column(ID, primary_key=True)
+    version: Mapped[int] = mapped_column(Integer, primary_key=True)
+    title: Mapped[str] = mapped_column(String(500))
+    definition: Mapped[dict[str, Any]]
+    author: Mapped[str] = mapped_column(String(200))
+    """The name of the token (principal) that wrote it; "" where it is not known."""
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
 class Interaction(Base):
     __tablename__ = "interactions"
     __table_args__ = (Index("ix_interactions_task", "tenant_id", "task_id", "created_at"),)

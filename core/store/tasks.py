@@ -28,6 +28,7 @@ from core.api import (
 )
 from core.store import models as m
 from core.store.common import insert_for
+from core.store.task_history import record_version
 
 
 def canonical_json(task: TaskBase) -> dict[str, Any]:
@@ -134,9 +135,17 @@ def read_definition(connection: Connection, tenant_id: str, task_id: str) -> dic
 
 
 def write_task(
-    connection: Connection, tenant_id: str, task: TaskBase, expected_version: int | None = None
+    connection: Connection,
+    tenant_id: str,
+    task: TaskBase,
+    expected_version: int | None = None,
+    *,
+    author: str,
 ) -> tuple[TaskAction, TaskRow]:
     """Create the task, or update it if its content changed; the decision is race-free.
+
+    Every version it writes is kept in the task's history (core.store.task_history) under
+    ``author``, the name of the token that wrote it.
 
     ``expected_version`` makes the write conditional (an editor saves on top of the version it
     opened): 0 means the task must not exist yet, n that version n must still be the stored one.
@@ -173,6 +182,7 @@ def write_task(
                 f"task {task.id!r} was deleted since version {expected_version} was opened; "
                 "save it again to create it anew"
             )
+        _remember(connection, row, author)
         return TaskAction.CREATED, row
     if expected_version == 0:
         raise VersionConflict(
@@ -196,15 +206,35 @@ def write_task(
         updated_at=now,
     )
     connection.execute(update(_tasks).where(_key(tenant_id, task.id)).values(**changed))
-    return TaskAction.UPDATED, replace(row, **changed)
+    updated = replace(row, **changed)
+    _remember(connection, updated, author)
+    return TaskAction.UPDATED, updated
+
+
+def _remember(connection: Connection, row: TaskRow, author: str) -> None:
+    record_version(
+        connection,
+        row.tenant_id,
+        row.task_id,
+        row.version,
+        title=row.title,
+        definition=row.definition,
+        author=author,
+        at=row.updated_at,
+    )
 
 
 async def upsert_task(
-    session: AsyncSession, tenant_id: str, task: TaskBase, expected_version: int | None = None
+    session: AsyncSession,
+    tenant_id: str,
+    task: TaskBase,
+    expected_version: int | None = None,
+    *,
+    author: str,
 ) -> tuple[TaskAction, TaskRow]:
     """write_task in the session's transaction."""
     return await session.run_sync(
-        lambda sync: write_task(sync.connection(), tenant_id, task, expected_version)
+        lambda sync: write_task(sync.connection(), tenant_id, task, expected_version, author=author)
     )
 
 
@@ -263,6 +293,7 @@ async def list_tasks(session: AsyncSession, tenant_id: str, recent: int = 5) -> 
 
 
 async def delete_task_data(session: AsyncSession, tenant_id: str, task_id: str) -> None:
-    """Forget a deleted task's interactions (with their ratings), graded answers and test answers."""
-    for table in (m.Interaction, m.GradedAnswer, m.TestAnswer):
+    """Forget a deleted task's interactions (with their ratings), graded answers, test answers and
+    versions."""
+    for table in (m.Interaction, m.GradedAnswer, m.TestAnswer, m.TaskVersion):
         await session.execute(delete(table).where(table.tenant_id == tenant_id, table.task_id == task_id))

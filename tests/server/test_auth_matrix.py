@@ -73,6 +73,8 @@ ENDPOINTS = [
     Endpoint("GET", "/tenants/default/tasks", None, Permission.ACCESS),
     Endpoint("GET", "/tenants/default/tasks/mc-1", None, Permission.ACCESS),
     Endpoint("GET", "/tenants/default/tasks/mc-1/interactions", None, Permission.ACCESS),
+    Endpoint("GET", "/tenants/default/tasks/mc-1/versions", None, Permission.ACCESS),
+    Endpoint("GET", "/tenants/default/tasks/mc-1/versions/1", None, Permission.ACCESS),
     Endpoint("GET", f"/interactions/{INTERACTION}", None, Permission.ACCESS),
     Endpoint(
         "POST",

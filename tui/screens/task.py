@@ -1,7 +1,8 @@
-"""One task: try answers and read the feedback, browse the history of its interactions, or
-retest its answers against the current definition (issue 9).
+"""One task: try answers and read the feedback, browse the history of its interactions, retest
+its answers against the current definition (issue 9), or compare and restore its versions.
 
-Tabs are listed in ``TaskScreen.compose_tabs``; History and Retest need the authoring extensions.
+Tabs are listed in ``TaskScreen.compose_tabs``; History, Retest and Versions need the authoring
+extensions.
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ from tui.widgets.feedback.view import FeedbackView
 from tui.widgets.history import HistoryPanel
 from tui.widgets.retest import RetestPanel
 from tui.widgets.simulation import SimulationPanel
+from tui.widgets.versions import VersionsPanel
 
 if TYPE_CHECKING:
     from tui.app import FeedbackStudioApp
@@ -85,6 +87,8 @@ class TaskScreen(Screen):
         self.definition: TaskBase | None = None
         self.version: int | None = None
         """The stored version shown: the editor saves on top of it."""
+        self.reopen_tab: str | None = None
+        """The tab to show again once the task is read anew (after a restore in Versions)."""
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -118,6 +122,9 @@ class TaskScreen(Screen):
         for pane in self.compose_tabs(task):
             tabs.compose_add_child(pane)  # as ``with TabbedContent(): yield pane`` would
         await body.mount(tabs)
+        if self.reopen_tab:
+            tabs.active, self.reopen_tab = self.reopen_tab, None
+            return
         self._focus_the_answer()
 
     def _focus_the_answer(self) -> None:
@@ -133,6 +140,7 @@ class TaskScreen(Screen):
         if self.app.extensions:
             tabs.append(TabPane(_("History"), HistoryPanel(self.task_id, id="history"), id="history-tab"))
             tabs.append(TabPane(_("Retest"), RetestPanel(id="retest"), id="retest-tab"))
+            tabs.append(TabPane(_("Versions"), VersionsPanel(self.task_id, id="versions"), id="versions-tab"))
         return tabs
 
     def _try_pane(self, task: TaskBase) -> Horizontal:
@@ -262,6 +270,19 @@ class TaskScreen(Screen):
                 title=_("New feedback accepted"),
             )
             self.post_message(self.Retested(await service.retest(self.app.tenant_id, [self.task_id])))
+
+    # --- versions ------------------------------------------------------------------------------
+
+    @on(TabbedContent.TabActivated, pane="#versions-tab")
+    def _versions_opened(self) -> None:
+        """Read on every opening: a save in the Edit screen is a new version."""
+        self.query_one(VersionsPanel).load()
+
+    @on(VersionsPanel.Restored)
+    def _restored(self) -> None:
+        self.app.tasks_changed()
+        self.reopen_tab = "versions-tab"
+        self.load()
 
     # --- elsewhere ----------------------------------------------------------------------------
 

@@ -1,8 +1,9 @@
 """The task page at the taskLink the API hands out ("/tasks/{tenantId}/{taskId}"), and "/new/{type}".
 
-Try, Edit, History and Retest are tabs of one page, so an author edits, tries again and sees the
+Try, Edit, History, Retest and Versions are tabs of one page, so an author edits, tries again and sees the
 effect without losing their place. The history and the retest run when their tab is first opened,
-not before; Retest is offered only by a service with the authoring extensions.
+not before (unless the page is opened on it, ``?tab=Versions``); Retest and Versions are offered
+only by a service with the authoring extensions.
 """
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ from webui.components.history import history_view
 from webui.components.retest_view import RetestPanel
 from webui.components.task_editor import new_draft, task_editor
 from webui.components.task_types import type_icon, type_label
+from webui.components.task_versions import TAB as VERSIONS_TAB
+from webui.components.task_versions import VersionsPanel
 from webui.components.try_answer import TryAnswer
 from webui.context import Studio, reporting
 from webui.i18n import N_, _
@@ -37,7 +40,8 @@ AUTHOR_ID = "studio-author"
 
 def register(studio: Studio) -> None:
     @ui.page("/tasks/{tenant_id}/{task_id}", response_timeout=30)
-    async def task_page(tenant_id: str, task_id: str) -> None:
+    async def task_page(tenant_id: str, task_id: str, tab: str = "") -> None:
+        """``tab`` names the tab to open (its English name), e.g. ``?tab=Versions``."""
         with frame(_("Task")):
             try:
                 service = await studio.service()
@@ -48,7 +52,7 @@ def register(studio: Studio) -> None:
                 ui.button(_("Back to the library"), icon="arrow_back", on_click=lambda: ui.navigate.to("/"))
                 return
             ui.page_title(f"{stored.definition.display_title} · {APP_TITLE}")
-            TaskPage(studio, stored, extensions).build()
+            await TaskPage(studio, stored, extensions, opened=tab).build()
 
     @ui.page("/new/{type_name}")
     async def new_task_page(type_name: str) -> None:
@@ -87,30 +91,27 @@ class Tab:
 
 
 class TaskPage:
-    def __init__(self, studio: Studio, stored: StoredTask, extensions: bool) -> None:
+    def __init__(self, studio: Studio, stored: StoredTask, extensions: bool, opened: str = "") -> None:
         self.studio = studio
         self.stored = stored
         self.task: TaskBase = stored.definition
         self.tabs = [tab for tab in TABS if extensions or not tab.extension]
+        self.opened = opened if any(tab.name == opened for tab in self.tabs) else self.tabs[0].name
         self.pending: dict[str, ui.tab_panel] = {}
 
-    def build(self) -> None:
+    async def build(self) -> None:
         self._header()
         with ui.tabs().classes("w-full").props("align=left no-caps") as tabs:
             for tab in self.tabs:
                 ui.tab(tab.name, label=_(tab.name), icon=tab.icon)
-        with (
-            ui.tab_panels(tabs, value=self.tabs[0].name)
-            .classes("w-full bg-transparent")
-            .props("animated=false")
-        ):
+        with ui.tab_panels(tabs, value=self.opened).classes("w-full bg-transparent").props("animated=false"):
             for tab in self.tabs:
                 with ui.tab_panel(tab.name).classes("px-0") as panel:
-                    if tab.lazy:
+                    if tab.lazy and tab.name != self.opened:
                         ui.spinner(size="lg").classes("self-center")
                         self.pending[tab.name] = panel
-                    else:
-                        tab.build(self)
+                    elif built := tab.build(self):
+                        await built
         tabs.on_value_change(self._tab_opened)
 
     async def _tab_opened(self, event) -> None:
@@ -169,6 +170,9 @@ class TaskPage:
     async def _retest(self) -> None:
         await RetestPanel(self.studio, self.stored.tenantId, self.task).build()
 
+    async def _versions(self) -> None:
+        await VersionsPanel(self.studio, self.stored.tenantId, self.task.id).build()
+
     async def _reload(self, _: TaskBase) -> None:
         ui.navigate.reload()
 
@@ -178,5 +182,6 @@ TABS = [
     Tab(N_("Edit"), "edit", TaskPage._edit),
     Tab(N_("History"), "insights", TaskPage._history, lazy=True),
     Tab(N_("Retest"), "published_with_changes", TaskPage._retest, lazy=True, extension=True),
+    Tab(VERSIONS_TAB, "history", TaskPage._versions, lazy=True, extension=True),
 ]
 """The tabs of the task page, in order; a workflow of its own adds one here."""

@@ -1,8 +1,8 @@
-"""Tasks: upsert and delete (API.md 4), the alpha aspects call, and the list/read extensions."""
+"""Tasks: upsert and delete (API.md 4), the alpha aspects call, and the list/read/history extensions."""
 
 from typing import Annotated
 
-from fastapi import APIRouter, Header, Response
+from fastapi import APIRouter, Header, Path, Response
 
 from core.api import (
     Aspect,
@@ -12,6 +12,8 @@ from core.api import (
     StoredTask,
     TaskDefinition,
     TaskSummary,
+    TaskVersion,
+    TaskVersionSummary,
     UpsertTaskResponse,
 )
 from core.api.preconditions import etag, expected_version_of
@@ -68,3 +70,27 @@ async def get_task(tenantId: str, taskId: PathId, service: ServiceDep, response:
     stored = await service.get_task(tenantId, taskId)
     response.headers["ETag"] = etag(stored.version)
     return stored
+
+
+@router.get(
+    "/tenants/{tenantId}/tasks/{taskId}/versions",
+    response_model=list[TaskVersionSummary],
+    tags=["extensions"],
+)
+async def list_task_versions(tenantId: str, taskId: PathId, service: ServiceDep) -> list[TaskVersionSummary]:
+    """Extension: every version the task has had, newest first, with its time and the name of the
+    token that wrote it. To restore one, upsert its definition with If-Match of the current version."""
+    return await service.list_task_versions(tenantId, taskId)
+
+
+@router.get(
+    "/tenants/{tenantId}/tasks/{taskId}/versions/{version}",
+    response_model=TaskVersion,
+    response_model_exclude_none=True,
+    tags=["extensions"],
+)
+async def get_task_version(
+    tenantId: str, taskId: PathId, version: Annotated[int, Path(ge=1)], service: ServiceDep
+) -> TaskVersion:
+    """Extension: one version of the task with its definition as it was then."""
+    return await service.get_task_version(tenantId, taskId, version)

@@ -73,3 +73,28 @@ async def test_tutors_keep_their_rows_and_become_the_tenants_own(database_url):
             assert await conversations.tenants_of_tutor(session, "coach") == ["t", "u"]
     finally:
         await db.aclose()
+
+
+async def test_each_existing_task_keeps_its_current_version_as_its_first_in_the_history(database_url):
+    db = Database(database_url)
+    try:
+        async with db.engine.begin() as connection:
+            await connection.run_sync(upgrade_to, "0002")
+            await connection.execute(
+                text("INSERT INTO tenants (id, name, created_at) VALUES ('t', 't', '2026-01-01')")
+            )
+            await connection.execute(
+                text(
+                    "INSERT INTO tasks (tenant_id, task_id, type, title, language, definition, content_hash, version,"
+                    " created_at, updated_at) VALUES ('t', 'a', 'FREEFORM_TEXT', 'A', 'EN_US', '{\"id\": \"a\"}',"
+                    " 'h', 4, '2026-01-01', '2026-02-01')"
+                )
+            )
+        await db.migrate()
+        async with db.engine.connect() as connection:
+            rows = (
+                await connection.execute(text("SELECT task_id, version, title, author FROM task_versions"))
+            ).all()
+        assert [tuple(row) for row in rows] == [("a", 4, "A", "")]
+    finally:
+        await db.aclose()

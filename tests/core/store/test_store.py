@@ -41,7 +41,7 @@ async def db(database_url):
 
 async def upsert(db: Database, task) -> TaskAction:
     async with db.write() as session:
-        action, _ = await tasks.upsert_task(session, "t1", task)
+        action, _ = await tasks.upsert_task(session, "t1", task, author="test")
     return action
 
 
