@@ -15,6 +15,10 @@ over minutes than most changes show). Rows, at 32 connections:
 - on PostgreSQL (FEEDBACK_STUDIO_TEST_POSTGRES_URL or --postgres) with `serve --workers 2`: multiple
   choice by id and the mixed workload.
 
+Beside the ratios, every row gives the CPU time the server spent per request (user and system,
+all its processes, from /proc) against the echo's: a measure that depends much less than
+throughput on what else runs on the machine.
+
     .venv/bin/python bench/realistic.py [--rounds 3] [--seconds 5] [--postgres URL]
 
 Needs wrk (`apt-get install wrk`). Targets (docs/performance.md): choice and blank rows ≥ 0.5× the
@@ -29,11 +33,13 @@ import itertools
 import json
 import os
 import random
+import re
 import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +47,7 @@ import httpx
 from harness import (
     ROOT,
     Request,
+    WrkResult,
     bench_headers,
     free_ports,
     fresh_database,
@@ -247,6 +254,60 @@ def engine_alone(questions: list[tuple[dict[str, Any], list[str]]], *, fresh: bo
     return len(work) / (time.perf_counter() - started)
 
 
+def cpu_seconds(base_url: str) -> float:
+    """CPU time (user and system) used so far by the server of `base_url`: the process started
+    with its `--port` and all that process's descendants (uvicorn's workers)."""
+    port = base_url.rsplit(":", 1)[1]
+    ticks = 0
+    for pid in _descendants(_started_with(["--port", port])):
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except FileNotFoundError:
+            continue
+        ticks += int(fields[11]) + int(fields[12])
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def _started_with(arguments: list[str]) -> list[int]:
+    wanted = "\0".join(arguments).encode()
+    pids = []
+    for entry in Path("/proc").iterdir():
+        if re.fullmatch(r"\d+", entry.name):
+            try:
+                if wanted in (entry / "cmdline").read_bytes():
+                    pids.append(int(entry.name))
+            except (FileNotFoundError, ProcessLookupError, PermissionError):
+                continue
+    return pids
+
+
+def _descendants(pids: list[int]) -> list[int]:
+    found, todo = [], list(pids)
+    while todo:
+        pid = todo.pop()
+        found.append(pid)
+        for task in Path(f"/proc/{pid}/task").glob("*/children"):
+            try:
+                todo += [int(child) for child in task.read_text().split()]
+            except FileNotFoundError:
+                continue
+    return found
+
+
+@dataclass
+class Measured:
+    wrk: WrkResult
+    cpu_us: float
+    """The server's CPU time per request it answered."""
+
+
+def measured(name: str, url: str, requests: list[Request], headers: dict[str, str], seconds: int) -> Measured:
+    before = cpu_seconds(url)
+    result = run_wrk(name, url, requests, headers, CONNECTIONS, seconds)
+    done = result.throughput * result.seconds
+    return Measured(result, (cpu_seconds(url) - before) * 1e6 / done if done else float("nan"))
+
+
 def prepare(base_url: str, headers: dict[str, str], tasks: list[dict[str, Any]]) -> list[str]:
     """Store the tasks and the tutor, warm every route up; the interaction ids that ratings rate."""
     with httpx.Client(base_url=base_url, headers=headers, timeout=60) as client:
@@ -346,10 +407,8 @@ def main() -> int:
             for name, server, make_requests in plan:
                 url, headers = servers[server]
                 requests = make_requests()  # new bodies every round
-                results.append(
-                    run_wrk("  echo, same requests", echo, requests, {}, CONNECTIONS, args.seconds)
-                )
-                results.append(run_wrk(name, url, requests, headers, CONNECTIONS, args.seconds))
+                results.append(measured("  echo, same requests", echo, requests, {}, args.seconds))
+                results.append(measured(name, url, requests, headers, args.seconds))
             rounds.append(results)
     engine_rates = (
         {False: engine_alone(questions, fresh=False), True: engine_alone(questions, fresh=True)}
@@ -359,26 +418,30 @@ def main() -> int:
     print(
         f"Machine: {machine()}\nLoad generator: wrk, {CONNECTIONS} connections, {args.rounds} rounds of {args.seconds} s a row\n"
     )
-    print(f"Round {len(rounds) // 2 + 1} of {len(rounds)}\n{table(rounds[len(rounds) // 2])}\n")
-    print("| row | ratio to echo (rounds) | p50 ms | p99 ms (rounds) | errors |")
-    print("|---|---|---|---|---|")
+    middle = [row.wrk for row in rounds[len(rounds) // 2]]
+    print(f"Round {len(rounds) // 2 + 1} of {len(rounds)}\n{table(middle)}\n")
+    print("| row | ratio to echo (rounds) | p50 ms | p99 ms (rounds) | errors | CPU µs a request (echo) |")
+    print("|---|---|---|---|---|---|")
     errors = 0
     for row, (name, _, _) in enumerate(plan):
-        echoes = [results[2 * row] for results in rounds]
-        served = [results[2 * row + 1] for results in rounds]
+        echoes = [results[2 * row].wrk for results in rounds]
+        served = [results[2 * row + 1].wrk for results in rounds]
+        cpu = [results[2 * row + 1].cpu_us for results in rounds]
+        echo_cpu = [results[2 * row].cpu_us for results in rounds]
         ratios = [s.throughput / e.throughput for e, s in zip(echoes, served, strict=True)]
         p99s = [s.percentile(99) for s in served]
         errors += sum(s.errors for s in served)
         print(
             f"| {name} | {median(ratios):.2f} ({min(ratios):.2f}–{max(ratios):.2f}) | "
             f"{median([s.percentile(50) for s in served]):.1f} | {median(p99s):.1f} "
-            f"({min(p99s):.1f}–{max(p99s):.1f}) | {sum(s.errors for s in served)} |"
+            f"({min(p99s):.1f}–{max(p99s):.1f}) | {sum(s.errors for s in served)} | "
+            f"{median(cpu):.0f} ({median(echo_cpu):.0f}) |"
         )
         if name.startswith("freeform"):
             engine_rate = engine_rates["new" in name]
             rate = median([s.throughput for s in served])
             print(
-                f"| … beside the engine alone ({engine_rate:.0f} answers/s in process) | {rate / engine_rate:.2f} | | | |"
+                f"| … beside the engine alone ({engine_rate:.0f} answers/s in process) | {rate / engine_rate:.2f} | | | | |"
             )
     print(f"\nerrors: {errors} (must be 0)")
     return 1 if errors else 0

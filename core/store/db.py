@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
+import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -18,6 +20,7 @@ from typing import Any, TypeVar
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import Connection, event, make_url, text
+from sqlalchemy.exc import DBAPIError, DisconnectionError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 
 from core.api import ApiModel
@@ -27,6 +30,10 @@ T = TypeVar("T")
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 MIGRATION_LOCK = 0x46535F4D49475241  # "FS_MIGRA": the advisory lock key of schema migrations
+IDLE_PING_SECONDS = 1.0
+"""A pooled PostgreSQL connection idle for longer than this is pinged before it is used."""
+
+log = logging.getLogger(__name__)
 
 
 def json_text(value: Any) -> str:
@@ -68,8 +75,9 @@ class Database:
             _sqlite_setup(self.engine)
         else:
             self.engine = create_async_engine(
-                url, echo=echo, pool_size=10, max_overflow=20, pool_pre_ping=True, json_serializer=json_text
+                url, echo=echo, pool_size=10, max_overflow=20, json_serializer=json_text
             )
+            _ping_when_idle(self.engine)
         self._sessions = async_sessionmaker(self.engine, expire_on_commit=False)
 
     async def migrate(self) -> None:
@@ -117,14 +125,60 @@ class Database:
         """
         if self.sqlite_writer is not None:
             return await self.sqlite_writer.run(job)
-        async with self.write() as session:
-            connection = await session.connection()
-            return await connection.run_sync(job)
+        if self.is_sqlite:  # in memory: one connection, shared with the sessions under their lock
+            async with self.write() as session:
+                connection = await session.connection()
+                return await connection.run_sync(job)
+        return await self._run_on_server(job)
+
+    async def _run_on_server(self, job: Callable[[Connection], T]) -> T:
+        """`job` in a transaction of a pooled connection; tried once more on a new connection if
+        the first turned out broken before anything was committed (the database server restarted
+        or dropped it while it sat in the pool). A failure of the COMMIT itself is not retried:
+        the transaction may have been committed."""
+        for attempt in (1, 2):
+            ran = False
+            try:
+                async with self.engine.begin() as connection:
+                    result = await connection.run_sync(job)
+                    ran = True
+                return result
+            except DBAPIError as exc:
+                if ran or not exc.connection_invalidated or attempt == 2:
+                    raise
+                log.warning("a pooled database connection was broken; the write runs again on a new one")
+        raise AssertionError("unreachable")
 
     async def aclose(self) -> None:
         if self.sqlite_writer is not None:
             await self.sqlite_writer.aclose()
         await self.engine.dispose()
+
+
+def _ping_when_idle(engine: AsyncEngine) -> None:
+    """Ping a pooled connection before use only if it sat idle for IDLE_PING_SECONDS or more.
+
+    SQLAlchemy's pool_pre_ping pings on every checkout, a round trip to the server per request;
+    under load connections return to the pool and leave it again within milliseconds, and one the
+    server dropped meanwhile fails its first statement, which discards every connection of the pool
+    older than that moment (a write is then retried, Database._run_on_server). What the ping still
+    catches is a pool left alone across a restart or failover of the server: its first requests
+    afterwards get new connections instead of errors.
+    """
+
+    @event.listens_for(engine.sync_engine.pool, "checkin")
+    def _idle_from(_dbapi_connection, record) -> None:  # type: ignore[no-untyped-def]
+        record.info["idle_since"] = time.monotonic()
+
+    @event.listens_for(engine.sync_engine.pool, "checkout")
+    def _ping_if_idle(dbapi_connection, record, _proxy) -> None:  # type: ignore[no-untyped-def]
+        idle_since = record.info.get("idle_since")
+        if idle_since is None or time.monotonic() - idle_since < IDLE_PING_SECONDS:
+            return
+        try:
+            engine.dialect.do_ping(dbapi_connection)
+        except Exception as exc:  # the pool replaces the connection and checks out another
+            raise DisconnectionError(f"a pooled connection failed its ping: {exc}") from exc
 
 
 def alembic_config() -> Config:

@@ -5,9 +5,12 @@ store's functions are written that way), the same function PostgreSQL runs throu
 Through SQLAlchemy's async layer and aiosqlite, every statement, BEGIN and COMMIT would be a
 round trip between the event loop and aiosqlite's thread; here a job runs its statements
 synchronously on the writer's pysqlite connection, and jobs that arrive while a transaction runs
-are committed together in the next one (group commit). Beside others, each job runs under its
-own SAVEPOINT: a job that raises leaves nothing behind and does not disturb the rest of its
-batch. A job's result is delivered only after the COMMIT that made its writes durable.
+are committed together in the next one (group commit). A job that raises leaves nothing behind
+and does not disturb the rest of its batch: most fail before they write (a task that does not
+exist, a permission refused; a failed statement undoes itself), which the connection's count of
+changed rows tells, so jobs run without a SAVEPOINT of their own; only when a job raised after
+writing is the batch rolled back and run again, each job then under its own SAVEPOINT (see
+_transaction). A job's result is delivered only after the COMMIT that made its writes durable.
 
 A batch runs on the event loop itself. That is deliberate and measured (docs/performance.md):
 with WAL and synchronous=NORMAL a commit writes to the page cache and never waits for the disk,
@@ -83,6 +86,21 @@ def _outcome(connection: Connection, job: Job) -> tuple[bool, Any]:
         return True, job(connection)
     except Exception as exc:
         return False, exc
+
+
+class _WroteThenFailed(Exception):
+    """A job of a batch raised after it had changed rows: the batch is run again with SAVEPOINTs."""
+
+
+def _undone_if_failed(connection: Connection, job: Job) -> tuple[bool, Any]:
+    """The job's outcome; raises _WroteThenFailed if it failed after changing rows, which only a
+    rollback undoes. (total_changes counts the rows changed by this connection's statements; a
+    statement that fails changes none.)"""
+    before = _driver(connection).total_changes
+    outcome = _outcome(connection, job)
+    if not outcome[0] and _driver(connection).total_changes != before:
+        raise _WroteThenFailed
+    return outcome
 
 
 def _in_savepoint(connection: Connection, job: Job) -> tuple[bool, Any]:
@@ -178,17 +196,26 @@ class SqliteWriter:
         """Run the jobs in the transaction just begun, and commit it.
 
         A job that raises leaves nothing behind: alone in its batch, its transaction is rolled
-        back; beside others, it ran under a SAVEPOINT of its own.
+        back; beside others, it either changed no rows (the usual failure, which needs no undoing)
+        or the batch starts over from its one SAVEPOINT, every job then under a SAVEPOINT of its
+        own. Jobs are plain functions of the database that change rows (no schema), and their
+        results are delivered only after the COMMIT, so running them again is safe.
         """
+        driver = _driver(connection)
         try:
             if len(jobs) == 1:
                 outcomes = [_outcome(connection, jobs[0])]
             else:
-                outcomes = [_in_savepoint(connection, job) for job in jobs]
-            _driver(connection).execute("COMMIT" if any(ok for ok, _ in outcomes) else "ROLLBACK")
+                driver.execute("SAVEPOINT batch")
+                try:
+                    outcomes = [_undone_if_failed(connection, job) for job in jobs]
+                except _WroteThenFailed:
+                    driver.execute("ROLLBACK TO batch")  # keeps the transaction, and its lock
+                    outcomes = [_in_savepoint(connection, job) for job in jobs]
+            driver.execute("COMMIT" if any(ok for ok, _ in outcomes) else "ROLLBACK")
         except BaseException:
-            if _driver(connection).in_transaction:
-                _driver(connection).execute("ROLLBACK")
+            if driver.in_transaction:
+                driver.execute("ROLLBACK")
             raise
         return outcomes
 

@@ -89,6 +89,56 @@ async def test_a_failing_statement_spares_its_batch(writer):
     assert stored_notes(path) == ["before", "after"]
 
 
+def traced(writer: SqliteWriter) -> list[str]:
+    """The statements the writer's connection runs from now on."""
+    statements: list[str] = []
+    writer._connect().connection.driver_connection.set_trace_callback(statements.append)
+    return statements
+
+
+def counted(job, calls: list[str], name: str):
+    def run(connection: Connection):
+        calls.append(name)
+        return job(connection)
+
+    return run
+
+
+def refuse(connection: Connection) -> None:
+    raise LookupError("refused before writing anything")
+
+
+async def test_a_batch_whose_jobs_write_nothing_on_failure_runs_once_without_savepoints(writer):
+    writer, path = writer
+    statements, calls = traced(writer), []
+    results = await asyncio.gather(
+        writer.run(counted(add_note("before"), calls, "before")),
+        writer.run(counted(refuse, calls, "refuse")),
+        writer.run(counted(add_note("after"), calls, "after")),
+        return_exceptions=True,
+    )
+    assert isinstance(results[1], LookupError)
+    assert calls == ["before", "refuse", "after"]
+    assert [s for s in statements if "SAVEPOINT" in s or "ROLLBACK" in s] == ["SAVEPOINT batch"]
+    assert stored_notes(path) == ["before", "after"]
+
+
+async def test_a_job_failing_after_it_wrote_makes_its_batch_run_again_under_savepoints(writer):
+    writer, path = writer
+    statements, calls = traced(writer), []
+    results = await asyncio.gather(
+        writer.run(counted(add_note("before"), calls, "before")),
+        writer.run(counted(add_then_fail, calls, "half")),
+        writer.run(counted(add_note("after"), calls, "after")),
+        return_exceptions=True,
+    )
+    assert isinstance(results[1], ValueError)
+    assert calls == ["before", "half", "before", "half", "after"]
+    assert "ROLLBACK TO batch" in statements and statements.count("SAVEPOINT job") == 3
+    assert results[0] == 1 and results[2] == 2  # the rows of the run that was committed
+    assert stored_notes(path) == ["before", "after"]
+
+
 def dangling_ref(connection: Connection) -> str:
     """Succeeds itself; its deferred foreign key fails the COMMIT of its whole batch."""
     connection.exec_driver_sql("INSERT INTO refs (note) VALUES (999)")
