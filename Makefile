@@ -40,7 +40,7 @@ bench: $(STAMP)  ## every benchmark in bench/, each prints its table (harness.py
 LOCALE := core/client/locale
 translations: $(STAMP)  ## extract the apps' strings, update the catalogues of every language, compile them
 	$(BIN)/pybabel extract -F babel.cfg -k _ -k N_ -k plural:1,2 --no-location --sort-output -o $(LOCALE)/studio.pot .
-	$(BIN)/pybabel update -i $(LOCALE)/studio.pot -d $(LOCALE) -D studio --no-location --width 110
+	$(BIN)/pybabel update -i $(LOCALE)/studio.pot -d $(LOCALE) -D studio --width 110 --ignore-obsolete
 	$(BIN)/pybabel compile -d $(LOCALE) -D studio --statistics
 
 clean:

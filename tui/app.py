@@ -20,10 +20,11 @@ from textual.screen import Screen
 from textual.theme import Theme
 
 from core.api import NotFound, ServiceError, ServiceInfo, TaskBase, TaskSummary, UpsertTaskResponse
+from core.client.vocabulary import TYPE_LABELS
 from core.config import Settings
 from core.service import Service
 from tui.i18n import _
-from tui.labels import TYPE_LABELS
+from tui.labels import type_label
 from tui.screens.library import LibraryScreen
 
 THEME = Theme(
@@ -227,7 +228,8 @@ class FeedbackStudioApp(App[int | None]):
         )
         library = self.screen_stack[0]
         if isinstance(library, LibraryScreen):
-            for task_type, label in TYPE_LABELS.items():
+            for task_type in TYPE_LABELS:
+                label = type_label(task_type)
                 yield SystemCommand(
                     _("New task: {type}").format(type=label),
                     _("Open the editor on a new task of this type: {type}").format(type=label),

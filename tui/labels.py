@@ -4,17 +4,9 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from core.api import Correctness, TaskType, try_parse_task_type
+from core.api import Correctness, TaskType
+from core.client.vocabulary import type_label_source
 from tui.i18n import _, number
-
-TYPE_LABELS: dict[TaskType, str] = {
-    TaskType.FREEFORM_TEXT: _("Freeform text"),
-    TaskType.IN_TEXT_FILL_IN_BLANKS: _("Fill in blanks"),
-    TaskType.IN_TEXT_CHOICES: _("In-text choices"),
-    TaskType.MULTIPLE_CHOICE: _("Multiple choice"),
-    TaskType.MULTIPLE_RESPONSES: _("Multiple responses"),
-    TaskType.SIMULATION: _("Simulation"),
-}
 
 VERDICT_STYLES: dict[str, str] = {
     Correctness.CORRECT: "bold #2fbf71",
@@ -32,10 +24,9 @@ VERDICT_MARKS: dict[str, str] = {
 }
 
 
-def type_label(type_name: str) -> str:
-    """The author-facing name of a task type given in any of its API spellings."""
-    task_type = try_parse_task_type(type_name)
-    return TYPE_LABELS[task_type] if task_type else type_name
+def type_label(task_type: str | TaskType) -> str:
+    """The author-facing name of a task type given in any of its API spellings (core.client.vocabulary)."""
+    return _(type_label_source(task_type))
 
 
 def verdict_text(verdict: str, *, word: bool = True) -> Text:

@@ -65,7 +65,7 @@ Answer = (
     | SimulationAnswer
 )
 
-ANSWER_MODELS: dict[TaskType, type[ApiModel]] = {
+ANSWER_MODELS: dict[TaskType, type[Answer]] = {
     TaskType.FREEFORM_TEXT: FreeformTextAnswer,
     TaskType.IN_TEXT_FILL_IN_BLANKS: InTextFillInBlanksAnswer,
     TaskType.IN_TEXT_CHOICES: InTextChoicesAnswer,
@@ -73,13 +73,13 @@ ANSWER_MODELS: dict[TaskType, type[ApiModel]] = {
     TaskType.MULTIPLE_RESPONSES: MultipleResponsesAnswer,
     TaskType.SIMULATION: SimulationAnswer,
 }
-_ADAPTERS = {t: TypeAdapter(m) for t, m in ANSWER_MODELS.items()}
+_ADAPTERS: dict[TaskType, TypeAdapter[Answer]] = {t: TypeAdapter(m) for t, m in ANSWER_MODELS.items()}
 
 
 def parse_answer(task_type: TaskType, raw: Any) -> Answer:
     """Validate an answer against the shape of its task type; ValueError says what does not fit."""
     if isinstance(raw, ANSWER_MODELS[task_type]):
-        return raw  # type: ignore[return-value]
+        return raw
     if isinstance(raw, ApiModel):
         raw = raw.model_dump()
     try:

@@ -31,6 +31,8 @@ class ServiceError(Exception):
 
     status: ClassVar[int] = 500
     type: ClassVar[ErrorType] = ErrorType.INTERNAL
+    remote_type: str | None = None
+    """The error type a remote service answered with, where this error was rebuilt from one."""
 
     def __init__(self, message: str, *, headers: dict[str, str] | None = None) -> None:
         super().__init__(message)
@@ -135,5 +137,5 @@ def error_from_response(status: int, message: str, error_type: str | None) -> Se
             status, InternalError
         )
     err = cls(message)
-    err.remote_type = error_type  # type: ignore[attr-defined]
+    err.remote_type = error_type
     return err

@@ -121,8 +121,8 @@ def _feedback_name_of(value: Any) -> Any:
         return value
 
 
-def _kind(name: str):
-    return Annotated[Literal[name], BeforeValidator(_feedback_name_of)]  # type: ignore[valid-type]
+_FEEDBACK_NAME = BeforeValidator(_feedback_name_of)
+"""Lets a result's ``type`` arrive as the feedback name or the task type's enum name."""
 
 
 class ResultBase(FrozenApiModel):
@@ -137,7 +137,7 @@ class ResultBase(FrozenApiModel):
 
 
 class FreeformTextResult(ResultBase):
-    type: _kind("FreeformTextFeedback") = "FreeformTextFeedback"
+    type: Annotated[Literal["FreeformTextFeedback"], _FEEDBACK_NAME] = "FreeformTextFeedback"
     allAspects: list[DetectedAspect[list[TextSpan]]] = Field(default_factory=list)
     answer: FreeformTextAnswer
     feedback: list[FeedbackItem[TextSpan]] = Field(default_factory=list)
@@ -150,7 +150,7 @@ class BlanksSolution(ApiModel):
 
 
 class InTextFillInBlanksResult(ResultBase):
-    type: _kind("InTextFillInBlanksFeedback") = "InTextFillInBlanksFeedback"
+    type: Annotated[Literal["InTextFillInBlanksFeedback"], _FEEDBACK_NAME] = "InTextFillInBlanksFeedback"
     allAspects: list[DetectedAspect[IndexedContent]] = Field(default_factory=list)
     answer: InTextFillInBlanksAnswer
     feedback: list[FeedbackItem[IndexedContent]] = Field(default_factory=list)
@@ -162,7 +162,7 @@ class ChoicesSolution(ApiModel):
 
 
 class InTextChoicesResult(ResultBase):
-    type: _kind("InTextChoicesFeedback") = "InTextChoicesFeedback"
+    type: Annotated[Literal["InTextChoicesFeedback"], _FEEDBACK_NAME] = "InTextChoicesFeedback"
     allAspects: list[DetectedAspect[IndexedContent]] = Field(default_factory=list)
     answer: InTextChoicesAnswer
     feedback: list[FeedbackItem[IndexedContent]] = Field(default_factory=list)
@@ -174,7 +174,7 @@ class SelectedIndexSolution(ApiModel):
 
 
 class MultipleChoiceResult(ResultBase):
-    type: _kind("MultipleChoiceFeedback") = "MultipleChoiceFeedback"
+    type: Annotated[Literal["MultipleChoiceFeedback"], _FEEDBACK_NAME] = "MultipleChoiceFeedback"
     allAspects: list[DetectedAspect[OptionSelection]] = Field(default_factory=list)
     answer: MultipleChoiceAnswer
     feedback: list[FeedbackItem[OptionSelection]] = Field(default_factory=list)
@@ -186,7 +186,7 @@ class SelectedSolution(ApiModel):
 
 
 class MultipleResponsesResult(ResultBase):
-    type: _kind("MultipleResponsesFeedback") = "MultipleResponsesFeedback"
+    type: Annotated[Literal["MultipleResponsesFeedback"], _FEEDBACK_NAME] = "MultipleResponsesFeedback"
     allAspects: list[DetectedAspect[OptionSelection]] = Field(default_factory=list)
     answer: MultipleResponsesAnswer
     feedback: list[FeedbackItem[OptionSelection]] = Field(default_factory=list)
@@ -194,7 +194,7 @@ class MultipleResponsesResult(ResultBase):
 
 
 class SimulationResult(ResultBase):
-    type: _kind("SimulationFeedback") = "SimulationFeedback"
+    type: Annotated[Literal["SimulationFeedback"], _FEEDBACK_NAME] = "SimulationFeedback"
     allAspects: list[DetectedAspect[list[MessageSpan]]] = Field(default_factory=list)
     answer: SimulationAnswer
     feedback: list[FeedbackItem[MessageSpan]] = Field(default_factory=list)

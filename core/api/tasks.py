@@ -9,7 +9,7 @@ from __future__ import annotations
 import unicodedata
 from datetime import datetime
 from enum import StrEnum
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import (
     AfterValidator,
@@ -64,14 +64,15 @@ class AspectDefinition(ApiModel):
     points: StrictFloat = Field(default=1.0, ge=0, le=1000)
 
 
-def _schema_name_of(kind: TaskType):
-    def normalise(value: Any) -> Any:
-        try:
-            return parse_task_type(value).schema_name
-        except ValueError:
-            return value
+def _schema_name_of(value: Any) -> Any:
+    try:
+        return parse_task_type(value).schema_name
+    except ValueError:
+        return value
 
-    return BeforeValidator(normalise)
+
+_SCHEMA_NAME = BeforeValidator(_schema_name_of)
+"""Lets a task's ``type`` arrive in either spelling (FreeformTextTask or FREEFORM_TEXT)."""
 
 
 class TaskBase(ApiModel):
@@ -81,9 +82,14 @@ class TaskBase(ApiModel):
     language: Language = Language.EN_US
     context: Text = ""
 
+    if TYPE_CHECKING:
+        # Each kind declares its own ``type`` (a Literal of its schema name) after the common fields,
+        # which keeps the fields' order in files and responses; the checker learns here that all have one.
+        type: str
+
     @property
     def task_type(self) -> TaskType:
-        return parse_task_type(self.type)  # type: ignore[attr-defined]
+        return parse_task_type(self.type)
 
     @property
     def display_title(self) -> str:
@@ -96,7 +102,7 @@ class SampleSolutionText(ApiModel):
 
 
 class FreeformTextTask(TaskBase):
-    type: Annotated[Literal["FreeformTextTask"], _schema_name_of(TaskType.FREEFORM_TEXT)] = "FreeformTextTask"
+    type: Annotated[Literal["FreeformTextTask"], _SCHEMA_NAME] = "FreeformTextTask"
     sampleSolutions: list[SampleSolutionText] = Field(default_factory=list, max_length=50)
     aspects: list[AspectDefinition] = Field(default_factory=list, max_length=100)
     maxPoints: StrictFloat = Field(default=1.0, gt=0, le=1000)
@@ -110,16 +116,12 @@ class ChoiceOption(ApiModel):
 
 
 class MultipleChoiceTask(TaskBase):
-    type: Annotated[Literal["MultipleChoiceTask"], _schema_name_of(TaskType.MULTIPLE_CHOICE)] = (
-        "MultipleChoiceTask"
-    )
+    type: Annotated[Literal["MultipleChoiceTask"], _SCHEMA_NAME] = "MultipleChoiceTask"
     options: list[ChoiceOption] = Field(default_factory=list, max_length=50)
 
 
 class MultipleResponsesTask(TaskBase):
-    type: Annotated[Literal["MultipleResponsesTask"], _schema_name_of(TaskType.MULTIPLE_RESPONSES)] = (
-        "MultipleResponsesTask"
-    )
+    type: Annotated[Literal["MultipleResponsesTask"], _SCHEMA_NAME] = "MultipleResponsesTask"
     options: list[ChoiceOption] = Field(default_factory=list, max_length=50)
 
 
@@ -141,9 +143,7 @@ class Blank(ApiModel):
 class InTextFillInBlanksTask(TaskBase):
     """problemStatement marks the gaps as {{1}}, {{2}} …; blanks[i] belongs to gap i+1."""
 
-    type: Annotated[Literal["InTextFillInBlanksTask"], _schema_name_of(TaskType.IN_TEXT_FILL_IN_BLANKS)] = (
-        "InTextFillInBlanksTask"
-    )
+    type: Annotated[Literal["InTextFillInBlanksTask"], _SCHEMA_NAME] = "InTextFillInBlanksTask"
     blanks: list[Blank] = Field(default_factory=list, max_length=100)
 
 
@@ -157,9 +157,7 @@ class ChoicePoint(ApiModel):
 class InTextChoicesTask(TaskBase):
     """problemStatement marks the choice points as {{1}}, {{2}} …; choices[i] belongs to point i+1."""
 
-    type: Annotated[Literal["InTextChoicesTask"], _schema_name_of(TaskType.IN_TEXT_CHOICES)] = (
-        "InTextChoicesTask"
-    )
+    type: Annotated[Literal["InTextChoicesTask"], _SCHEMA_NAME] = "InTextChoicesTask"
     choices: list[ChoicePoint] = Field(default_factory=list, max_length=100)
 
 
@@ -169,7 +167,7 @@ class Persona(ApiModel):
 
 
 class SimulationTask(TaskBase):
-    type: Annotated[Literal["SimulationTask"], _schema_name_of(TaskType.SIMULATION)] = "SimulationTask"
+    type: Annotated[Literal["SimulationTask"], _SCHEMA_NAME] = "SimulationTask"
     scenarioDescription: Text = ""
     initialMessage: Text = ""
     persona: Persona | None = None
@@ -205,7 +203,7 @@ TaskDefinition = Annotated[
 ]
 """Any of the six task kinds, discriminated by ``type`` in either spelling."""
 
-TASK_ADAPTER: TypeAdapter[TaskBase] = TypeAdapter(TaskDefinition)
+TASK_ADAPTER: TypeAdapter[TaskDefinition] = TypeAdapter(TaskDefinition)
 """Validates a task definition of any kind; its JSON Schema is the task-file schema."""
 
 

@@ -14,7 +14,8 @@ from core.store import principals
 
 
 async def get_runtime(request: Request) -> Runtime:
-    return request.app.state.runtime
+    runtime: Runtime = request.app.state.runtime  # Starlette's app state is untyped; create_app sets it
+    return runtime
 
 
 RuntimeDep = Annotated[Runtime, Depends(get_runtime)]
@@ -28,7 +29,7 @@ async def local_service(request: Request) -> LocalService:
     each), and this one is on every request. It is async because FastAPI would run a plain def
     in a worker thread.
     """
-    runtime: Runtime = request.app.state.runtime
+    runtime: Runtime = request.app.state.runtime  # Starlette's app state is untyped; create_app sets it
     return LocalService(
         runtime, await _principal_for(runtime, bearer_token(request.headers.get("authorization")))
     )

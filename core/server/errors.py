@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import logging
 import uuid
+from collections.abc import Sequence
 
 import anyio
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from pydantic_core import ErrorDetails
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -25,7 +27,7 @@ def error_response(error: ServiceError) -> JSONResponse:
     return JSONResponse(error.body().model_dump(), status_code=error.status, headers=error.headers)
 
 
-def describe_validation(errors: list[dict]) -> str:
+def describe_validation(errors: Sequence[ErrorDetails]) -> str:
     parts = []
     for err in errors[:10]:
         location = ".".join(str(p) for p in err.get("loc", ()) if p not in ("body",)) or "body"
@@ -52,7 +54,7 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def _validation(_: Request, exc: RequestValidationError) -> JSONResponse:
-        return error_response(SchemaMalformed(describe_validation(list(exc.errors()))))
+        return error_response(SchemaMalformed(describe_validation(exc.errors())))
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:

@@ -94,7 +94,7 @@ def _operations(
     for router in routers:
         for route in router.routes:
             if isinstance(route, APIRoute) and route.include_in_schema:
-                for method in route.methods:
+                for method in route.methods or ():
                     yield route, document["paths"][route.path_format][method.lower()]
 
 
@@ -105,7 +105,7 @@ def _describe_operation(route: APIRoute, operation: dict[str, Any]) -> None:
     if authenticated:
         operation["security"] = [{"bearer": []}]
     statuses = ["400", "403", "404", "413", "429", "500"] if authenticated else ["400", "404", "413", "500"]
-    if route.path_format == "/tenants/{tenantId}/tasks" and "POST" in route.methods:
+    if route.path_format == "/tenants/{tenantId}/tasks" and "POST" in (route.methods or ()):
         responses["412"] = _error(PRECONDITION_FAILED)
     if route.path_format == "/webhooks/{token}":
         responses["415"] = _error("The body is not sent as JSON (REQUEST_SCHEMA_MALFORMED).")

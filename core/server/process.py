@@ -7,9 +7,8 @@ settings below are the process's, not the app's.
 from __future__ import annotations
 
 import gc
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Any
 
 from fastapi import FastAPI
 
@@ -33,11 +32,11 @@ def serving_app() -> FastAPI:
     start_up = app.router.lifespan_context
 
     @asynccontextmanager
-    async def lifespan(app: FastAPI) -> AsyncIterator[Mapping[str, Any] | None]:
-        async with start_up(app) as state:
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        async with start_up(app):  # create_app's lifespan keeps its runtime on app.state, yields no state
             gc.collect()
             gc.freeze()
-            yield state
+            yield
 
     app.router.lifespan_context = lifespan
     return app

@@ -70,17 +70,18 @@ class RateLimit:
         self.buckets = TokenBuckets(per_minute) if per_minute > 0 else None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        token = _bearer_token(scope) if self.buckets is not None and scope["type"] == "http" else None
-        if token is None:
+        buckets = self.buckets
+        token = _bearer_token(scope) if buckets is not None and scope["type"] == "http" else None
+        if buckets is None or token is None:
             await self.app(scope, receive, send)
             return
-        wait = self.buckets.take(hash(token), time.monotonic())
+        wait = buckets.take(hash(token), time.monotonic())
         if wait <= 0:
             await self.app(scope, receive, send)
             return
         retry_after = max(1, math.ceil(wait))
         error = TooManyRequests(
-            f"rate limit of {int(self.buckets.capacity)} requests per minute for this token exceeded; "
+            f"rate limit of {int(buckets.capacity)} requests per minute for this token exceeded; "
             f"retry after {retry_after} s",
             headers={"Retry-After": str(retry_after)},
         )

@@ -13,11 +13,12 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Hashable
-from typing import Any
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 from urllib.parse import quote
 
 from core.api import TutorUpsert, parse_task
 from core.assets import demo_tasks, demo_tutors, load_catalogue
+from core.auth import Principal
 from core.config import Settings
 from core.engine.messages import Catalogue
 from core.engine.text.warm import warm_up
@@ -25,8 +26,12 @@ from core.store import conversations, principals, tasks
 from core.store.db import Database
 from core.store.task_history import DEMO_AUTHOR
 
+if TYPE_CHECKING:
+    from core.engine.similarity import SimilarityBackend
+
 log = logging.getLogger(__name__)
 PRINCIPAL_TTL_SECONDS = 5.0
+V = TypeVar("V")
 
 
 class LruCache:
@@ -56,7 +61,7 @@ class LruCache:
                 self._items.popitem(last=False)
 
 
-class TimedCache:
+class TimedCache(Generic[V]):
     """Values kept for `ttl` seconds, each computed by one caller however many ask at once.
 
     Without the single flight, every request in flight when an entry expires ran its own lookup:
@@ -67,14 +72,17 @@ class TimedCache:
     def __init__(self, ttl: float, size: int = 1024) -> None:
         self._ttl = ttl
         self._items = LruCache(size)
-        self._pending: dict[Hashable, asyncio.Future[Any]] = {}
+        self._pending: dict[Hashable, asyncio.Future[V | None]] = {}
 
-    def fresh(self, key: Hashable) -> Any | None:
+    def fresh(self, key: Hashable) -> V | None:
         """The value if it is kept and has not expired (no waiting, no coroutine: the usual case)."""
         entry = self._items.get(key)
-        return entry[0] if entry is not None and entry[1] > time.monotonic() else None
+        if entry is None:
+            return None
+        value, expires = entry
+        return value if expires > time.monotonic() else None
 
-    async def get(self, key: Hashable, compute: Callable[[], Awaitable[Any]]) -> Any:
+    async def get(self, key: Hashable, compute: Callable[[], Awaitable[V | None]]) -> V | None:
         if (value := self.fresh(key)) is not None:
             return value
         pending = self._pending.get(key)
@@ -83,7 +91,7 @@ class TimedCache:
             pending.add_done_callback(lambda done: self._settle(key, done))
         return await asyncio.shield(pending)
 
-    def _settle(self, key: Hashable, done: asyncio.Future[Any]) -> None:
+    def _settle(self, key: Hashable, done: asyncio.Future[V | None]) -> None:
         del self._pending[key]
         if not done.cancelled() and done.exception() is None and done.result() is not None:
             self._items.put(key, (done.result(), time.monotonic() + self._ttl))
@@ -98,9 +106,9 @@ class Runtime:
         self.task_cache = LruCache(1024)
         """Stored task definitions as models by (tenant, task id, content hash): compute by id
         parses a task once per revision, not once per answer."""
-        self.principal_cache = TimedCache(PRINCIPAL_TTL_SECONDS)
+        self.principal_cache: TimedCache[Principal] = TimedCache(PRINCIPAL_TTL_SECONDS)
         """Principals by token hash: a revoked token or a changed grant is noticed within the TTL."""
-        self._similarity: Any = None
+        self._similarity: SimilarityBackend | None = None
 
     @classmethod
     async def open(cls, settings: Settings) -> Runtime:
@@ -117,7 +125,7 @@ class Runtime:
         return runtime
 
     @property
-    def similarity(self) -> Any:
+    def similarity(self) -> SimilarityBackend:
         """The similarity backend of the freeform engine, built on first use."""
         if self._similarity is None:
             from core.engine.similarity import similarity_backend

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 from core.api import (
     TASK_ADAPTER,
@@ -47,7 +47,7 @@ def read_task(path: Path) -> TaskDefinition:
         check_task(task)
     except InvalidParameter as exc:
         raise ValueError(f"{path}: {exc.message}") from None
-    return cast(TaskDefinition, task)  # TASK_ADAPTER validates TaskDefinition, typed by its base
+    return task
 
 
 @dataclass(frozen=True)

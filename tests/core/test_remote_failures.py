@@ -232,7 +232,7 @@ async def events_of(service: RemoteService, tutor_id: str) -> list[TutorEvent]:
 async def test_server_errors_become_typed_exceptions_with_the_servers_message(remote: RemoteService) -> None:
     with pytest.raises(WrongTaskType, match="stub says wrong_task_type_for_upsert") as wrong_type:
         await remote.upsert_task("default", mc_task())
-    assert wrong_type.value.remote_type == "WRONG_TASK_TYPE_FOR_UPSERT"  # type: ignore[attr-defined]
+    assert wrong_type.value.remote_type == "WRONG_TASK_TYPE_FOR_UPSERT"
     with pytest.raises(MissingPermissions, match="stub says missing_permissions"):
         await remote.rate_interaction("i-1", EndUserRating(type=RatingType.GOOD))
     with pytest.raises(InternalError, match=r"error id abc123"):

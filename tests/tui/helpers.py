@@ -6,6 +6,7 @@ import asyncio
 from collections.abc import Callable
 
 from textual.pilot import Pilot
+from textual.widget import Widget
 
 from tui.app import FeedbackStudioApp
 from tui.screens.library import LibraryScreen
@@ -46,6 +47,39 @@ def library_loaded(app: FeedbackStudioApp) -> bool:
 def notifications(app: FeedbackStudioApp) -> list[tuple[str, str]]:
     """(title, message) of the notifications shown so far."""
     return [(n.title, n.message) for n in app._notifications]
+
+
+async def notified(pilot: Pilot, title: str, message: str | None = None) -> tuple[str, str]:
+    """The notification titled ``title`` (saying ``message``, if given), once the app shows it.
+
+    ``notify`` posts a message that the app handles in its turn, so the notification is not there
+    yet when the code that raised it returns: wait for it rather than look at once.
+    """
+
+    def shown() -> tuple[str, str] | None:
+        return next(
+            ((t, m) for t, m in notifications(pilot.app) if t == title and message in (None, m)), None
+        )
+
+    await wait_until(pilot, shown)
+    found = shown()
+    assert found is not None
+    return found
+
+
+async def click(pilot: Pilot, widget: Widget) -> None:
+    """Click ``widget`` as a user would: once it has its place on screen and nothing lies over it.
+
+    A widget just mounted has no region until the next layout (the click would land elsewhere),
+    and a loading indicator may still cover the area it was mounted in.
+    """
+
+    def reachable() -> bool:
+        region = widget.region
+        return bool(region) and pilot.app.get_widget_at(*region.offset)[0] is widget
+
+    await wait_until(pilot, reachable)
+    assert await pilot.click(widget), f"the click did not reach {widget!r}"
 
 
 def text_of(widget) -> str:

@@ -14,7 +14,7 @@ from tests.tui.helpers import (
     SIZE,
     library_loaded,
     new_task_editor,
-    notifications,
+    notified,
     settle,
     text_of,
     wait_until,
@@ -132,8 +132,8 @@ async def test_an_unreachable_remote_is_reported_and_the_connection_screen_opens
     )
     async with app.run_test(size=SIZE) as pilot:
         await wait_until(pilot, lambda: isinstance(app.screen, ConnectionScreen) and app.screen.is_mounted)
-        title, message = notifications(app)[-1]
-        assert title == "Could not connect" and message
+        _, message = await notified(pilot, "Could not connect")
+        assert message
         await pilot.pause()
         assert app.screen.query_one("#remote-url", Input).value.startswith("http://127.0.0.1:")
 

@@ -10,7 +10,7 @@ from textual.pilot import Pilot
 from textual.widgets import Input, RichLog, Select
 
 from core.api import ChatRequest, TutorEvent, TutorEventType
-from tests.tui.helpers import SIZE, library_loaded, notifications, open_task, settle, text_of, wait_until
+from tests.tui.helpers import SIZE, library_loaded, notified, open_task, settle, text_of, wait_until
 from tui.app import FeedbackStudioApp
 from tui.screens.chat import ChatScreen
 from tui.widgets.chat.view import Bubble, ChatView, LearnerBubble
@@ -133,17 +133,17 @@ async def test_an_error_event_is_shown_as_a_notification(studio):
         TutorEvent.message("Let me"),
         TutorEvent(event=TutorEventType.ERROR, text="the tutor engine timed out"),
     ]
-    async with scripted_chat(studio, events) as (_, chat, _):
+    async with scripted_chat(studio, events) as (pilot, chat, _):
         assert replies(chat)[-1] == "Let me"
-        assert ("The tutor failed", "the tutor engine timed out") in notifications(chat.app)
+        await notified(pilot, "The tutor failed", "the tutor engine timed out")
         assert not chat.query_one("#trace-actions").display  # nothing to rate without a trace
         assert not chat.query_one("#chat-input").disabled
 
 
 async def test_a_fault_in_the_service_is_notified_and_the_chat_goes_on(studio):
     events = [TutorEvent.message("Half a"), RuntimeError("engine crashed")]
-    async with scripted_chat(studio, events) as (_, chat, _):
-        assert ("Chat failed unexpectedly", "RuntimeError: engine crashed") in notifications(chat.app)
+    async with scripted_chat(studio, events) as (pilot, chat, _):
+        await notified(pilot, "Chat failed unexpectedly", "RuntimeError: engine crashed")
         assert replies(chat)[-1] == "Half a"
         assert not chat.query_one("#chat-input").disabled
 

@@ -9,11 +9,12 @@ from rich.text import Text
 from textual.widgets import DataTable, Input, RadioButton, Select, SelectionList, TextArea
 
 from core.api import Correctness, RatingSubtype, RatingType, TaskType
-from tests.tui.helpers import new_task_editor, text_of, wait_until
+from tests.tui.helpers import click, new_task_editor, notified, text_of, wait_until
 from tui.screens.interaction import InteractionScreen
 from tui.screens.task import TaskScreen
 from tui.widgets.chat.view import Bubble, ChatView
 from tui.widgets.feedback.evidence import ASPECT_STYLES, EVIDENCE_STYLES
+from tui.widgets.feedback.rating import RatingBar
 from tui.widgets.feedback.view import FeedbackView
 
 CORRECT, WRONG = EVIDENCE_STYLES[Correctness.CORRECT], EVIDENCE_STYLES[Correctness.WRONG]
@@ -54,7 +55,7 @@ async def answer_choices(screen, pilot):
 
 async def answer_multiple_choice(screen, pilot):
     venus = next(b for b in screen.query(RadioButton) if str(b.label) == "Venus")
-    await pilot.click(venus)
+    await click(pilot, venus)
 
 
 async def answer_multiple_responses(screen, pilot):
@@ -83,9 +84,11 @@ JOURNEYS = {
 
 
 async def rate(pilot, view: FeedbackView, kind: RatingType, subtype: RatingSubtype) -> None:
-    await pilot.click(view.query_one("#rate-good" if kind is RatingType.GOOD else "#rate-bad"))
-    view.query_one("#rate-subtype", Select).value = subtype
-    await pilot.click(view.query_one("#rate-send"))
+    bar = view.query_one(RatingBar)
+    await click(pilot, bar.query_one("#rate-good" if kind is RatingType.GOOD else "#rate-bad"))
+    await wait_until(pilot, lambda: bar.kind is kind)  # the reasons of that kind are offered now
+    bar.query_one("#rate-subtype", Select).value = subtype
+    await click(pilot, bar.query_one("#rate-send"))
     await wait_until(pilot, lambda: text_of(view.query_one("#rate-status")).startswith("✔ Rated"))
 
 
@@ -119,17 +122,15 @@ async def test_create_answer_read_feedback_and_rate(pilot, studio, task_type):
 
 
 async def test_an_incomplete_answer_is_not_sent(pilot):
-    app = pilot.app
     screen = await create_and_open(pilot, TaskType.MULTIPLE_CHOICE, "Planets")
     await pilot.press("ctrl+g")
-    await pilot.pause()
+    await notified(pilot, "Not sent", "Choose an option first.")
     assert not screen.query(FeedbackView)
-    assert [n.message for n in app._notifications][-1] == "Choose an option first."
 
 
 async def test_simulation_role_play_then_feedback_on_the_conversation(pilot, studio):
     screen = await create_and_open(pilot, TaskType.SIMULATION, "Late parcel")
-    await pilot.click("#sim-start")
+    await click(pilot, screen.query_one("#sim-start"))
     chat = screen.query_one(ChatView)
     await wait_until(pilot, lambda: chat.tutor_id is not None)
     assert [b.source for b in chat.query(".bubble")] == [
@@ -142,7 +143,7 @@ async def test_simulation_role_play_then_feedback_on_the_conversation(pilot, stu
     replies = [b for b in chat.query(Bubble) if b.role == "assistant"]
     assert len(replies) >= 2 and all(b.source for b in replies)
 
-    await pilot.click("#sim-finish")
+    await click(pilot, screen.query_one("#sim-finish"))
     await wait_until(pilot, lambda: screen.query(FeedbackView))
     view = screen.query_one(FeedbackView)
     shown = view.query_one("#evidence").content
@@ -161,7 +162,7 @@ async def test_history_lists_answers_and_opens_their_feedback(pilot):
     await pilot.press("ctrl+g")
     await wait_until(pilot, lambda: screen.query(FeedbackView))
 
-    await pilot.click("#--content-tab-history-tab")
+    await click(pilot, screen.query_one("#--content-tab-history-tab"))
     table = screen.query_one("#history-table", DataTable)
     await wait_until(pilot, lambda: table.row_count == 1)
     row = table.get_row_at(0)
@@ -181,14 +182,14 @@ async def test_history_filters_by_verdict_and_learner_and_exports_what_it_shows(
         await wait_until(
             pilot, lambda v=verdict: any(v in text_of(b) for b in screen.query(".verdict-banner"))
         )
-    await pilot.click("#--content-tab-history-tab")
+    await click(pilot, screen.query_one("#--content-tab-history-tab"))
     table = screen.query_one("#history-table", DataTable)
     await wait_until(pilot, lambda: table.row_count == 2)
 
     screen.query_one("#history-verdict", Select).value = "WRONG"
     await wait_until(pilot, lambda: table.row_count == 1)
     assert str(table.get_row_at(0)[2]) == "✘ WRONG"
-    await pilot.click("#history-export")
+    await click(pilot, screen.query_one("#history-export"))
     [csv_file] = tmp_path.glob("*-history.csv")
     assert csv_file.name == f"{screen.task_id}-history.csv"
     exported = csv_file.read_text(encoding="utf-8-sig").splitlines()
@@ -205,7 +206,7 @@ async def test_an_answer_kept_as_gold_becomes_a_test_answer_retested_at_once(pil
     await pilot.press("ctrl+g")
     await wait_until(pilot, lambda: screen.query("#gold-verdict"))
     screen.query_one("#gold-verdict", Select).value = Correctness.PARTIAL
-    await pilot.click("#gold-keep")
+    await click(pilot, screen.query_one("#gold-keep"))
     status = screen.query_one("#gold-status")
     await wait_until(pilot, lambda: "Kept as test answer" in text_of(status))
     assert "expecting PARTIAL; the engine says WRONG" in text_of(status)
@@ -225,7 +226,7 @@ async def test_a_simulation_takes_no_message_after_its_last_turn(pilot, studio):
         pilot, lambda: "sim-one-turn" in [k.value for k in pilot.app.screen.query_one("#tasks").rows]
     )
     screen = await open_task(pilot, "sim-one-turn")
-    await pilot.click("#sim-start")
+    await click(pilot, screen.query_one("#sim-start"))
     chat = screen.query_one(ChatView)
     await wait_until(pilot, lambda: chat.tutor_id is not None)
     chat.query_one("#chat-input", Input).value = "Good morning, how can I help?"

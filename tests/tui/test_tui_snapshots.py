@@ -47,6 +47,10 @@ def compare(snap_compare, app, steps=None) -> bool:
             await steps(pilot)
         for field in pilot.app.screen.query("Input, TextArea"):  # a blinking cursor is a clock on screen
             field.cursor_blink = False
+            # TextArea caches its lines under a key that holds the cursor only while it blinks: a
+            # line drawn in the blink's dark phase would be reused as if drawn with the blink off,
+            # so whether the cursor showed depended on the moment. Drop the cache: drawn afresh.
+            field.notify_style_update()
         await settle(pilot)
 
     return snap_compare(app, terminal_size=SIZE, run_before=run_before)

@@ -14,6 +14,7 @@ from textual.screen import Screen
 from textual.widgets import Button, Checkbox, Footer, Header, Input, Label, RichLog, Select
 
 from core.api import TutorConfiguration
+from core.client.vocabulary import TEACHER_ID
 from tui.calls import service_call
 from tui.i18n import _
 from tui.widgets.chat.view import ChatView
@@ -52,7 +53,7 @@ class ChatScreen(Screen):
             yield Button(_("New conversation"), id="restart", compact=True)
         with Horizontal(id="chat-columns"):
             hint = _("Choose a tutor above, then write to it: its reply streams in here.")
-            yield ChatView(empty_hint=hint, task_id=self.task_id, id="tutor-chat")
+            yield ChatView(empty_hint=hint, user_id=TEACHER_ID, task_id=self.task_id, id="tutor-chat")
             yield RichLog(id="debug-log", wrap=True, markup=False)
         yield Footer()
 

@@ -15,10 +15,10 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Input
 
 from core.api import TaskSummary, TaskType
+from core.client.templates import free_id, new_task
 from tui.calls import service_call
 from tui.i18n import _, plural
 from tui.labels import type_label, verdict_trail
-from tui.templates import free_id, new_task
 from tui.widgets.empty import EmptyState
 from tui.widgets.list_table import ListTable
 

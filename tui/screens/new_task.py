@@ -13,7 +13,7 @@ from textual.widgets.option_list import Option
 
 from core.api import TaskType
 from tui.i18n import _
-from tui.labels import TYPE_LABELS
+from tui.labels import type_label
 
 TYPE_HINTS: dict[TaskType, str] = {
     TaskType.FREEFORM_TEXT: "a written answer judged by aspects and sample solutions",
@@ -35,7 +35,7 @@ class NewTaskScreen(ModalScreen[TaskType | None]):
         with Vertical(classes="dialog"):
             yield Static(_("What kind of task?"), classes="dialog-question")
             yield OptionList(
-                *(Option(f"{TYPE_LABELS[t]}  [dim]{TYPE_HINTS[t]}[/]", id=t.value) for t in TaskType),
+                *(Option(f"{type_label(t)}  [dim]{TYPE_HINTS[t]}[/]", id=t.value) for t in TaskType),
                 id="task-types",
             )
 

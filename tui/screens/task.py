@@ -32,6 +32,7 @@ from core.api import (
     TaskRetest,
 )
 from core.client.retest import reassign
+from core.client.vocabulary import AUTHOR_ID
 from tui.calls import service_call
 from tui.i18n import _, plural
 from tui.labels import type_label
@@ -47,7 +48,6 @@ from tui.widgets.versions import VersionsPanel
 if TYPE_CHECKING:
     from tui.app import FeedbackStudioApp
 
-USER_ID = "studio-author"
 """The userId of answers tried in the studio, so they stand apart from learners' in the history."""
 
 
@@ -180,7 +180,7 @@ class TaskScreen(Screen):
             self.notify(str(exc), title=_("Not sent"), severity="warning")
             return
         self.compute(
-            ComputeTaskFeedbackRequest(userId=USER_ID, taskType=self.definition.task_type, answer=answer)
+            ComputeTaskFeedbackRequest(userId=AUTHOR_ID, taskType=self.definition.task_type, answer=answer)
         )
 
     @on(SimulationPanel.FeedbackWanted)
@@ -188,7 +188,7 @@ class TaskScreen(Screen):
         assert self.definition is not None
         answer = SimulationAnswer(conversationId=message.conversation_id)
         request = ComputeTaskFeedbackRequest(
-            userId=USER_ID, taskType=self.definition.task_type, answer=answer
+            userId=AUTHOR_ID, taskType=self.definition.task_type, answer=answer
         )
         self.compute(request, self.query_one(SimulationPanel).transcript)
 

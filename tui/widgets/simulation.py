@@ -11,7 +11,8 @@ from textual.message import Message
 from textual.widgets import Button, Static
 
 from core.api import SimulationSession, SimulationTask, StartSimulationRequest
-from tui.calls import service_call
+from core.client.vocabulary import REHEARSAL_LEARNER_ID
+from tui.calls import service_call, studio
 from tui.i18n import _, number, plural
 from tui.widgets.chat.view import ChatView
 
@@ -58,7 +59,8 @@ class SimulationPanel(Vertical):
             yield Button(_("Start session"), id="sim-start", variant="primary")
             yield Button(_("Finish and get feedback"), id="sim-finish", disabled=True)
         yield ChatView(
-            empty_hint=_("Press “Start session” to meet the persona, then answer as the learner would.")
+            user_id=REHEARSAL_LEARNER_ID,
+            empty_hint=_("Press “Start session” to meet the persona, then answer as the learner would."),
         )
 
     @on(Button.Pressed, "#sim-start")
@@ -69,8 +71,11 @@ class SimulationPanel(Vertical):
     @work(exclusive=True, group="simulation")
     async def start(self) -> None:
         async with service_call(self, _("Starting the session"), busy=self.query_one(ChatView)):
-            service = await self.app.ready()  # type: ignore[attr-defined]
-            request = StartSimulationRequest(simulationTask=self.definition, tenantId=self.app.tenant_id)  # type: ignore[attr-defined]
+            app = studio(self)
+            service = await app.ready()
+            request = StartSimulationRequest(
+                simulationTask=self.definition, tenantId=app.tenant_id, userId=REHEARSAL_LEARNER_ID
+            )
             self.session = await service.start_simulation(request)
             await self.query_one(ChatView).reset(
                 self.session.tutorId, self.session.initialMessages, self.session.conversationId

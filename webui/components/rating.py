@@ -9,31 +9,9 @@ from __future__ import annotations
 from nicegui import ui
 
 from core.api import EndUserRating, RatingSubtype, RatingType
+from core.client.vocabulary import RATING_SUBTYPES, subtype_label
 from webui.context import Studio, reporting
 from webui.i18n import _
-
-REASONS = {
-    RatingType.GOOD: [
-        RatingSubtype.CLEAR_EXPLANATION,
-        RatingSubtype.HELPFUL_HINT,
-        RatingSubtype.MOTIVATION_BOOST,
-        RatingSubtype.CORRECT_ANSWER,
-        RatingSubtype.LEARNED_SOMETHING_NEW,
-        RatingSubtype.LIKED_FORMAT,
-    ],
-    RatingType.BAD: [
-        RatingSubtype.UNCLEAR_EXPLANATION,
-        RatingSubtype.UNHELPFUL,
-        RatingSubtype.TOO_STRICT,
-        RatingSubtype.INCORRECT_FEEDBACK,
-        RatingSubtype.TOO_GENERIC,
-        RatingSubtype.NOT_RELEVANT,
-    ],
-}
-
-
-def _reason_label(subtype: RatingSubtype) -> str:
-    return subtype.value.replace("_", " ").capitalize()
 
 
 def rating_bar(studio: Studio, interaction_id: str, rating: EndUserRating | None = None) -> None:
@@ -52,7 +30,9 @@ def rating_bar(studio: Studio, interaction_id: str, rating: EndUserRating | None
             status.set_text(_("Rated: {rating}").format(rating=_rating_text(rating)))
 
     def offer_reasons() -> None:
-        reason.set_options({s.value: _reason_label(s) for s in REASONS[RatingType(thumb.value)]}, value=None)
+        reason.set_options(
+            {s.value: subtype_label(s) for s in RATING_SUBTYPES[RatingType(thumb.value)]}, value=None
+        )
 
     with ui.row().classes("w-full items-center gap-2"):
         ui.label(_("Rate this feedback")).classes("text-sm opacity-70")
@@ -75,5 +55,5 @@ def rating_bar(studio: Studio, interaction_id: str, rating: EndUserRating | None
 def _rating_text(rating: EndUserRating) -> str:
     thumb = _("Good") if rating.type is RatingType.GOOD else _("Bad")
     return " · ".join(
-        [thumb, *([_reason_label(rating.subtype)] if rating.subtype else []), *filter(None, [rating.message])]
+        [thumb, *([subtype_label(rating.subtype)] if rating.subtype else []), *filter(None, [rating.message])]
     )

@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 from core.api import TaskAction, TaskType, try_parse_task_type
+from core.client.vocabulary import type_label_source
 from webui.i18n import N_, _
 
-LABELS = {
-    TaskType.FREEFORM_TEXT: (N_("Free text"), "notes"),
-    TaskType.MULTIPLE_CHOICE: (N_("Multiple choice"), "radio_button_checked"),
-    TaskType.MULTIPLE_RESPONSES: (N_("Multiple responses"), "checklist"),
-    TaskType.IN_TEXT_FILL_IN_BLANKS: (N_("Fill in the blanks"), "text_fields"),
-    TaskType.IN_TEXT_CHOICES: (N_("Choices in text"), "arrow_drop_down_circle"),
-    TaskType.SIMULATION: (N_("Simulation"), "theater_comedy"),
+ICONS = {
+    TaskType.FREEFORM_TEXT: "notes",
+    TaskType.MULTIPLE_CHOICE: "radio_button_checked",
+    TaskType.MULTIPLE_RESPONSES: "checklist",
+    TaskType.IN_TEXT_FILL_IN_BLANKS: "text_fields",
+    TaskType.IN_TEXT_CHOICES: "arrow_drop_down_circle",
+    TaskType.SIMULATION: "theater_comedy",
 }
+"""The web app's picture of each task type; the names are the product's (core.client.vocabulary)."""
 
 
 ACTION_WORDS = {
@@ -28,10 +30,9 @@ def action_word(action: TaskAction) -> str:
 
 
 def type_label(task_type: str | TaskType) -> str:
-    parsed = try_parse_task_type(task_type)
-    return _(LABELS[parsed][0]) if parsed else str(task_type)
+    return _(type_label_source(task_type))
 
 
 def type_icon(task_type: str | TaskType) -> str:
     parsed = try_parse_task_type(task_type)
-    return LABELS[parsed][1] if parsed else "help"
+    return ICONS[parsed] if parsed else "help"

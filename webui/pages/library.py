@@ -14,9 +14,10 @@ from nicegui import events, ui
 
 from core.api import ServiceError, TaskSummary
 from core.client.validation import id_problem
+from core.client.vocabulary import TYPE_LABELS
 from core.workspace.documents import Format
 from webui.components.task_files import ACCEPTED, task_file, task_from_upload
-from webui.components.task_types import LABELS, action_word, type_icon, type_label
+from webui.components.task_types import action_word, type_icon, type_label
 from webui.context import Studio, reporting
 from webui.i18n import _, number, plural
 from webui.theme import CHART_COLORS, dialog, empty_state, frame
@@ -48,19 +49,19 @@ class Library:
                 "dense outlined clearable"
             ).classes("grow min-w-48").mark("library-filter")
             ui.select(
-                {None: _("All types"), **{t.schema_name: _(label) for t, (label, _icon) in LABELS.items()}},
+                {None: _("All types"), **{t.schema_name: type_label(t) for t in TYPE_LABELS}},
                 value=None,
                 on_change=lambda e: self._kind(e.value),
             ).props("dense outlined").classes("min-w-44")
             with ui.button(_("New task"), icon="add").props("unelevated"), ui.menu():
-                for task_type, (label, icon) in LABELS.items():
+                for task_type in TYPE_LABELS:
                     target = f"/new/{task_type.value}"
                     with (
                         ui.menu_item(on_click=lambda t=target: ui.navigate.to(t)).mark(target),
                         ui.row().classes("items-center gap-2"),
                     ):
-                        ui.icon(icon, color="primary")
-                        ui.label(label)
+                        ui.icon(type_icon(task_type), color="primary")
+                        ui.label(type_label(task_type))
             ui.button(_("Import"), icon="upload_file", on_click=self._import_dialog).props("outline")
         try:
             service = await self.studio.service()

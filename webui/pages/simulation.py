@@ -19,13 +19,12 @@ from core.api import (
     StartSimulationRequest,
     TaskType,
 )
+from core.client.vocabulary import REHEARSAL_LEARNER_ID
 from webui.components.chat import ChatView
 from webui.components.feedback_view import feedback_view
 from webui.context import Studio, reporting
 from webui.i18n import _, number, plural
 from webui.theme import dialog, empty_state, frame, section_title
-
-LEARNER_ID = "studio-learner"
 
 
 def register(studio: Studio) -> None:
@@ -132,7 +131,7 @@ class SimulationPage:
         try:
             with reporting(_("Starting the session")):
                 request = StartSimulationRequest(
-                    simulationTask=self.task, tenantId=self.tenant, userId=LEARNER_ID
+                    simulationTask=self.task, tenantId=self.tenant, userId=REHEARSAL_LEARNER_ID
                 )
                 self.session = await (await self.studio.service()).start_simulation(request)
                 self._stage()
@@ -183,7 +182,7 @@ class SimulationPage:
             return ChatRequest(
                 messages=messages,
                 tutorId=session.tutorId,
-                userId=LEARNER_ID,
+                userId=REHEARSAL_LEARNER_ID,
                 conversationId=session.conversationId,
             )
 
@@ -201,7 +200,7 @@ class SimulationPage:
     async def _finish(self) -> None:
         assert self.task is not None and self.session is not None
         request = ComputeTaskFeedbackRequest(
-            userId=LEARNER_ID,
+            userId=REHEARSAL_LEARNER_ID,
             tenantId=self.tenant,
             taskType=TaskType.SIMULATION,
             answer={"conversationId": self.session.conversationId},

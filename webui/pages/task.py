@@ -23,6 +23,7 @@ from core.api import (
     try_parse_task_type,
 )
 from core.api.validation import GAP
+from core.client.vocabulary import AUTHOR_ID
 from webui.components.history import history_view
 from webui.components.retest_view import RetestPanel
 from webui.components.task_editor import new_draft, task_editor
@@ -34,7 +35,6 @@ from webui.context import Studio, reporting
 from webui.i18n import N_, _
 from webui.theme import APP_TITLE, empty_state, frame
 
-AUTHOR_ID = "studio-author"
 """The userId of answers tried in the studio, so their history tells them from learners' answers."""
 
 

@@ -13,6 +13,7 @@ from typing import Any
 from nicegui import ui
 
 from core.api import ChatContext, ChatMessage, ChatRequest, Language, ServiceError, TutorUpsert
+from core.client.vocabulary import TEACHER_ID
 from webui.components.chat import ChatView
 from webui.context import Studio, reporting
 from webui.i18n import N_, _
@@ -118,7 +119,7 @@ class TutorPage:
             return ChatRequest(
                 messages=messages,
                 tutorId=self.tutor.value,
-                userId="studio-teacher",
+                userId=TEACHER_ID,
                 conversationId=self.conversation_id,
                 debugMode=self.debug.value,
                 context=ChatContext(taskId=self.grounding.value) if self.grounding.value else None,

@@ -51,5 +51,5 @@ async def receive_webhook(token: str, request: Request, runtime: RuntimeDep) -> 
     except UnicodeDecodeError:
         raise SchemaMalformed("the request body is not text (expected JSON in UTF-8)") from None
     except ValidationError as exc:
-        raise SchemaMalformed(describe_validation(list(exc.errors()))) from None
+        raise SchemaMalformed(describe_validation(exc.errors())) from None
     return await LocalService.for_webhooks(runtime).receive_webhook(token, payload)

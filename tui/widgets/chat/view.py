@@ -8,6 +8,7 @@ the parent, which decides whether to show them; ERROR becomes a notification wit
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -16,7 +17,7 @@ from textual.message import Message
 from textual.widgets import Button, Input, Label, Markdown, Static
 
 from core.api import ChatContext, ChatMessage, ChatRequest, ChatTurn, TraceRating, TutorEvent, TutorEventType
-from tui.calls import service_call
+from tui.calls import service_call, studio
 from tui.i18n import _
 from tui.widgets.empty import EmptyState
 
@@ -54,9 +55,11 @@ class ChatView(Vertical):
             super().__init__()
             self.event = event
 
-    def __init__(self, *, empty_hint: str, task_id: str | None = None, **kwargs) -> None:
+    def __init__(self, *, empty_hint: str, user_id: str, task_id: str | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.empty_hint = empty_hint
+        self.user_id = user_id
+        """Who is writing (core.client.vocabulary): the teacher in a chat, the learner in a rehearsal."""
         self.task_id = task_id
         self.tutor_id: str | None = None
         self.conversation_id: str | None = None
@@ -122,6 +125,7 @@ class ChatView(Vertical):
             ChatRequest(
                 messages=list(self.messages),
                 tutorId=self.tutor_id,
+                userId=self.user_id,
                 conversationId=self.conversation_id,
                 debugMode=self.debug,
                 context=ChatContext(taskId=self.task_id) if self.task_id else None,
@@ -144,7 +148,7 @@ class ChatView(Vertical):
         texts, trace_id = [""], None
         try:
             async with service_call(self, _("Chat")):
-                service = await self.app.ready()  # type: ignore[attr-defined]
+                service = await studio(self).ready()
                 async for event in service.chat_stream(request):
                     if event.event is TutorEventType.MESSAGE:
                         bubble.loading = False
@@ -189,7 +193,7 @@ class ChatView(Vertical):
     @work(exclusive=True, group="trace-rating")
     async def rate(self, trace_id: str, score: int) -> None:
         async with service_call(self, _("Rating the reply"), busy=self.query_one("#trace-actions")):
-            await (await self.app.ready()).rate_trace(trace_id, TraceRating(score=score))  # type: ignore[attr-defined]
+            await (await studio(self).ready()).rate_trace(trace_id, TraceRating(score=score))
             self.query_one("#trace-status", Label).update(
                 "✔ thanks: rated helpful" if score else "✔ rated not helpful"
             )

@@ -8,31 +8,9 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Input, Label, Select
 
 from core.api import EndUserRating, RatingSubtype, RatingType
+from core.client.vocabulary import RATING_SUBTYPES, subtype_label
 from tui.calls import service_call, studio
 from tui.i18n import _
-
-SUBTYPES: dict[RatingType, tuple[RatingSubtype, ...]] = {
-    RatingType.GOOD: (
-        RatingSubtype.CLEAR_EXPLANATION,
-        RatingSubtype.HELPFUL_HINT,
-        RatingSubtype.MOTIVATION_BOOST,
-        RatingSubtype.CORRECT_ANSWER,
-        RatingSubtype.LEARNED_SOMETHING_NEW,
-        RatingSubtype.LIKED_FORMAT,
-    ),
-    RatingType.BAD: (
-        RatingSubtype.UNCLEAR_EXPLANATION,
-        RatingSubtype.UNHELPFUL,
-        RatingSubtype.TOO_STRICT,
-        RatingSubtype.INCORRECT_FEEDBACK,
-        RatingSubtype.TOO_GENERIC,
-        RatingSubtype.NOT_RELEVANT,
-    ),
-}
-
-
-def subtype_label(subtype: RatingSubtype) -> str:
-    return subtype.value.replace("_", " ").capitalize()
 
 
 def rating_summary(rating: EndUserRating) -> str:
@@ -71,7 +49,7 @@ class RatingBar(Vertical):
         self.query_one("#rate-good").set_class(kind is RatingType.GOOD, "-chosen")
         self.query_one("#rate-bad").set_class(kind is RatingType.BAD, "-chosen")
         subtypes = self.query_one("#rate-subtype", Select)
-        subtypes.set_options((subtype_label(s), s) for s in SUBTYPES[kind])
+        subtypes.set_options((subtype_label(s), s) for s in RATING_SUBTYPES[kind])
         if self.rating and self.rating.type is kind and self.rating.subtype:
             subtypes.value = self.rating.subtype
         self.query_one("#rate-send", Button).disabled = False

@@ -1,9 +1,11 @@
-"""Starting points for new tasks: a small valid example of each type, so the editor opens on the
-shape an author has to fill rather than on an empty form that cannot be saved."""
+"""Starting points for new tasks: a small valid example of each type, so an editor opens on the
+shape an author has to fill rather than on an empty form that cannot be saved. The terminal app's
+editor opens on these."""
 
 from __future__ import annotations
 
 from collections.abc import Collection
+from typing import Any
 
 from core.api import (
     TASK_MODELS,
@@ -18,7 +20,7 @@ from core.api import (
     TaskType,
 )
 
-_EXAMPLES: dict[TaskType, dict] = {
+_EXAMPLES: dict[TaskType, dict[str, Any]] = {
     TaskType.FREEFORM_TEXT: dict(
         problemStatement="Explain why the days are longer in summer.",
         sampleSolutions=[SampleSolutionText(content="The Earth's axis is tilted towards the sun in summer.")],
@@ -79,4 +81,5 @@ def free_id(stem: str, taken: Collection[str]) -> str:
 
 
 def new_task(task_type: TaskType, taken: Collection[str]) -> TaskBase:
+    """The example of ``task_type`` under the first id of its stem that ``taken`` does not hold."""
     return TASK_MODELS[task_type](id=free_id(_ID_STEMS[task_type], taken), title="", **_EXAMPLES[task_type])

@@ -1,0 +1,64 @@
+"""The product's words, written once for both apps: what the task types are called, which reasons
+fit a rating, and who the apps say is asking.
+
+Labels are marked ``N_()``: each app translates them where it shows them, in its own language
+(``tui.i18n._``, ``webui.i18n._``), so a label reads the same in the terminal and in the browser.
+"""
+
+from __future__ import annotations
+
+from core.api import RatingSubtype, RatingType, TaskType, try_parse_task_type
+from core.client.i18n import N_
+
+TYPE_LABELS: dict[TaskType, str] = {
+    TaskType.FREEFORM_TEXT: N_("Free text"),
+    TaskType.MULTIPLE_CHOICE: N_("Multiple choice"),
+    TaskType.MULTIPLE_RESPONSES: N_("Multiple responses"),
+    TaskType.IN_TEXT_FILL_IN_BLANKS: N_("Fill in the blanks"),
+    TaskType.IN_TEXT_CHOICES: N_("Choices in text"),
+    TaskType.SIMULATION: N_("Simulation"),
+}
+"""The author-facing name of each task type (untranslated; in the order the apps offer them)."""
+
+
+def type_label_source(task_type: str | TaskType) -> str:
+    """The untranslated label of a task type given in any of its API spellings; an unknown name
+    is shown as it is (a foreign remote may know more types than this client)."""
+    parsed = try_parse_task_type(task_type)
+    return TYPE_LABELS[parsed] if parsed else str(task_type)
+
+
+RATING_SUBTYPES: dict[RatingType, tuple[RatingSubtype, ...]] = {
+    RatingType.GOOD: (
+        RatingSubtype.CLEAR_EXPLANATION,
+        RatingSubtype.HELPFUL_HINT,
+        RatingSubtype.MOTIVATION_BOOST,
+        RatingSubtype.CORRECT_ANSWER,
+        RatingSubtype.LEARNED_SOMETHING_NEW,
+        RatingSubtype.LIKED_FORMAT,
+    ),
+    RatingType.BAD: (
+        RatingSubtype.UNCLEAR_EXPLANATION,
+        RatingSubtype.UNHELPFUL,
+        RatingSubtype.TOO_STRICT,
+        RatingSubtype.INCORRECT_FEEDBACK,
+        RatingSubtype.TOO_GENERIC,
+        RatingSubtype.NOT_RELEVANT,
+    ),
+}
+"""The reasons that fit each kind of rating: a GOOD rating cannot carry a complaint (API.md 2.7)."""
+
+
+def subtype_label(subtype: RatingSubtype) -> str:
+    """A rating reason as words ("Too strict")."""
+    return subtype.value.replace("_", " ").capitalize()
+
+
+AUTHOR_ID = "studio-author"
+"""The userId of answers an author tries in either app, so its interactions read as the author's."""
+
+TEACHER_ID = "studio-teacher"
+"""The userId of a teacher's chat with a tutor in either app."""
+
+REHEARSAL_LEARNER_ID = "studio-learner"
+"""The userId of the learner an author plays when rehearsing a simulation in either app."""

@@ -1,0 +1,24 @@
+"""The product's words are the same in both apps: one table in core.client.vocabulary."""
+
+from __future__ import annotations
+
+from core.api import RatingType, TaskType
+from core.client.vocabulary import RATING_SUBTYPES, TYPE_LABELS, type_label_source
+from tui.labels import type_label as terminal_label
+from webui.components.task_types import type_label as web_label
+
+
+def test_both_apps_call_every_task_type_by_the_same_name() -> None:
+    for task_type in TaskType:
+        assert terminal_label(task_type) == web_label(task_type) == TYPE_LABELS[task_type]
+        assert terminal_label(task_type.schema_name) == terminal_label(task_type.value)
+
+
+def test_a_type_this_client_does_not_know_is_shown_as_named() -> None:
+    assert type_label_source("HotspotTask") == "HotspotTask"
+
+
+def test_every_rating_reason_belongs_to_exactly_one_kind_of_rating() -> None:
+    good, bad = set(RATING_SUBTYPES[RatingType.GOOD]), set(RATING_SUBTYPES[RatingType.BAD])
+    assert not good & bad
+    assert len(good | bad) == 12
