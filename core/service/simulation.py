@@ -17,7 +17,6 @@ from core.api import (
     ChatTurn,
     InvalidParameter,
     Language,
-    MissingPermissions,
     NotFound,
     SimulationSession,
     SimulationTask,
@@ -85,7 +84,7 @@ class SimulationOperations:
             if action is not TaskAction.UNCHANGED:
                 self.ctx.principal.require(tenant, Permission.WRITE)
             await conversations.put_tutor(session, tenant, tutor_id, tutor.to_wire())
-            await conversations.create_conversation(
+            conversation, _ = await conversations.create_conversation(
                 session,
                 conversation_id=conversation_id,
                 tenant_id=tenant,
@@ -97,7 +96,7 @@ class SimulationOperations:
             )
             await conversations.append_messages(
                 session,
-                conversation_id,
+                conversation,
                 [("system", self.system_prompt(task)), *(("assistant", text) for text in initial)],
             )
         return SimulationSession(
@@ -138,13 +137,11 @@ class SimulationOperations:
         """The learner-visible turns of a session (its system prompts left out), for its feedback.
 
         They are exactly what a client saw, so feedback on {messages} built from the chat equals
-        feedback on {conversationId}, message indexes included.
+        feedback on {conversationId}, message indexes included. The id is read in the tenant of the
+        feedback: another tenant's session of that id is not there, and is not told of.
         """
         async with self.ctx.runtime.db.read() as session:
-            conversation = await conversations.get_conversation(session, conversation_id)
-            if conversation is None:
-                raise NotFound(f"conversation {conversation_id!r} does not exist")
-            if conversation.tenant_id != tenant:
-                raise MissingPermissions(f"conversation {conversation_id!r} belongs to another tenant")
-            rows = await conversations.list_messages(session, conversation_id)
+            if await conversations.get_conversation(session, tenant, conversation_id) is None:
+                raise NotFound(f"conversation {conversation_id!r} does not exist in tenant {tenant!r}")
+            rows = await conversations.list_messages(session, tenant, conversation_id)
         return tuple(ChatTurn(role=r.role, content=r.content) for r in rows if r.role != "system")

@@ -102,11 +102,14 @@ class TutorOperations:
         async with self.ctx.runtime.db.read() as session:
             return configuration(await self._tutor_row(session, tutor_id, tenant_id))
 
-    async def _tutor_row(self, session: Any, tutor_id: str, tenant_id: str | None) -> m.Tutor:
+    async def _tutor_row(
+        self, session: Any, tutor_id: str, tenant_id: str | None, conversation_id: str | None = None
+    ) -> m.Tutor:
         """The caller's tutor of this id. Each tenant names its own tutors, so the tenant decides
-        which one is meant: the tenant named, else the caller's default tenant if it has one, else
-        the one tenant among those the caller may access that has it. Another tenant's tutor is
-        never the answer; its existence is told only as API.md asks (403, no access to its tenant)."""
+        which one is meant: the tenant named, else the one tenant among those the caller may access
+        that has both the tutor and the conversation named, else the caller's default tenant if it
+        has the tutor, else the one such tenant that has it. Another tenant's tutor is never the
+        answer; its existence is told only as API.md asks (403, no access to its tenant)."""
         if tenant_id is not None:
             tenant = self.ctx.tenant(tenant_id, Permission.ACCESS)
             row = await conversations.get_tutor(session, tenant, tutor_id)
@@ -116,7 +119,11 @@ class TutorOperations:
         principal = self.ctx.principal
         owners = await conversations.tenants_of_tutor(session, tutor_id)
         mine = [t for t in owners if principal.can(t, Permission.ACCESS)]
-        if principal.default_tenant in mine:
+        if len(mine) > 1 and conversation_id:  # a conversation goes on in its own tenant
+            holding = await conversations.tenants_holding_conversation(session, conversation_id, mine)
+            if len(holding) == 1:
+                mine = holding
+        if len(mine) > 1 and principal.default_tenant in mine:
             mine = [principal.default_tenant]
         if len(mine) > 1:
             raise InvalidParameter(
@@ -204,17 +211,13 @@ class TutorOperations:
             raise InvalidParameter("the last message must be the learner's (role 'user')")
         named_tenant = request.context.tenantId if request.context else None
         async with self.ctx.runtime.db.read() as session:
-            stored = None
-            if request.conversationId:
-                stored = await conversations.get_conversation(session, request.conversationId)
-            if stored is not None and not self.ctx.principal.can(stored.tenant_id, Permission.ACCESS):
-                raise MissingPermissions(f"conversation {stored.id!r} belongs to another tenant")
-            # A conversation goes on in its own tenant, with that tenant's tutor.
-            row = await self._tutor_row(
-                session, request.tutorId, named_tenant or (stored.tenant_id if stored else None)
-            )
+            # The tutor's tenant is the conversation's: each tenant names its own conversations.
+            row = await self._tutor_row(session, request.tutorId, named_tenant, request.conversationId)
             tenant = row.tenant_id
             tutor = configuration(row)
+            stored = None
+            if request.conversationId:
+                stored = await conversations.get_conversation(session, tenant, request.conversationId)
             conversation_id = request.conversationId or str(uuid.uuid4())
             if stored is None and conversation_id.startswith(SERVER_ID_PREFIX):
                 raise NotFound(
@@ -222,10 +225,10 @@ class TutorOperations:
                     "start one with POST /simulation/start"
                 )
             if stored is not None:
-                self._check_conversation(stored, tenant, tutor.id)
+                self._check_conversation(stored, tutor.id)
                 history = [
                     ChatTurn(role=r.role, content=r.content)
-                    for r in await conversations.list_messages(session, conversation_id)
+                    for r in await conversations.list_messages(session, tenant, conversation_id)
                 ]
                 task_id = stored.task_id
             else:
@@ -252,9 +255,7 @@ class TutorOperations:
             last_turn_note=self.simulations.closing_note(stored, task, language),
         )
 
-    def _check_conversation(self, stored: m.Conversation, tenant: str, tutor_id: str) -> None:
-        if stored.tenant_id != tenant:
-            raise MissingPermissions(f"conversation {stored.id!r} belongs to another tenant")
+    def _check_conversation(self, stored: m.Conversation, tutor_id: str) -> None:
         if stored.tutor_id != tutor_id:
             raise InvalidParameter(
                 f"conversation {stored.id!r} is held with tutor {stored.tutor_id!r}, not {tutor_id!r}"
@@ -378,7 +379,9 @@ class TutorOperations:
 
     async def _conversation_for(self, session: Any, prepared: Prepared) -> m.Conversation:
         if prepared.existing:
-            stored = await conversations.get_conversation(session, prepared.conversation_id, lock=True)
+            stored = await conversations.get_conversation(
+                session, prepared.tenant, prepared.conversation_id, lock=True
+            )
             if stored is None:
                 raise NotFound(f"conversation {prepared.conversation_id!r} was deleted meanwhile")
             return stored
@@ -392,7 +395,7 @@ class TutorOperations:
         )
         if created:  # a concurrent first turn that lost the race finds its history already stored
             await conversations.append_messages(
-                session, conversation.id, [(t.role, t.content) for t in prepared.history]
+                session, conversation, [(t.role, t.content) for t in prepared.history]
             )
         return conversation
 

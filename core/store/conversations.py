@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import ColumnElement, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from core.api import InvalidParameter
@@ -15,12 +15,30 @@ from core.store.common import insert_for
 
 
 async def get_conversation(
-    session: AsyncSession, conversation_id: str, *, lock: bool = False
+    session: AsyncSession, tenant_id: str, conversation_id: str, *, lock: bool = False
 ) -> m.Conversation | None:
-    stmt = select(m.Conversation).where(m.Conversation.id == conversation_id)
+    """The tenant's conversation of this id (each tenant names its own conversations)."""
+    stmt = select(m.Conversation).where(
+        m.Conversation.tenant_id == tenant_id, m.Conversation.id == conversation_id
+    )
     if lock:
         stmt = stmt.with_for_update().execution_options(populate_existing=True)
     return (await session.execute(stmt)).scalar_one_or_none()
+
+
+async def tenants_holding_conversation(
+    session: AsyncSession, conversation_id: str, among: Sequence[str]
+) -> list[str]:
+    """Which of the tenants `among` hold a conversation of this id (never asks about any other)."""
+    return list(
+        (
+            await session.execute(
+                select(m.Conversation.tenant_id)
+                .where(m.Conversation.id == conversation_id, m.Conversation.tenant_id.in_(among))
+                .order_by(m.Conversation.tenant_id)
+            )
+        ).scalars()
+    )
 
 
 async def create_conversation(
@@ -35,12 +53,14 @@ async def create_conversation(
     state: dict[str, Any] | None = None,
     expires_at: datetime | None = None,
 ) -> tuple[m.Conversation, bool]:
-    """A new conversation, or the one a concurrent request just created under the same id; and
-    whether this call created it (only the creator stores the history the first turn brought).
+    """A new conversation of the tenant, or the one a concurrent request just created under the
+    same id; and whether this call created it (only the creator stores the history the first turn
+    brought).
 
     Clients choose conversation ids, so two first turns may arrive at once: INSERT … ON CONFLICT
     DO NOTHING lets exactly one create it, and every caller gets the row locked for its turn. A
-    caller of another tenant or tutor is refused, never let into that conversation.
+    caller with another tutor is refused, never let into that conversation. Another tenant's
+    conversation of the same id is another conversation and never meets this one.
     """
     now = m.utcnow()
     inserted = await session.execute(
@@ -59,46 +79,61 @@ async def create_conversation(
             expires_at=expires_at,
             updated_at=now,
         )
-        .on_conflict_do_nothing(index_elements=["id"])
+        .on_conflict_do_nothing(index_elements=["tenant_id", "id"])
         .returning(m.Conversation.id)
     )
     created = inserted.first() is not None
-    row = await get_conversation(session, conversation_id, lock=True)
-    if row is None or (row.tenant_id, row.tutor_id) != (tenant_id, tutor_id):
+    row = await get_conversation(session, tenant_id, conversation_id, lock=True)
+    if row is None or row.tutor_id != tutor_id:
         raise InvalidParameter(f"conversation id {conversation_id!r} is taken; choose another")
     return row, created
 
 
 async def append_messages(
-    session: AsyncSession, conversation_id: str, messages: Sequence[tuple[str, str]]
+    session: AsyncSession, conversation: m.Conversation, messages: Sequence[tuple[str, str]]
 ) -> None:
     """Append (role, content) pairs after the conversation's last message, keeping their order."""
     last = (
         await session.execute(
             select(func.coalesce(func.max(m.ConversationMessage.seq), 0)).where(
-                m.ConversationMessage.conversation_id == conversation_id
+                *_messages_of(conversation.tenant_id, conversation.id)
             )
         )
     ).scalar_one()
     now = m.utcnow()
     session.add_all(
         m.ConversationMessage(
-            conversation_id=conversation_id, seq=last + i, role=role, content=content, created_at=now
+            tenant_id=conversation.tenant_id,
+            conversation_id=conversation.id,
+            seq=last + i,
+            role=role,
+            content=content,
+            created_at=now,
         )
         for i, (role, content) in enumerate(messages, start=1)
     )
     await session.flush()
 
 
-async def list_messages(session: AsyncSession, conversation_id: str) -> list[m.ConversationMessage]:
+async def list_messages(
+    session: AsyncSession, tenant_id: str, conversation_id: str
+) -> list[m.ConversationMessage]:
     return list(
         (
             await session.execute(
                 select(m.ConversationMessage)
-                .where(m.ConversationMessage.conversation_id == conversation_id)
+                .where(*_messages_of(tenant_id, conversation_id))
                 .order_by(m.ConversationMessage.seq)
             )
         ).scalars()
+    )
+
+
+def _messages_of(tenant_id: str, conversation_id: str) -> tuple[ColumnElement[bool], ...]:
+    """The WHERE clauses of one conversation's messages."""
+    return (
+        m.ConversationMessage.tenant_id == tenant_id,
+        m.ConversationMessage.conversation_id == conversation_id,
     )
 
 
@@ -168,7 +203,7 @@ async def record_turn(
     status: str,
 ) -> None:
     """One learner turn with the reply: its messages, the new state, one more turn counted."""
-    await append_messages(session, conversation.id, messages)
+    await append_messages(session, conversation, messages)
     conversation.state = state
     conversation.status = status
     conversation.turns += 1

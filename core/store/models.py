@@ -15,6 +15,7 @@ from sqlalchemy import (
     DateTime,
     Float,
     ForeignKey,
+    ForeignKeyConstraint,
     Index,
     Integer,
     String,
@@ -202,9 +203,12 @@ class Tutor(Base):
 
 
 class Conversation(Base):
+    """A chat or simulation session; its id is the tenant's own (clients choose chat conversation
+    ids, so two tenants may both hold a "conv-1", each unseen by the other)."""
+
     __tablename__ = "conversations"
+    tenant_id: Mapped[str] = mapped_column(ForeignKey("tenants.id", ondelete="CASCADE"), primary_key=True)
     id: Mapped[str] = mapped_column(ID, primary_key=True)
-    tenant_id: Mapped[str] = mapped_column(ForeignKey("tenants.id", ondelete="CASCADE"), index=True)
     tutor_id: Mapped[str] = mapped_column(ID)
     user_id: Mapped[str] = mapped_column(ID)
     task_id: Mapped[str | None] = mapped_column(ID)
@@ -219,9 +223,17 @@ class Conversation(Base):
 
 class ConversationMessage(Base):
     __tablename__ = "conversation_messages"
-    __table_args__ = (UniqueConstraint("conversation_id", "seq"),)
+    __table_args__ = (
+        ForeignKeyConstraint(
+            ["tenant_id", "conversation_id"],
+            ["conversations.tenant_id", "conversations.id"],
+            ondelete="CASCADE",
+        ),
+        UniqueConstraint("tenant_id", "conversation_id", "seq"),
+    )
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    conversation_id: Mapped[str] = mapped_column(ForeignKey("conversations.id", ondelete="CASCADE"))
+    tenant_id: Mapped[str] = mapped_column(ID)
+    conversation_id: Mapped[str] = mapped_column(ID)
     seq: Mapped[int] = mapped_column(Integer)
     role: Mapped[str] = mapped_column(String(16))
     content: Mapped[str] = mapped_column(Text)

@@ -1,5 +1,6 @@
-"""Rules of tutor configurations: each tenant names its own tutors, the ids the server makes are
-reserved, and an engine that cannot work is refused when the tutor is saved, not at every chat."""
+"""Rules of tutor configurations: each tenant names its own tutors and conversations, the ids the
+server makes are reserved, and an engine that cannot work is refused when the tutor is saved, not
+at every chat."""
 
 from __future__ import annotations
 
@@ -18,8 +19,8 @@ from core.api import (
 )
 from core.auth import ALL_PERMISSIONS, Principal, local_principal
 from core.service.local import LocalService
+from core.store import conversations, principals
 from core.store import models as m
-from core.store import principals
 from tests.contract.builders import simulation_task
 
 
@@ -35,9 +36,11 @@ async def intruder(runtime) -> LocalService:
     return LocalService(runtime, local_principal("tenB"))
 
 
-def chat(tutor_id: str, conversation_id: str | None = None, tenant: str | None = None) -> ChatRequest:
+def chat(
+    tutor_id: str, conversation_id: str | None = None, tenant: str | None = None, text: str = "Hello"
+) -> ChatRequest:
     return ChatRequest(
-        messages=[ChatMessage(role="user", content="Hello")],
+        messages=[ChatMessage(role="user", content=text)],
         tutorId=tutor_id,
         conversationId=conversation_id,
         context=ChatContext(tenantId=tenant) if tenant else None,
@@ -45,10 +48,14 @@ def chat(tutor_id: str, conversation_id: str | None = None, tenant: str | None =
 
 
 async def conversation_tenant(runtime, conversation_id: str) -> str:
+    """The one tenant that holds a conversation of this id."""
     async with runtime.db.read() as session:
-        row = await session.get(m.Conversation, conversation_id)
-    assert row is not None
-    return row.tenant_id
+        (tenant,) = (
+            await session.scalars(
+                select(m.Conversation.tenant_id).where(m.Conversation.id == conversation_id)
+            )
+        ).all()
+    return tenant
 
 
 async def test_two_tenants_each_have_their_own_tutor_under_one_id(runtime, service, intruder):
@@ -92,6 +99,39 @@ async def test_a_caller_of_several_tenants_gets_the_default_tenants_tutor_or_nam
     assert await conversation_tenant(runtime, "conv-c") == "tenC"
     await teacher.put_tutor("default", "coach", TutorUpsert(name="Default"))
     assert (await teacher.get_tutor("coach")).name == "Default"
+
+
+async def learner_said(runtime, tenant: str, conversation_id: str) -> list[str]:
+    async with runtime.db.read() as session:
+        rows = await conversations.list_messages(session, tenant, conversation_id)
+    return [r.content for r in rows if r.role == "user"]
+
+
+async def test_two_tenants_each_hold_their_own_conversation_under_one_id(runtime, service, intruder):
+    await service.put_tutor("default", "coach", TutorUpsert(name="A's coach"))
+    await intruder.put_tutor("tenB", "coach", TutorUpsert(name="B's coach"))
+    await intruder.put_tutor("tenB", "other-coach", TutorUpsert(name="B's other coach"))
+    await intruder.chat(chat("coach", "conv-1", text="B's first"))
+    await service.chat(chat("coach", "conv-1", text="A's first"))  # B's id does not stop A
+    await intruder.chat(chat("coach", "conv-1", text="B's second"))
+    assert await learner_said(runtime, "tenB", "conv-1") == ["B's first", "B's second"]
+    assert await learner_said(runtime, "default", "conv-1") == ["A's first"]
+    # Within a tenant a conversation still has one tutor.
+    with pytest.raises(InvalidParameter, match="held with tutor 'coach'"):
+        await intruder.chat(chat("other-coach", "conv-1"))
+
+
+async def test_a_caller_of_several_tenants_goes_on_with_a_conversation_in_its_tenant(runtime):
+    await tenants(runtime, "tenB", "tenC")
+    grants = dict.fromkeys(["default", "tenB", "tenC"], ALL_PERMISSIONS)
+    teacher = LocalService(runtime, Principal("teacher", "teacher", "default", grants))
+    for tenant in ("tenB", "tenC"):
+        await teacher.put_tutor(tenant, "coach", TutorUpsert(name=tenant))
+    await teacher.chat(chat("coach", "conv-c", tenant="tenC", text="first"))
+    await teacher.chat(chat("coach", "conv-c", text="second"))  # the one of its tenants that holds it
+    assert await learner_said(runtime, "tenC", "conv-c") == ["first", "second"]
+    with pytest.raises(InvalidParameter, match="name one"):
+        await teacher.chat(chat("coach", "conv-new"))
 
 
 async def test_the_server_reserves_the_ids_of_simulation_sessions(runtime, service, intruder):

@@ -66,10 +66,11 @@ async def test_concurrent_ratings_of_one_interaction_leave_one_rating(client):
 
 
 async def stored_transcript(database_url: str, conversation_id: str) -> list[tuple[str, str]]:
+    """The messages of the default tenant's conversation of this id."""
     db = Database(database_url)
     try:
         async with db.read() as session:
-            rows = await conversations.list_messages(session, conversation_id)
+            rows = await conversations.list_messages(session, "default", conversation_id)
     finally:
         await db.aclose()
     assert [r.seq for r in rows] == list(range(1, len(rows) + 1))

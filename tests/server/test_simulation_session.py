@@ -144,20 +144,22 @@ async def test_unknown_and_expired_sessions_give_clear_errors(client, live_serve
     assert "expired" in expired.json()["message"]
 
 
-async def test_another_tenants_session_is_forbidden(client, live_server):
+async def test_another_tenants_session_is_out_of_reach(client, live_server):
     task = demo_task("sim-customer-objections-en")
     session = await start(client, task)
     other = bearer(await live_server.token("other"))
     chat = await client.post(
         "/tutor/chat", json=chat_body(session["tutorId"], "Hello", session["conversationId"]), headers=other
     )
-    assert chat.status_code == 403
+    assert chat.status_code == 403  # the session's tutor is in a tenant the caller has no access to
     feedback = await client.post(
         "/feedback/compute",
         json={**feedback_body(task, {"conversationId": session["id"]}), "tenantId": "other"},
         headers=other,
     )
-    assert feedback.status_code == 403
+    # Each tenant names its own sessions: there is none of that id in "other", and no word of A's.
+    assert feedback.status_code == 404
+    assert "does not exist in tenant 'other'" in feedback.json()["message"]
     start_there = await client.post(
         "/simulation/start", json={"simulationTask": task, "tenantId": "default"}, headers=other
     )

@@ -9,6 +9,8 @@ from __future__ import annotations
 import httpx
 import pytest
 
+from core.store import conversations
+from core.store.db import Database
 from tests.contract.builders import simulation_task
 from tests.core.tutor.helpers import chat_body, install_tutor, stream_chat
 from tests.server.helpers import bearer, mc_task
@@ -36,11 +38,43 @@ async def test_both_tenants_have_a_tutor_of_one_id_and_each_reaches_only_its_own
     named = await b.get(f"/tutor/{TUTOR}", params={"tenantId": "default"})
     assert named.status_code == 403, named.text
 
-    chat = await stream_chat(b, chat_body(TUTOR, "hello", "conv-b"))
-    assert chat.text("TRACE")
-    # A's chat under B's conversation id is refused, and B's conversation stays B's.
-    taken = await a.post("/tutor/chat", json=chat_body(TUTOR, "hello", "conv-b"))
-    assert taken.status_code == 403, taken.text
+
+async def test_two_tenants_hold_conversations_of_one_id_each_unseen_by_the_other(clients, live_server):
+    a, b = clients
+    await install_tutor(a, TUTOR)
+    await install_tutor(b, TUTOR, tenant="tenB")
+    # B takes the id first; A, coming later to the same id, starts its own conversation: not a
+    # 403 that would tell A the id is in use, and nothing of B's is read or written.
+    assert (await stream_chat(b, chat_body(TUTOR, "B asks about the switch", "conv-1"))).text("TRACE")
+    assert (await stream_chat(a, chat_body(TUTOR, "A asks about the bulb", "conv-1"))).text("TRACE")
+    assert (await stream_chat(b, chat_body(TUTOR, "B asks again", "conv-1"))).text("TRACE")
+    named = await a.post(
+        "/tutor/chat", json=chat_body(TUTOR, "A again", "conv-1", context={"tenantId": "default"})
+    )
+    assert named.status_code == 200, named.text
+
+    said = await learner_messages(live_server.settings.database_url, "conv-1")
+    assert said == {
+        "default": ["A asks about the bulb", "A again"],
+        "tenB": ["B asks about the switch", "B asks again"],
+    }
+
+
+async def learner_messages(database_url: str, conversation_id: str) -> dict[str, list[str]]:
+    """What the learner said in each tenant's conversation of this id, as stored."""
+    db = Database(database_url)
+    try:
+        async with db.read() as session:
+            return {
+                tenant: [
+                    r.content
+                    for r in await conversations.list_messages(session, tenant, conversation_id)
+                    if r.role == "user"
+                ]
+                for tenant in ("default", "tenB")
+            }
+    finally:
+        await db.aclose()
 
 
 async def test_a_simulation_scenario_is_not_reachable_from_another_tenant(clients):

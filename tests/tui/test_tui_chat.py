@@ -6,11 +6,25 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
+from sqlalchemy import select
 from textual.pilot import Pilot
 from textual.widgets import Input, RichLog, Select
 
-from core.api import ChatRequest, TutorEvent, TutorEventType
-from tests.tui.helpers import SIZE, library_loaded, notified, open_task, settle, text_of, wait_until
+from core.api import ChatRequest, TutorEvent, TutorEventType, TutorUpsert
+from core.auth import ALL_PERMISSIONS, Principal
+from core.service.local import LocalService
+from core.store import models as m
+from core.store import principals
+from tests.tui.helpers import (
+    SIZE,
+    library_loaded,
+    notifications,
+    notified,
+    open_task,
+    settle,
+    text_of,
+    wait_until,
+)
 from tui.app import FeedbackStudioApp
 from tui.screens.chat import ChatScreen
 from tui.widgets.chat.view import Bubble, ChatView, LearnerBubble
@@ -155,3 +169,39 @@ async def test_the_learners_message_is_shown_as_typed_not_as_markdown(pilot):
     [mine] = [b for b in chat.query(".bubble") if b.role == "user"]
     assert isinstance(mine, LearnerBubble) and mine.source == typed
     assert str(mine.render()) == typed
+
+
+async def test_a_tutor_is_opened_and_chatted_with_in_the_apps_tenant(studio):
+    """A teacher working in tenant B, with access to "default" too, where the demo tutor's id is
+    taken: the typed id opens B's tutor of that id or none, never the other tenant's."""
+    runtime = studio.runtime
+    async with runtime.db.write() as session:
+        await principals.ensure_tenant(session, "tenB")
+    grants = dict.fromkeys(["default", "tenB"], ALL_PERMISSIONS)
+    teacher = LocalService(runtime, Principal("teacher", "teacher", "tenB", grants))
+    app = FeedbackStudioApp(service=teacher)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: library_loaded(app))
+        await pilot.press("f3")
+        await wait_until(pilot, lambda: isinstance(app.screen, ChatScreen))
+        typed = app.screen.query_one("#tutor-id", Input)
+        await wait_until(pilot, lambda: typed.display)  # tenant B has no tutor to list yet
+        chat = app.screen.query_one(ChatView)
+
+        typed.value = "tutor-bulb-circuit-en"
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: any("tenB" in message for _, message in notifications(app)))
+        assert chat.tutor_id is None  # "default"'s tutor of that id is not B's
+
+        await teacher.put_tutor(
+            "tenB", "tutor-bulb-circuit-en", TutorUpsert(name="B", initial_messages=["B here."])
+        )
+        await pilot.click(typed)
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: chat.tutor_id is not None)
+        assert replies(chat) == ["B here."]
+        await send(pilot, chat, "Hello")
+        await settle(pilot)
+    async with runtime.db.read() as session:
+        [trace] = (await session.scalars(select(m.Trace))).all()
+    assert trace.tenant_id == "tenB" and trace.request["context"]["tenantId"] == "tenB"

@@ -92,11 +92,13 @@ class ChatScreen(Screen):
     async def open_tutor(self, event: Input.Submitted) -> None:
         async with service_call(self, _("Opening the tutor")):
             service = await self.app.ready()
-            await self._start(await service.get_tutor(event.value.strip()))
+            await self._start(await service.get_tutor(event.value.strip(), self.app.tenant_id or None))
 
     async def _start(self, tutor: TutorConfiguration) -> None:
         self.tutors[tutor.id] = tutor
-        await self.query_one(ChatView).reset(tutor.id, tutor.initial_messages)
+        # Each tenant names its own tutors: the chat names the tenant this tutor was read from.
+        tenant = tutor.tenantId or self.app.tenant_id or None
+        await self.query_one(ChatView).reset(tutor.id, tutor.initial_messages, tenant_id=tenant)
 
     async def action_restart(self) -> None:
         chat = self.query_one(ChatView)

@@ -17,6 +17,7 @@ from starlette.responses import HTMLResponse, RedirectResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from core.api import (
+    ChatContext,
     ChatMessage,
     ChatRequest,
     InTextChoicesTask,
@@ -129,7 +130,11 @@ class LearnerPage:
 
         def request_for(messages: list[ChatMessage]) -> ChatRequest:
             return ChatRequest(
-                messages=messages, tutorId=tutor_id, userId=learner_id(), conversationId=self.conversation_id
+                messages=messages,
+                tutorId=tutor_id,
+                userId=learner_id(),
+                conversationId=self.conversation_id,
+                context=ChatContext(tenantId=self.tenant),  # the page's tenant, whose tutor it shows
             )
 
         await self.chat.send(text, request_for)

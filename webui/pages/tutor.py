@@ -105,7 +105,7 @@ class TutorPage:
         if not self.tutor.value:
             return
         with reporting(_("Loading the tutor")):
-            config = await (await self.studio.service()).get_tutor(self.tutor.value)
+            config = await (await self.studio.service()).get_tutor(self.tutor.value, self.tenant)
             for line in config.initial_messages:
                 self.chat.show("assistant", line)
 
@@ -122,7 +122,8 @@ class TutorPage:
                 userId=TEACHER_ID,
                 conversationId=self.conversation_id,
                 debugMode=self.debug.value,
-                context=ChatContext(taskId=self.grounding.value) if self.grounding.value else None,
+                # The tutor listed is this tenant's: another tenant may use the same id.
+                context=ChatContext(taskId=self.grounding.value or None, tenantId=self.tenant),
             )
 
         await self.chat.send(text, request_for)

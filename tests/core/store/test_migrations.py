@@ -15,6 +15,12 @@ def upgrade_to(connection, revision: str) -> None:
     command.upgrade(config, revision)
 
 
+def downgrade_to(connection, revision: str) -> None:
+    config = alembic_config()
+    config.attributes["connection"] = connection
+    command.downgrade(config, revision)
+
+
 async def test_graded_count_is_backfilled_from_existing_graded_answers(database_url):
     db = Database(database_url)
     try:
@@ -96,5 +102,100 @@ async def test_each_existing_task_keeps_its_current_version_as_its_first_in_the_
                 await connection.execute(text("SELECT task_id, version, title, author FROM task_versions"))
             ).all()
         assert [tuple(row) for row in rows] == [("a", 4, "A", "")]
+    finally:
+        await db.aclose()
+
+
+async def insert_conversations_at_0003(connection) -> None:
+    """Tenant t's chat "conv-1" with two messages and tenant u's session "sim:s" with one."""
+    for tenant in ("t", "u"):
+        await connection.execute(
+            text(f"INSERT INTO tenants (id, name, created_at) VALUES ('{tenant}', '{tenant}', '2026-01-01')")
+        )
+    for tenant, conversation, kind in (("t", "conv-1", "chat"), ("u", "sim:s", "simulation")):
+        await connection.execute(
+            text(
+                "INSERT INTO conversations (id, tenant_id, tutor_id, user_id, task_id, kind, status, state,"
+                " turns, started_at, expires_at, updated_at) VALUES (:id, :tenant, 'coach', 'learner', NULL,"
+                """ :kind, 'active', '{"engine": {}}', 1, '2026-01-01', NULL, '2026-01-01')"""
+            ),
+            {"id": conversation, "tenant": tenant, "kind": kind},
+        )
+    for conversation, seq, role, content in (
+        ("conv-1", 1, "user", "Why does the bulb light?"),
+        ("conv-1", 2, "assistant", "What closes the circuit?"),
+        ("sim:s", 1, "system", "You are Mrs Rossi."),
+    ):
+        await connection.execute(
+            text(
+                "INSERT INTO conversation_messages (conversation_id, seq, role, content, created_at)"
+                " VALUES (:conversation, :seq, :role, :content, '2026-01-01')"
+            ),
+            {"conversation": conversation, "seq": seq, "role": role, "content": content},
+        )
+
+
+async def transcript(db: Database, tenant: str, conversation_id: str) -> list[tuple[int, str, str]]:
+    async with db.read() as session:
+        rows = await conversations.list_messages(session, tenant, conversation_id)
+    return [(r.seq, r.role, r.content) for r in rows]
+
+
+async def test_conversations_keep_their_rows_and_become_the_tenants_own(database_url):
+    db = Database(database_url)
+    try:
+        async with db.engine.begin() as connection:
+            await connection.run_sync(upgrade_to, "0003")
+            await insert_conversations_at_0003(connection)
+        await db.migrate()
+
+        assert await transcript(db, "t", "conv-1") == [
+            (1, "user", "Why does the bulb light?"),
+            (2, "assistant", "What closes the circuit?"),
+        ]
+        assert await transcript(db, "u", "sim:s") == [(1, "system", "You are Mrs Rossi.")]
+        async with db.read() as session:
+            kept = await conversations.get_conversation(session, "t", "conv-1")
+            assert kept is not None
+            assert (kept.tutor_id, kept.kind, kept.turns, kept.state) == ("coach", "chat", 1, {"engine": {}})
+            assert await conversations.get_conversation(session, "u", "conv-1") is None
+
+        # Tenant u now takes "conv-1" for itself, and t's conversation of that id goes on untouched.
+        async with db.write() as session:
+            theirs, created = await conversations.create_conversation(
+                session, conversation_id="conv-1", tenant_id="u", tutor_id="other", user_id="x", task_id=None
+            )
+            assert created
+            await conversations.append_messages(session, theirs, [("user", "u's question")])
+            ours = await conversations.get_conversation(session, "t", "conv-1")
+            assert ours is not None
+            await conversations.append_messages(session, ours, [("user", "And the switch?")])
+        assert await transcript(db, "u", "conv-1") == [(1, "user", "u's question")]
+        assert [row[2] for row in await transcript(db, "t", "conv-1")][-1] == "And the switch?"
+    finally:
+        await db.aclose()
+
+
+async def test_the_downgrade_of_the_conversations_migration_keeps_their_rows(database_url):
+    db = Database(database_url)
+    try:
+        async with db.engine.begin() as connection:
+            await connection.run_sync(upgrade_to, "0003")
+            await insert_conversations_at_0003(connection)
+        await db.migrate()
+        async with db.engine.begin() as connection:
+            await connection.run_sync(downgrade_to, "0004")
+        async with db.engine.connect() as connection:
+            rows = await connection.execute(
+                text(
+                    "SELECT c.tenant_id, m.conversation_id, m.seq, m.role FROM conversation_messages m"
+                    " JOIN conversations c ON c.id = m.conversation_id ORDER BY c.tenant_id, m.seq"
+                )
+            )
+            assert [tuple(r) for r in rows] == [
+                ("t", "conv-1", 1, "user"),
+                ("t", "conv-1", 2, "assistant"),
+                ("u", "sim:s", 1, "system"),
+            ]
     finally:
         await db.aclose()

@@ -62,6 +62,8 @@ class ChatView(Vertical):
         """Who is writing (core.client.vocabulary): the teacher in a chat, the learner in a rehearsal."""
         self.task_id = task_id
         self.tutor_id: str | None = None
+        self.tenant_id: str | None = None
+        """The tenant of the tutor, named in every chat (each tenant names its own tutors)."""
         self.conversation_id: str | None = None
         self.debug = False
         self.messages: list[ChatMessage] = []
@@ -85,10 +87,15 @@ class ChatView(Vertical):
         return [ChatTurn(role=m.role, content=m.content) for m in self.messages if m.role != "system"]
 
     async def reset(
-        self, tutor_id: str, greetings: Sequence[str] = (), conversation_id: str | None = None
+        self,
+        tutor_id: str,
+        greetings: Sequence[str] = (),
+        conversation_id: str | None = None,
+        tenant_id: str | None = None,
     ) -> None:
-        """Start a new conversation with ``tutor_id``; its greetings open it as tutor bubbles."""
-        self.tutor_id, self.conversation_id = tutor_id, conversation_id
+        """Start a new conversation with ``tutor_id`` (of ``tenant_id``); its greetings open it as
+        tutor bubbles."""
+        self.tutor_id, self.conversation_id, self.tenant_id = tutor_id, conversation_id, tenant_id
         self.messages = [ChatMessage(role="assistant", content=text) for text in greetings]
         self.trace_id = None
         bubbles = self.query_one("#bubbles")
@@ -128,7 +135,9 @@ class ChatView(Vertical):
                 userId=self.user_id,
                 conversationId=self.conversation_id,
                 debugMode=self.debug,
-                context=ChatContext(taskId=self.task_id) if self.task_id else None,
+                context=ChatContext(taskId=self.task_id, tenantId=self.tenant_id)
+                if self.task_id or self.tenant_id
+                else None,
             )
         )
 
