@@ -119,6 +119,20 @@ class AnswerWords:
         return [], 0.0
 
 
+def sentence_words(analysis: Analysis, limit: int | None = None) -> tuple[AnswerWords, ...]:
+    """The words of each sentence of an answer (its first ``limit``), indexed apart: a statement
+    is made in one sentence, so a reference's terms scattered over several say less. Tokens keep
+    their negation and offsets from the whole answer, so spans still point into it."""
+    count = len(analysis.sentences) if limit is None else min(len(analysis.sentences), limit)
+    by_sentence: list[list[Token]] = [[] for _ in range(count)]
+    for token in analysis.tokens:
+        if token.sentence < count:
+            by_sentence[token.sentence].append(token)
+    return tuple(
+        AnswerWords(Analysis(analysis.text, analysis.base, tuple(tokens), ())) for tokens in by_sentence
+    )
+
+
 COMPOUNDING = frozenset({"de"})
 """Languages that write compounds as one word and split verbs ("dehnt sich aus")."""
 MIN_PART = 5
