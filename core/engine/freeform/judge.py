@@ -32,6 +32,7 @@ import numpy as np
 from core.api import Correctness
 from core.engine.text.coverage import AnswerWords, Coverage, KeyTerm, coverage, sentence_words
 from core.engine.text.embedding import encoder
+from core.engine.text.relations import Causal, reversed_relation, sentence_relations
 from core.engine.text.tokens import Analysis, Token
 
 FEATURES = ("fact_alignment", "fact_gain", "facts_beaten")
@@ -50,6 +51,8 @@ sentence of the problem statement only repeats the question (WRONG)."""
 class Fact:
     text: str
     terms: tuple[KeyTerm, ...]
+    relation: Causal | None = None
+    """The cause and effect the fact states, if it states one ("… because …", "…, so …")."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,11 +159,15 @@ class AnswerText:
     words: AnswerWords
     sentence_words: tuple[AnswerWords, ...]
     vectors: np.ndarray
+    relations: tuple[Causal, ...]
 
     @classmethod
     def of(cls, answer: Analysis, words: AnswerWords | None = None) -> AnswerText:
         return cls(
-            words or AnswerWords(answer), sentence_words(answer, MAX_SENTENCES), sentence_vectors(answer)
+            words or AnswerWords(answer),
+            sentence_words(answer, MAX_SENTENCES),
+            sentence_vectors(answer),
+            sentence_relations(answer, MAX_SENTENCES),
         )
 
 
@@ -177,21 +184,27 @@ def aligned(answer: AnswerText, terms: tuple[KeyTerm, ...]) -> Coverage:
 
 def evidence(reference: Reference, answer: AnswerText) -> Evidence:
     in_sentence = [aligned(answer, fact.terms) for fact in reference.facts]
-    lexical = np.array([c.score for c in in_sentence])
+    # Its words in a swapped relation ("heated because it expands" for "expands because it is
+    # heated") do not state a fact, however many of them there are.
+    swapped = np.array(
+        [bool(f.relation and reversed_relation(f.relation, answer.relations)) for f in reference.facts]
+    )
+    lexical = np.where(swapped, 0.0, [c.score for c in in_sentence])
     nearest = (answer.vectors @ reference.vectors.T).max(axis=0)
     gain = nearest - reference.statement_similarity
-    # A sentence vector does not see "open" against "closed": a fact the answer states with an
-    # opposite word anywhere gains nothing by meaning. (Zeroing it for negations as well, whose
-    # scope is judged per clause, cost German 0.016 held out: docs/freeform-engine.md.)
+    # A sentence vector does not see "open" against "closed", nor which way a cause runs: a fact
+    # the answer states with an opposite word anywhere, or reversed, gains nothing by meaning.
+    # (Zeroing it for negations as well, whose scope is judged per clause, cost German 0.016
+    # held out: docs/freeform-engine.md.)
     opposed = np.array(
         [bool(f.terms and coverage(answer.words, f.terms, opposites=True).opposed) for f in reference.facts]
     )
-    gain = np.where(opposed, np.minimum(gain, 0.0), gain)
+    gain = np.where(opposed | swapped, np.minimum(gain, 0.0), gain)
     return Evidence(
         features=np.array([lexical.mean(), gain.mean(), (gain > 0).mean()]),
         shown=(lexical >= FACT_SHOWN_LEXICALLY) | (gain >= FACT_SHOWN_BY_MEANING),
         matched=tuple(c.matched for c in in_sentence),
-        verbatim=bool((nearest >= SAME_TEXT).all() and not opposed.any()),
+        verbatim=bool((nearest >= SAME_TEXT).all() and not (opposed | swapped).any()),
     )
 
 

@@ -17,7 +17,7 @@ from rapidfuzz.distance import OSA
 
 from core.engine.text.languages import antonyms
 from core.engine.text.normalise import strip_accents
-from core.engine.text.tokens import Analysis, Token
+from core.engine.text.tokens import Analysis, Token, sentence_tokens
 
 FUNCTION_WORD_WEIGHT = 0.2
 ECHOED_WORD_WEIGHT = 0.2
@@ -123,13 +123,9 @@ def sentence_words(analysis: Analysis, limit: int | None = None) -> tuple[Answer
     """The words of each sentence of an answer (its first ``limit``), indexed apart: a statement
     is made in one sentence, so a reference's terms scattered over several say less. Tokens keep
     their negation and offsets from the whole answer, so spans still point into it."""
-    count = len(analysis.sentences) if limit is None else min(len(analysis.sentences), limit)
-    by_sentence: list[list[Token]] = [[] for _ in range(count)]
-    for token in analysis.tokens:
-        if token.sentence < count:
-            by_sentence[token.sentence].append(token)
     return tuple(
-        AnswerWords(Analysis(analysis.text, analysis.base, tuple(tokens), ())) for tokens in by_sentence
+        AnswerWords(Analysis(analysis.text, analysis.base, tuple(tokens), ()))
+        for tokens in sentence_tokens(analysis, limit)
     )
 
 
