@@ -31,10 +31,9 @@ from sklearn.preprocessing import StandardScaler
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from core.engine.freeform.judge import FEATURES, JudgeWeights, evidence, sentence_vectors  # noqa: E402
+from core.engine.freeform.judge import FEATURES, AnswerText, JudgeWeights, evidence  # noqa: E402
 from core.engine.freeform.model import build_model  # noqa: E402
 from core.engine.similarity import LexicalBackend  # noqa: E402
-from core.engine.text.coverage import AnswerWords  # noqa: E402
 from core.engine.text.tokens import analyse  # noqa: E402
 from core.evaluation import macro_f1, read_questions, read_verdict, task_of  # noqa: E402
 
@@ -73,13 +72,10 @@ def examples_of(corpus: str, file: str) -> list[Example]:
         if not model.references:
             continue
         for item in question.get("train", []) + question.get("test", []):
-            analysis = analyse(item["answer"], model.base)
-            words, sentences = AnswerWords(analysis), sentence_vectors(analysis)
+            answer = AnswerText.of(analyse(item["answer"], model.base))
             # With several sample solutions, the one the answer covers best (the judge takes the
             # likeliest; before there are weights, coverage plus gain is the stand-in).
-            values = max(
-                (evidence(r, words, sentences).features for r in model.references), key=lambda v: v[0] + v[1]
-            )
+            values = max((evidence(r, answer).features for r in model.references), key=lambda v: v[0] + v[1])
             out.append(Example(corpus, file, values, item["label"]))
     return out
 

@@ -17,7 +17,7 @@ from core.api import (
     TextSpan,
 )
 from core.engine.base import GradedExample, to_aspect
-from core.engine.freeform.judge import FACT_SHOWN_BY_MEANING, judge, sentence_vectors
+from core.engine.freeform.judge import FACT_SHOWN_BY_MEANING, AnswerText, judge, sentence_vectors
 from core.engine.freeform.model import AspectPhrases, TaskModel
 from core.engine.text.coverage import AnswerWords, coverage
 from core.engine.text.phrases import Found, PhraseMatch, evidence_spans, find_phrase
@@ -83,18 +83,22 @@ def _coverage_assessment(model: TaskModel, answer: Analysis, words: AnswerWords)
     """No graded answers: the learnt judge of :mod:`judge` over the sample solutions' facts."""
     if not model.references:
         return Assessment(Basis.NOTHING, Correctness.UNKNOWN, 0.0)
-    judgement = judge(model.references, model.statement, answer, words)
+    judgement = judge(model.references, model.statement, AnswerText.of(answer, words))
     reference = model.references[judgement.reference]
-    shown = [fact for fact, is_shown in zip(reference.facts, judgement.facts_shown, strict=True) if is_shown]
-    detected = []
-    for fact in shown:
-        found = coverage(words, fact.terms, opposites=True)
-        detected.append(
-            DetectedAspect[list[TextSpan]](
-                aspect=WireAspect(name=_idea_name(fact.text), description=fact.text, type=AspectType.CONCEPT),
-                context=text_spans(answer.text, evidence_spans(answer, found.matched)),
-            )
+    shown = [
+        (fact, matched)
+        for fact, is_shown, matched in zip(
+            reference.facts, judgement.facts_shown, judgement.fact_words, strict=True
         )
+        if is_shown
+    ]
+    detected = [
+        DetectedAspect[list[TextSpan]](
+            aspect=WireAspect(name=_idea_name(fact.text), description=fact.text, type=AspectType.CONCEPT),
+            context=text_spans(answer.text, evidence_spans(answer, matched)),
+        )
+        for fact, matched in shown
+    ]
     best = coverage(words, reference.terms, opposites=True)
     return Assessment(
         basis=Basis.COVERAGE,

@@ -3,8 +3,10 @@
 Three signals per sample solution, each about its facts (:mod:`facts`), and all relative to the
 task, since absolute word overlap and cosines differ by language and by how long authors write:
 
-- ``fact_coverage``: the mean lexical coverage of each fact's key terms (stems, typos, German
-  compound parts, negation-aware: a contradicted term counts against the answer);
+- ``fact_alignment``: per fact, the lexical coverage of its key terms by the one answer sentence
+  that covers most of them (stems, typos, German compound parts, negation-aware: a contradicted
+  term counts against the answer), averaged; a fact is stated in a sentence, and its words
+  scattered over an answer say less;
 - ``fact_gain``: for each fact, how much closer the nearest sentence of the answer comes to it
   than the problem statement does (USE multilingual cosines), averaged; this is what carries a
   paraphrase in other words or another language;
@@ -28,11 +30,12 @@ from typing import Any
 import numpy as np
 
 from core.api import Correctness
-from core.engine.text.coverage import AnswerWords, KeyTerm, coverage
+from core.engine.text.coverage import AnswerWords, Coverage, KeyTerm, coverage, sentence_words
 from core.engine.text.embedding import encoder
-from core.engine.text.tokens import Analysis
+from core.engine.text.relations import Causal, reversed_relation, sentence_relations
+from core.engine.text.tokens import Analysis, Token
 
-FEATURES = ("fact_coverage", "fact_gain", "facts_beaten")
+FEATURES = ("fact_alignment", "fact_gain", "facts_beaten")
 FACT_SHOWN_LEXICALLY = 0.5
 FACT_SHOWN_BY_MEANING = 0.25
 """A fact counts as stated (for the feedback's "n of m") when half its key terms are there, or the
@@ -48,6 +51,8 @@ sentence of the problem statement only repeats the question (WRONG)."""
 class Fact:
     text: str
     terms: tuple[KeyTerm, ...]
+    relation: Causal | None = None
+    """The cause and effect the fact states, if it states one ("… because …", "…, so …")."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,6 +123,8 @@ class Evidence:
     features: np.ndarray
     shown: np.ndarray
     """Per fact, whether the answer states it (for the feedback's "n of m")."""
+    matched: tuple[tuple[Token, ...], ...]
+    """Per fact, its words in the answer sentence that states most of it: the fact's evidence."""
     verbatim: bool
     """Every fact is stated nearly word for word."""
 
@@ -130,6 +137,8 @@ class Judgement:
     """Points as a share of the maximum: 1, 0, or strictly between for PARTIAL."""
     reference: int
     facts_shown: tuple[bool, ...]
+    fact_words: tuple[tuple[Token, ...], ...]
+    """Per fact of the chosen reference, its words in the answer sentence that states most of it."""
 
 
 MAX_SENTENCES = 64
@@ -142,33 +151,70 @@ def sentence_vectors(text: Analysis) -> np.ndarray:
     return encoder().encode(texts)
 
 
-def evidence(reference: Reference, words: AnswerWords, sentences: np.ndarray) -> Evidence:
-    found = [coverage(words, fact.terms, opposites=True) if fact.terms else None for fact in reference.facts]
-    lexical = np.array([f.score if f else 0.0 for f in found])
-    nearest = (sentences @ reference.vectors.T).max(axis=0)
+@dataclass(frozen=True, slots=True)
+class AnswerText:
+    """An answer read once for every sample solution: its words, its sentences' words, and its
+    sentences' vectors."""
+
+    words: AnswerWords
+    sentence_words: tuple[AnswerWords, ...]
+    vectors: np.ndarray
+    relations: tuple[Causal, ...]
+
+    @classmethod
+    def of(cls, answer: Analysis, words: AnswerWords | None = None) -> AnswerText:
+        return cls(
+            words or AnswerWords(answer),
+            sentence_words(answer, MAX_SENTENCES),
+            sentence_vectors(answer),
+            sentence_relations(answer, MAX_SENTENCES),
+        )
+
+
+_NOTHING = Coverage(0.0, (), ())
+
+
+def aligned(answer: AnswerText, terms: tuple[KeyTerm, ...]) -> Coverage:
+    """The coverage of a fact's terms by the one answer sentence that covers most of them."""
+    if not terms:
+        return _NOTHING
+    found = (coverage(words, terms, opposites=True) for words in answer.sentence_words)
+    return max(found, key=lambda c: c.score, default=_NOTHING)
+
+
+def evidence(reference: Reference, answer: AnswerText) -> Evidence:
+    in_sentence = [aligned(answer, fact.terms) for fact in reference.facts]
+    # Its words in a swapped relation ("heated because it expands" for "expands because it is
+    # heated") do not state a fact, however many of them there are.
+    swapped = np.array(
+        [bool(f.relation and reversed_relation(f.relation, answer.relations)) for f in reference.facts]
+    )
+    lexical = np.where(swapped, 0.0, [c.score for c in in_sentence])
+    nearest = (answer.vectors @ reference.vectors.T).max(axis=0)
     gain = nearest - reference.statement_similarity
-    # A sentence vector does not see "open" against "closed": a fact the answer states with an
-    # opposite word gains nothing by meaning. (Zeroing it for negations as well, whose scope is
-    # judged per clause, cost German 0.016 held out: docs/freeform-engine.md.)
-    opposed = np.array([bool(f and f.opposed) for f in found])
-    gain = np.where(opposed, np.minimum(gain, 0.0), gain)
+    # A sentence vector does not see "open" against "closed", nor which way a cause runs: a fact
+    # the answer states with an opposite word anywhere, or reversed, gains nothing by meaning.
+    # (Zeroing it for negations as well, whose scope is judged per clause, cost German 0.016
+    # held out: docs/freeform-engine.md.)
+    opposed = np.array(
+        [bool(f.terms and coverage(answer.words, f.terms, opposites=True).opposed) for f in reference.facts]
+    )
+    gain = np.where(opposed | swapped, np.minimum(gain, 0.0), gain)
     return Evidence(
         features=np.array([lexical.mean(), gain.mean(), (gain > 0).mean()]),
         shown=(lexical >= FACT_SHOWN_LEXICALLY) | (gain >= FACT_SHOWN_BY_MEANING),
-        verbatim=bool((nearest >= SAME_TEXT).all() and not opposed.any()),
+        matched=tuple(c.matched for c in in_sentence),
+        verbatim=bool((nearest >= SAME_TEXT).all() and not (opposed | swapped).any()),
     )
 
 
-def judge(
-    references: tuple[Reference, ...], statement: np.ndarray, answer: Analysis, words: AnswerWords
-) -> Judgement:
+def judge(references: tuple[Reference, ...], statement: np.ndarray, answer: AnswerText) -> Judgement:
     """``statement``: the unit vectors of the problem statement's sentences."""
-    sentences = sentence_vectors(answer)
     weights = shipped_weights()
-    echo = bool(((sentences @ statement.T).max(axis=1) >= SAME_TEXT).all())
+    echo = bool(((answer.vectors @ statement.T).max(axis=1) >= SAME_TEXT).all())
     best: Judgement | None = None
     for index, reference in enumerate(references):
-        found = evidence(reference, words, sentences)
+        found = evidence(reference, answer)
         if found.verbatim:
             probability = 1.0
         elif echo:
@@ -177,6 +223,7 @@ def judge(
             probability = float(weights.probabilities(found.features))
         if best is None or probability > best.probability:
             verdict, share = weights.verdict(probability)
-            best = Judgement(verdict, probability, share, index, tuple(bool(s) for s in found.shown))
+            shown = tuple(bool(s) for s in found.shown)
+            best = Judgement(verdict, probability, share, index, shown, found.matched)
     assert best is not None, "judge() needs at least one reference"
     return best

@@ -25,7 +25,8 @@ from core.engine.text.coverage import AnswerWords, KeyTerm, coverage, key_terms
 from core.engine.text.embedding import encoder
 from core.engine.text.languages import base_of
 from core.engine.text.phrases import phrase_terms
-from core.engine.text.tokens import analyse
+from core.engine.text.relations import sentence_relations
+from core.engine.text.tokens import Analysis, analyse
 
 CACHE_SIZE = 128
 DEFAULT_BACKEND = LexicalBackend()
@@ -140,9 +141,7 @@ def _references(
 ) -> tuple[Reference, ...]:
     references = []
     for solution in task.sampleSolutions:
-        facts = tuple(
-            Fact(text, key_terms(analyse(text, base), question)) for text in split_facts(solution.content)
-        )
+        facts = tuple(_fact(analyse(text, base), question) for text in split_facts(solution.content))
         if not facts:
             continue
         vectors = encoder().encode([f.text for f in facts])
@@ -155,6 +154,11 @@ def _references(
             )
         )
     return tuple(references)
+
+
+def _fact(text: Analysis, question: frozenset[str]) -> Fact:
+    relations = sentence_relations(text)
+    return Fact(text.text, key_terms(text, question), relations[0] if relations else None)
 
 
 def _score_of(example: GradedExample, max_points: float) -> float:

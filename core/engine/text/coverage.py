@@ -17,7 +17,7 @@ from rapidfuzz.distance import OSA
 
 from core.engine.text.languages import antonyms
 from core.engine.text.normalise import strip_accents
-from core.engine.text.tokens import Analysis, Token
+from core.engine.text.tokens import Analysis, Token, sentence_tokens
 
 FUNCTION_WORD_WEIGHT = 0.2
 ECHOED_WORD_WEIGHT = 0.2
@@ -117,6 +117,16 @@ class AnswerWords:
             if parts:
                 return parts, PART_CREDIT
         return [], 0.0
+
+
+def sentence_words(analysis: Analysis, limit: int | None = None) -> tuple[AnswerWords, ...]:
+    """The words of each sentence of an answer (its first ``limit``), indexed apart: a statement
+    is made in one sentence, so a reference's terms scattered over several say less. Tokens keep
+    their negation and offsets from the whole answer, so spans still point into it."""
+    return tuple(
+        AnswerWords(Analysis(analysis.text, analysis.base, tuple(tokens), ()))
+        for tokens in sentence_tokens(analysis, limit)
+    )
 
 
 COMPOUNDING = frozenset({"de"})

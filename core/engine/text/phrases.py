@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-from core.engine.text.coverage import AnswerWords, KeyTerm
+from core.engine.text.coverage import KeyTerm, sentence_words
 from core.engine.text.segment import Span
 from core.engine.text.tokens import Analysis, Token
 
@@ -44,9 +44,7 @@ def find_phrase(answer: Analysis, terms: tuple[KeyTerm, ...]) -> PhraseMatch:
     if not terms:
         return PhraseMatch(Found.ABSENT)
     contradicted: tuple[Token, ...] = ()
-    for index in range(len(answer.sentences)):
-        sentence = [t for t in answer.tokens if t.sentence == index]
-        words = AnswerWords(Analysis(answer.text, answer.base, tuple(sentence), ()))
+    for words in sentence_words(answer):
         agrees: list[bool] = []
         occurrences: list[list[Token]] = []
         for term in terms:

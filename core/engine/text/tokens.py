@@ -122,6 +122,16 @@ def analyse(text: str, base: str) -> Analysis:
     return Analysis(text=text, base=base, tokens=tokens, sentences=tuple(spans))
 
 
+def sentence_tokens(analysis: Analysis, limit: int | None = None) -> list[list[Token]]:
+    """The tokens of each of the first ``limit`` sentences (all by default), in order."""
+    count = len(analysis.sentences) if limit is None else min(len(analysis.sentences), limit)
+    by_sentence: list[list[Token]] = [[] for _ in range(count)]
+    for token in analysis.tokens:
+        if token.sentence < count:
+            by_sentence[token.sentence].append(token)
+    return by_sentence
+
+
 def _negated_positions(raw_tokens: list[tuple[int, int, _Word, int, int]], base: str) -> set[int]:
     negated: set[int] = set()
     clauses: dict[int, list[int]] = {}

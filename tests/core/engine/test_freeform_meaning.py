@@ -200,3 +200,48 @@ def test_an_opposite_word_is_pointed_at_as_a_contradiction_and_a_negated_one_agr
     assert [
         c.content for item in flagged.feedback if item.correctness is Correctness.WRONG for c in item.context
     ] == ["offen"]
+
+
+RAIL = FreeformTextTask(
+    id="rail",
+    problemStatement="What happens to a steel rail on a hot day, and why?",
+    sampleSolutions=[{"content": "The rail expands because the steel is heated."}],
+)
+SCHIENE = FreeformTextTask(
+    id="schiene",
+    language=Language.DE_DE,
+    problemStatement="Was geschieht mit einer Schiene an einem heißen Tag, und warum?",
+    sampleSolutions=[{"content": "Die Schiene dehnt sich aus, weil der Stahl erwärmt wird."}],
+)
+
+
+@pytest.mark.parametrize(
+    ("task", "right", "swapped"),
+    [
+        (
+            RAIL,
+            "Because the steel is heated, the rail expands.",
+            "The steel is heated because the rail expands.",
+        ),
+        (RAIL, "The steel gets heated, so the rail expands.", "The rail expands, so the steel is heated."),
+        (
+            SCHIENE,
+            "Weil der Stahl erwärmt wird, dehnt sich die Schiene aus.",
+            "Der Stahl wird erwärmt, weil sich die Schiene ausdehnt.",
+        ),
+    ],
+)
+def test_cause_and_effect_swapped_is_not_correct_however_many_words_match(
+    task: FreeformTextTask, right: str, swapped: str
+) -> None:
+    assert verdict(task, right) is Correctness.CORRECT
+    reversed_answer = judge(task, swapped)
+    assert reversed_answer.points.verdict is not Correctness.CORRECT
+    assert reversed_answer.allAspects == []
+
+
+def test_a_stated_fact_points_at_the_sentence_that_states_it() -> None:
+    answer = "The current is what matters. Connect the wires so that a current flows through the filament."
+    stated = judge(CIRCUIT, answer).allAspects
+    second = answer.index("Connect")
+    assert stated and all(span.offset >= second for fact in stated for span in fact.context)

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from core.engine.text.coverage import AnswerWords, coverage, key_terms
+from core.engine.text.coverage import AnswerWords, coverage, key_terms, sentence_words
 from core.engine.text.languages import stem, stop_words
 from core.engine.text.normalise import normalise_word
 from core.engine.text.phrases import Found, evidence_spans, find_phrase, phrase_terms
+from core.engine.text.relations import reversed_relation, sentence_relations
 from core.engine.text.segment import clause_breaks, sentences
 from core.engine.text.tokens import analyse
 
@@ -106,3 +107,42 @@ def test_evidence_is_the_tightest_occurrence_of_the_phrase() -> None:
     match = find_phrase(analysis, phrase_terms(analyse("closed circuit", "en")))
     [span] = evidence_spans(analysis, match.tokens)
     assert text[span.start : span.end] == "closed circuit"
+
+
+def test_sentence_words_index_each_sentence_apart_with_the_answers_offsets() -> None:
+    answer = analyse("The wire is thin. The bulb glows brightly.", "en")
+    first, second = sentence_words(answer)
+    terms = key_terms(analyse("thin wire", "en"))
+    assert coverage(first, terms).score == 1.0
+    assert coverage(second, terms).score == 0.0
+    glow = coverage(second, key_terms(analyse("glows", "en"))).matched
+    assert [answer.text[t.start : t.end] for t in glow] == ["glows"]
+
+
+@pytest.mark.parametrize(
+    ("base", "text", "cause", "effect"),
+    [
+        ("en", "The rail expands because the steel is heated.", "heat", "expand"),
+        ("en", "Because the steel is heated, the rail expands.", "heat", "expand"),
+        ("en", "The steel is heated, so the rail expands.", "heat", "expand"),
+        ("de", "Die Schiene dehnt sich aus, weil der Stahl erwärmt wird.", "erwarm", "dehn"),
+    ],
+)
+def test_causal_sides_follow_the_connective_not_the_word_order(
+    base: str, text: str, cause: str, effect: str
+) -> None:
+    (said,) = sentence_relations(analyse(text, base))
+    assert any(s.startswith(cause) for s in said.cause) and not any(s.startswith(cause) for s in said.effect)
+    assert any(s.startswith(effect) for s in said.effect) and not any(
+        s.startswith(effect) for s in said.cause
+    )
+
+
+def test_a_relation_is_reversed_only_when_no_sentence_states_it_the_right_way() -> None:
+    (fact,) = sentence_relations(analyse("The rail expands because the steel is heated.", "en"))
+    swapped = sentence_relations(analyse("The steel is heated because the rail expands.", "en"))
+    assert reversed_relation(fact, swapped)
+    assert not reversed_relation(fact, sentence_relations(analyse("The rail expands.", "en")))
+    assert not reversed_relation(
+        fact, swapped + sentence_relations(analyse("It expands because it is heated.", "en"))
+    )
