@@ -14,7 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from core.store import models as m
 from core.store.common import insert_for
 
-_overrides = m.VerdictOverride.__table__
+_overrides = m.Base.metadata.tables[m.VerdictOverride.__tablename__]
 
 
 def put_override(

@@ -37,8 +37,12 @@ async def test_an_override_is_kept_beside_the_engines_verdict_with_who_and_when(
 
 async def test_an_override_is_changed_in_place_then_removed(service: Service) -> None:
     interaction_id = await judged(service)
-    first = (await service.override_verdict(interaction_id, VerdictOverride(verdict=Correctness.CORRECT))).override
-    changed = (await service.override_verdict(interaction_id, VerdictOverride(verdict=Correctness.PARTIAL))).override
+    first = (
+        await service.override_verdict(interaction_id, VerdictOverride(verdict=Correctness.CORRECT))
+    ).override
+    changed = (
+        await service.override_verdict(interaction_id, VerdictOverride(verdict=Correctness.PARTIAL))
+    ).override
     assert first is not None and changed is not None
     assert (changed.verdict, changed.note, changed.createdAt) == (Correctness.PARTIAL, None, first.createdAt)
     assert changed.updatedAt >= first.updatedAt
