@@ -83,6 +83,8 @@ from core.api.interactions import (
     InteractionRecord,
     RatingSubtype,
     RatingType,
+    VerdictOverride,
+    VerdictOverrideRecord,
 )
 from core.api.simulation import SimulationSession, StartSimulationRequest
 from core.api.studio import ServiceInfo

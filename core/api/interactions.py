@@ -6,7 +6,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
-from pydantic import Field, StrictFloat
+from pydantic import Field, StrictFloat, field_validator
 
 from core.api.common import ApiModel, Correctness
 from core.api.feedback import Feedback, LearnerMetaData
@@ -45,6 +45,29 @@ class EndUserRatingRecord(EndUserRating):
     updatedAt: datetime
 
 
+class VerdictOverride(ApiModel):
+    """Extension: a teacher's verdict on an interaction, kept beside the engine's (which stays as
+    it was given); the history reads the teacher's where there is one."""
+
+    verdict: Correctness
+    note: str | None = Field(default=None, max_length=5_000)
+    """Why, in the teacher's words."""
+
+    @field_validator("verdict")
+    @classmethod
+    def _judged(cls, verdict: Correctness) -> Correctness:
+        if verdict is Correctness.UNKNOWN:
+            raise ValueError("a teacher's verdict is CORRECT, PARTIAL or WRONG")
+        return verdict
+
+
+class VerdictOverrideRecord(VerdictOverride):
+    author: str
+    """The name of the token (principal) that set it."""
+    createdAt: datetime
+    updatedAt: datetime
+
+
 class InteractionRecord(ApiModel):
     """Extension: a stored interaction, as the history views show it."""
 
@@ -59,6 +82,8 @@ class InteractionRecord(ApiModel):
     learnerMetaData: LearnerMetaData | None = None
     feedback: Feedback
     rating: EndUserRating | None = None
+    override: VerdictOverrideRecord | None = None
+    """The teacher's verdict in place of the engine's ``verdict``, if one was given."""
 
 
 class GradedAnswer(ApiModel):

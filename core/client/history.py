@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from core.api import Correctness, InteractionRecord
+from core.client.overrides import effective_verdict
 
 CSV_COLUMNS = (
     "interactionId",
@@ -27,7 +28,12 @@ CSV_COLUMNS = (
     "feedback",
     "rating",
     "ratingMessage",
+    "teacherVerdict",
+    "teacherNote",
+    "teacherName",
+    "teacherAt",
 )
+"""``verdict`` is the engine's; the teacher* columns carry a teacher's override (empty without)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,7 +43,7 @@ class HistoryFilter:
     user: str = ""
     """Part of the learner's userId, in any case."""
     verdicts: frozenset[Correctness] = frozenset()
-    """None chosen: every verdict."""
+    """None chosen: every verdict. A teacher's verdict counts in place of the engine's."""
     since: date | None = None
     until: date | None = None
     """Both days included, in UTC (the dates the history shows)."""
@@ -46,7 +52,7 @@ class HistoryFilter:
         day = record.createdAt.date()
         return (
             self.user.casefold() in record.userId.casefold()
-            and (not self.verdicts or record.verdict in self.verdicts)
+            and (not self.verdicts or effective_verdict(record) in self.verdicts)
             and (self.since is None or day >= self.since)
             and (self.until is None or day <= self.until)
         )
@@ -78,6 +84,7 @@ def interactions_csv(records: Sequence[InteractionRecord]) -> str:
     writer.writerow(CSV_COLUMNS)
     for r in records:
         result = r.feedback.result
+        teacher = r.override
         writer.writerow(
             (
                 r.interactionId,
@@ -92,6 +99,10 @@ def interactions_csv(records: Sequence[InteractionRecord]) -> str:
                 " | ".join(item.message for item in result.feedback),
                 r.rating.type.value if r.rating else "",
                 (r.rating.message or "") if r.rating else "",
+                teacher.verdict.value if teacher else "",
+                (teacher.note or "") if teacher else "",
+                teacher.author if teacher else "",
+                teacher.updatedAt.isoformat() if teacher else "",
             )
         )
     return out.getvalue()

@@ -42,6 +42,7 @@ from core.api import (
     TutorEvent,
     TutorUpsert,
     UpsertTaskResponse,
+    VerdictOverride,
     WebhookPayload,
     WebhookReceipt,
 )
@@ -117,6 +118,15 @@ class Service(Protocol):
     async def list_interactions(self, tenant_id: str, task_id: str) -> list[InteractionRecord]: ...
 
     async def get_interaction(self, interaction_id: str) -> InteractionRecord: ...
+
+    async def override_verdict(self, interaction_id: str, override: VerdictOverride) -> InteractionRecord:
+        """A teacher's verdict in place of the engine's (set or changed); the interaction as it now
+        reads. Needs the same permission as rating it."""
+        ...
+
+    async def remove_verdict_override(self, interaction_id: str) -> InteractionRecord:
+        """Back to the engine's verdict (nothing happens where there is no override)."""
+        ...
 
     async def list_test_answers(self, tenant_id: str, task_id: str) -> TestAnswerSet: ...
 

@@ -35,6 +35,7 @@ from core.api import (
     TaskAction,
     TaskBase,
     TaskType,
+    VerdictOverrideRecord,
     check_task,
     parse_task,
 )
@@ -43,7 +44,7 @@ from core.engine import EngineUnavailable, compute_result
 from core.engine.base import EngineContext, GradedExample
 from core.service.context import Context
 from core.service.simulation import SimulationOperations
-from core.store import interactions, tasks
+from core.store import interactions, tasks, verdict_overrides
 from core.store import models as m
 
 
@@ -258,7 +259,7 @@ class FeedbackOperations:
         tenant = self.ctx.tenant(tenant_id, Permission.ACCESS)
         async with self.ctx.runtime.db.read() as session:
             rows = await interactions.list_interactions(session, tenant, task_id)
-        return [_interaction_record(i, r) for i, r in rows]
+        return [_interaction_record(i, r, o) for i, r, o in rows]
 
     async def get_interaction(self, interaction_id: str) -> InteractionRecord:
         async with self.ctx.runtime.db.read() as session:
@@ -267,10 +268,13 @@ class FeedbackOperations:
                 raise NotFound(f"interaction {interaction_id!r} does not exist")
             self.ctx.principal.require(row.tenant_id, Permission.ACCESS)
             rating = await interactions.get_rating(session, interaction_id)
-        return _interaction_record(row, rating)
+            override = await verdict_overrides.get_override(session, interaction_id)
+        return _interaction_record(row, rating, override)
 
 
-def _interaction_record(row: m.Interaction, rating: m.EndUserRating | None) -> InteractionRecord:
+def _interaction_record(
+    row: m.Interaction, rating: m.EndUserRating | None, override: m.VerdictOverride | None
+) -> InteractionRecord:
     return InteractionRecord(
         interactionId=row.id,
         tenantId=row.tenant_id,
@@ -286,5 +290,14 @@ def _interaction_record(row: m.Interaction, rating: m.EndUserRating | None) -> I
             {"type": rating.type, "subtype": rating.subtype, "message": rating.message}
         )
         if rating
+        else None,
+        override=VerdictOverrideRecord(
+            verdict=Correctness(override.verdict),
+            note=override.note,
+            author=override.author,
+            createdAt=override.created_at,
+            updatedAt=override.updated_at,
+        )
+        if override
         else None,
     )

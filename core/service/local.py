@@ -10,6 +10,7 @@ The work is done by one class per area over a shared :class:`~core.service.conte
 |---|---|
 | tasks | :mod:`core.service.tasks` |
 | feedback, interactions, ratings | :mod:`core.service.feedback` |
+| teachers' verdicts on interactions | :mod:`core.service.overrides` |
 | graded answers | :mod:`core.service.graded` |
 | tutors and chat | :mod:`core.service.tutors` |
 | simulation sessions | :mod:`core.service.simulation` |
@@ -56,6 +57,7 @@ from core.api import (
     TutorEvent,
     TutorUpsert,
     UpsertTaskResponse,
+    VerdictOverride,
     WebhookPayload,
     WebhookReceipt,
 )
@@ -63,6 +65,7 @@ from core.auth import Principal
 from core.service.context import Context
 from core.service.feedback import FeedbackOperations
 from core.service.graded import GradedAnswerOperations
+from core.service.overrides import VerdictOverrideOperations
 from core.service.runtime import Runtime
 from core.service.simulation import SimulationOperations
 from core.service.tasks import TaskOperations
@@ -81,6 +84,7 @@ class LocalService:
         self._simulations = SimulationOperations(ctx)
         self._feedback = FeedbackOperations(ctx, self._simulations)
         self._graded = GradedAnswerOperations(ctx)
+        self._overrides = VerdictOverrideOperations(ctx, self._feedback)
         self._tutors = TutorOperations(ctx, self._simulations)
         self._workspace = WorkspaceOperations(ctx, self._feedback)
         self._webhooks = WebhookOperations(ctx)
@@ -109,6 +113,12 @@ class LocalService:
 
     async def get_interaction(self, interaction_id: str) -> InteractionRecord:
         return await self._feedback.get_interaction(interaction_id)
+
+    async def override_verdict(self, interaction_id: str, override: VerdictOverride) -> InteractionRecord:
+        return await self._overrides.override_verdict(interaction_id, override)
+
+    async def remove_verdict_override(self, interaction_id: str) -> InteractionRecord:
+        return await self._overrides.remove_verdict_override(interaction_id)
 
     # --- tasks and graded answers ---------------------------------------------------------------
 

@@ -82,6 +82,7 @@ from core.api import (
     TutorEventType,
     TutorUpsert,
     UpsertTaskResponse,
+    VerdictOverride,
     WebhookPayload,
     WebhookReceipt,
     error_from_response,
@@ -467,6 +468,13 @@ class RemoteService:
     async def get_interaction(self, interaction_id: str) -> InteractionRecord:
         return await self._extension("GET", f"/interactions/{_segment(interaction_id)}", InteractionRecord)
 
+    async def override_verdict(self, interaction_id: str, override: VerdictOverride) -> InteractionRecord:
+        path = _verdict_override(interaction_id)
+        return await self._extension("PUT", path, InteractionRecord, override.to_wire())
+
+    async def remove_verdict_override(self, interaction_id: str) -> InteractionRecord:
+        return await self._extension("DELETE", _verdict_override(interaction_id), InteractionRecord)
+
     async def list_test_answers(self, tenant_id: str, task_id: str) -> TestAnswerSet:
         return await self._extension("GET", _test_answers(tenant_id, task_id), TestAnswerSet)
 
@@ -498,6 +506,10 @@ class RemoteService:
 
 def _test_answers(tenant_id: str, task_id: str) -> str:
     return f"/tenants/{_segment(tenant_id)}/tasks/{_segment(task_id)}/test-answers"
+
+
+def _verdict_override(interaction_id: str) -> str:
+    return f"/interactions/{_segment(interaction_id)}/verdict-override"
 
 
 def _versions(tenant_id: str, task_id: str) -> str:

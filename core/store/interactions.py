@@ -26,16 +26,18 @@ async def get_interaction(session: AsyncSession, interaction_id: str) -> m.Inter
 
 async def list_interactions(
     session: AsyncSession, tenant_id: str, task_id: str, limit: int = 500
-) -> list[tuple[m.Interaction, m.EndUserRating | None]]:
-    """The newest interactions of a task first, each with its rating if it has one."""
+) -> list[tuple[m.Interaction, m.EndUserRating | None, m.VerdictOverride | None]]:
+    """The newest interactions of a task first, each with its rating and its teacher's verdict if
+    it has them."""
     rows = await session.execute(
-        select(m.Interaction, m.EndUserRating)
+        select(m.Interaction, m.EndUserRating, m.VerdictOverride)
         .outerjoin(m.EndUserRating, m.EndUserRating.interaction_id == m.Interaction.id)
+        .outerjoin(m.VerdictOverride, m.VerdictOverride.interaction_id == m.Interaction.id)
         .where(m.Interaction.tenant_id == tenant_id, m.Interaction.task_id == task_id)
         .order_by(m.Interaction.created_at.desc())
         .limit(limit)
     )
-    return [(i, r) for i, r in rows]
+    return [(i, r, o) for i, r, o in rows]
 
 
 async def get_rating(session: AsyncSession, interaction_id: str) -> m.EndUserRating | None:

@@ -164,6 +164,21 @@ class EndUserRating(Base):
     updated_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
+class VerdictOverride(Base):
+    """A teacher's verdict on an interaction in place of the engine's, who gave it and when; the
+    interaction's own verdict and feedback stay as they were computed."""
+
+    __tablename__ = "verdict_overrides"
+    interaction_id: Mapped[str] = mapped_column(
+        ForeignKey("interactions.id", ondelete="CASCADE"), primary_key=True
+    )
+    verdict: Mapped[str] = mapped_column(String(16))
+    note: Mapped[str | None] = mapped_column(Text)
+    author: Mapped[str] = mapped_column(String(200))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
 class GradedAnswer(Base):
     __tablename__ = "graded_answers"
     __table_args__ = (Index("ix_graded_answers_task", "tenant_id", "task_id"),)

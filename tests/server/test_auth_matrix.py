@@ -77,6 +77,13 @@ ENDPOINTS = [
     Endpoint("GET", "/tenants/default/tasks/mc-1/versions/1", None, Permission.ACCESS),
     Endpoint("GET", f"/interactions/{INTERACTION}", None, Permission.ACCESS),
     Endpoint(
+        "PUT",
+        f"/interactions/{INTERACTION}/verdict-override",
+        lambda: {"verdict": "CORRECT"},
+        Permission.ACCESS,
+    ),
+    Endpoint("DELETE", f"/interactions/{INTERACTION}/verdict-override", None, Permission.ACCESS),
+    Endpoint(
         "POST",
         "/tenants/default/tasks/mc-1/graded-answers",
         lambda: {"answers": [{"answer": {"selectedIndex": 0}, "correctness": "CORRECT"}]},

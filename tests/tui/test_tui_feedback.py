@@ -166,7 +166,7 @@ async def test_history_lists_answers_and_opens_their_feedback(pilot):
     table = screen.query_one("#history-table", DataTable)
     await wait_until(pilot, lambda: table.row_count == 1)
     row = table.get_row_at(0)
-    assert (row[1], str(row[2]), row[4].plain) == ("studio-author", "✔ CORRECT", "goes")
+    assert (row[1], str(row[2]), row[5].plain) == ("studio-author", "✔ CORRECT", "goes")
     table.focus()
     await pilot.press("enter")
     await wait_until(pilot, lambda: isinstance(app.screen, InteractionScreen))

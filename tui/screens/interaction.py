@@ -1,4 +1,5 @@
-"""One stored interaction opened from the history: its feedback as it was given, and its rating."""
+"""One stored interaction opened from the history: its feedback as it was given, its rating, and
+the teacher's verdict beside the engine's."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from textual.widgets import Footer, Static
 
 from core.api import InteractionRecord, TaskBase
 from tui.i18n import _, date_time
+from tui.widgets.feedback.override import OverrideBar
 from tui.widgets.feedback.view import FeedbackView
 
 
@@ -32,5 +34,6 @@ class InteractionScreen(ModalScreen[None]):
                 ),
                 classes="screen-title",
             )
+            yield OverrideBar(self.record)
             yield FeedbackView(self.record.feedback, self.definition, rating=self.record.rating)
         yield Footer()

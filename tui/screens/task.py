@@ -1,8 +1,8 @@
 """One task: try answers and read the feedback, browse the history of its interactions, retest
-its answers against the current definition (issue 9), or compare and restore its versions.
+its answers against the current definition (issue 9), edit its test answers, or compare and
+restore its versions.
 
-Tabs are listed in ``TaskScreen.compose_tabs``; History, Retest and Versions need the authoring
-extensions.
+Tabs are listed in ``TaskScreen.compose_tabs``; all but Try need the authoring extensions.
 """
 
 from __future__ import annotations
@@ -43,6 +43,7 @@ from tui.widgets.feedback.view import FeedbackView
 from tui.widgets.history import HistoryPanel
 from tui.widgets.retest import RetestPanel
 from tui.widgets.simulation import SimulationPanel
+from tui.widgets.test_answers import TestAnswersPanel
 from tui.widgets.versions import VersionsPanel
 
 if TYPE_CHECKING:
@@ -140,6 +141,13 @@ class TaskScreen(Screen):
         if self.app.extensions:
             tabs.append(TabPane(_("History"), HistoryPanel(self.task_id, id="history"), id="history-tab"))
             tabs.append(TabPane(_("Retest"), RetestPanel(id="retest"), id="retest-tab"))
+            tabs.append(
+                TabPane(
+                    _("Test answers"),
+                    TestAnswersPanel(self.task_id, id="test-answers"),
+                    id="test-answers-tab",
+                )
+            )
             tabs.append(TabPane(_("Versions"), VersionsPanel(self.task_id, id="versions"), id="versions-tab"))
         return tabs
 
@@ -270,6 +278,11 @@ class TaskScreen(Screen):
                 title=_("New feedback accepted"),
             )
             self.post_message(self.Retested(await service.retest(self.app.tenant_id, [self.task_id])))
+
+    @on(TabbedContent.TabActivated, pane="#test-answers-tab")
+    def _test_answers_opened(self) -> None:
+        """Read on every opening: a gold answer may have been kept meanwhile."""
+        self.query_one(TestAnswersPanel).load()
 
     # --- versions ------------------------------------------------------------------------------
 

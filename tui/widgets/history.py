@@ -58,7 +58,7 @@ class HistoryPanel(Vertical):
 
     def on_mount(self) -> None:
         self.query_one(DataTable).add_columns(
-            _("When (UTC)"), _("User"), _("Verdict"), _("Points"), _("Answer"), _("Rating")
+            _("When (UTC)"), _("User"), _("Verdict"), _("Teacher"), _("Points"), _("Answer"), _("Rating")
         )
         self.show([])
 
@@ -113,6 +113,7 @@ class HistoryPanel(Vertical):
                 record.createdAt.strftime("%Y-%m-%d %H:%M:%S"),
                 record.userId,
                 verdict_text(record.verdict),
+                verdict_text(record.override.verdict) if record.override else "",
                 f"{number(points.achievedPoints)}/{number(points.achievablePoints)}",
                 Text(answer_summary(record.answer)[:60]),
                 rating_summary(record.rating) if record.rating else "",

@@ -8,7 +8,7 @@ a feedback item that is not CORRECT names it (that is how the engines report wha
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from nicegui import ui
@@ -17,6 +17,7 @@ from core.api import AspectType, Correctness, InteractionRecord, TaskBase
 from core.client.history import HistoryFilter, csv_bytes, day_of
 from webui.components.answer_text import answer_excerpt
 from webui.components.feedback_view import feedback_view
+from webui.components.verdict_override import override_section
 from webui.context import Studio
 from webui.i18n import _, date_time, number
 from webui.theme import CHART_COLORS, dialog, empty_state, section_title, verdict_badge
@@ -97,7 +98,16 @@ def history_view(studio: Studio, task: TaskBase, records: Sequence[InteractionRe
             _("Try an answer in the Try tab: every answer and its feedback shows up here."),
         )
         return
+    records = list(records)
     chosen: dict[str, Any] = {"user": "", "verdicts": [], "since": None, "until": None}
+
+    def overridden(updated: InteractionRecord) -> None:
+        """The teacher's verdict changed in an answer's dialog: its row (and the filters) follow."""
+        records[:] = [updated if r.interactionId == updated.interactionId else r for r in records]
+        answers.refresh()
+
+    dialogs = ui.element("div")
+    """The answers' dialogs live outside the list, which is rebuilt while one is open."""
 
     def shown() -> list[InteractionRecord]:
         return HistoryFilter(
@@ -152,7 +162,7 @@ def history_view(studio: Studio, task: TaskBase, records: Sequence[InteractionRe
         )
         with ui.list().props("bordered separator").classes("w-full rounded-borders"):
             for record in sorted(matching, key=lambda r: r.createdAt, reverse=True):
-                _answer_row(studio, task, record)
+                _answer_row(studio, task, record, overridden, dialogs)
 
     answers()
 
@@ -166,9 +176,16 @@ def _chart_card(title: str, options: dict[str, Any], has_data: bool = True) -> N
             ui.label(_("None so far.")).classes("text-sm opacity-70 h-56")
 
 
-def _answer_row(studio: Studio, task: TaskBase, record: InteractionRecord) -> None:
+def _answer_row(
+    studio: Studio,
+    task: TaskBase,
+    record: InteractionRecord,
+    overridden: Callable[[InteractionRecord], None],
+    dialogs: ui.element,
+) -> None:
     def show() -> None:
-        with dialog("w-full max-w-3xl") as box:
+        with dialogs, dialog("w-full max-w-3xl") as box:
+            override_section(studio, record, overridden)
             feedback_view(studio, task, record.feedback, rating=record.rating)
             ui.button(_("Close"), on_click=box.close).props("flat").classes("self-end")
 
@@ -176,6 +193,10 @@ def _answer_row(studio: Studio, task: TaskBase, record: InteractionRecord) -> No
     with ui.item(on_click=show).props("clickable"):
         with ui.item_section().props("side"):
             verdict_badge(record.verdict.value).classes("w-16 justify-center")
+            if record.override:
+                verdict_badge(record.override.verdict.value).classes("w-16 justify-center").props(
+                    "outline"
+                ).tooltip(_("The teacher's verdict")).mark("teacher-verdict")
         with ui.item_section():
             ui.item_label(answer_excerpt(task, record.answer)).classes("truncate")
             ui.item_label(

@@ -1,9 +1,9 @@
 """The task page at the taskLink the API hands out ("/tasks/{tenantId}/{taskId}"), and "/new/{type}".
 
-Try, Edit, History, Retest and Versions are tabs of one page, so an author edits, tries again and sees the
-effect without losing their place. The history and the retest run when their tab is first opened,
-not before (unless the page is opened on it, ``?tab=Versions``); Retest and Versions are offered
-only by a service with the authoring extensions.
+Try, Edit, History, Retest, Test answers and Versions are tabs of one page, so an author edits,
+tries again and sees the effect without losing their place. The history and the retest run when their tab is first opened,
+not before (unless the page is opened on it, ``?tab=Versions``); Retest, Test answers and Versions
+are offered only by a service with the authoring extensions.
 """
 
 from __future__ import annotations
@@ -30,6 +30,8 @@ from webui.components.task_editor import new_draft, task_editor
 from webui.components.task_types import type_icon, type_label
 from webui.components.task_versions import TAB as VERSIONS_TAB
 from webui.components.task_versions import VersionsPanel
+from webui.components.test_answers import TAB as TEST_ANSWERS_TAB
+from webui.components.test_answers import TestAnswersPanel
 from webui.components.try_answer import TryAnswer
 from webui.context import Studio, reporting
 from webui.i18n import N_, _
@@ -170,6 +172,9 @@ class TaskPage:
     async def _retest(self) -> None:
         await RetestPanel(self.studio, self.stored.tenantId, self.task).build()
 
+    async def _test_answers(self) -> None:
+        await TestAnswersPanel(self.studio, self.stored.tenantId, self.task).build()
+
     async def _versions(self) -> None:
         await VersionsPanel(self.studio, self.stored.tenantId, self.task.id).build()
 
@@ -182,6 +187,7 @@ TABS = [
     Tab(N_("Edit"), "edit", TaskPage._edit),
     Tab(N_("History"), "insights", TaskPage._history, lazy=True),
     Tab(N_("Retest"), "published_with_changes", TaskPage._retest, lazy=True, extension=True),
+    Tab(TEST_ANSWERS_TAB, "verified", TaskPage._test_answers, lazy=True, extension=True),
     Tab(VERSIONS_TAB, "history", TaskPage._versions, lazy=True, extension=True),
 ]
 """The tabs of the task page, in order; a workflow of its own adds one here."""

@@ -9,6 +9,7 @@ from core.api import (
     GradedAnswersResponse,
     InteractionRecord,
     PathId,
+    VerdictOverride,
 )
 from core.server.deps import ServiceDep
 
@@ -35,6 +36,29 @@ async def rate_interaction(
 )
 async def get_interaction(interactionId: str, service: ServiceDep) -> InteractionRecord:
     return await service.get_interaction(interactionId)
+
+
+VERDICT_OVERRIDE = "/interactions/{interactionId}/verdict-override"
+
+
+@router.put(
+    VERDICT_OVERRIDE, response_model=InteractionRecord, response_model_exclude_none=True, tags=["extensions"]
+)
+async def override_verdict(
+    interactionId: str, body: VerdictOverride, service: ServiceDep
+) -> InteractionRecord:
+    """Extension: a teacher's verdict in place of the engine's, set or changed (the same
+    permission as rating). The interaction keeps the engine's verdict and feedback; the answer is
+    the interaction with its ``override``: the verdict, the note, who set it and when."""
+    return await service.override_verdict(interactionId, body)
+
+
+@router.delete(
+    VERDICT_OVERRIDE, response_model=InteractionRecord, response_model_exclude_none=True, tags=["extensions"]
+)
+async def remove_verdict_override(interactionId: str, service: ServiceDep) -> InteractionRecord:
+    """Extension: back to the engine's verdict; without an override nothing changes."""
+    return await service.remove_verdict_override(interactionId)
 
 
 @router.get(

@@ -62,3 +62,27 @@ def test_a_free_text_answer_is_its_text_and_any_other_its_json():
         answer_text({"content": "Der Glühdraht, heiß;\nzweite Zeile"}) == "Der Glühdraht, heiß;\nzweite Zeile"
     )
     assert answer_text({"selectedIndices": [2, 0]}) == '{"selectedIndices":[2,0]}'
+
+
+async def test_a_teachers_verdict_counts_in_the_filter_and_travels_in_the_csv(service):
+    from core.api import VerdictOverride
+
+    records = await answered(service, ("anna", 1), ("ben", 1))
+    anna = next(r for r in records if r.userId == "anna")
+    await service.override_verdict(
+        anna.interactionId, VerdictOverride(verdict=Correctness.CORRECT, note="fair")
+    )
+    records = await service.list_interactions("default", "mc-1")
+    correct = HistoryFilter(verdicts=frozenset({Correctness.CORRECT})).apply(records)
+    assert [r.userId for r in correct] == ["anna"]
+    assert [r.userId for r in HistoryFilter(verdicts=frozenset({Correctness.WRONG})).apply(records)] == [
+        "ben"
+    ]
+    rows = {row["userId"]: row for row in csv.DictReader(io.StringIO(interactions_csv(records)))}
+    assert (rows["anna"]["verdict"], rows["anna"]["teacherVerdict"], rows["anna"]["teacherNote"]) == (
+        "WRONG",
+        "CORRECT",
+        "fair",
+    )
+    assert rows["anna"]["teacherName"] == (await service.info()).principal and rows["anna"]["teacherAt"]
+    assert (rows["ben"]["teacherVerdict"], rows["ben"]["teacherName"]) == ("", "")
