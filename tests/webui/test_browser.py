@@ -11,6 +11,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import httpx
 import pytest
+from playwright.sync_api import expect
 
 from tests.conftest import create_token
 from tests.webui.conftest import ARTIFACTS
@@ -75,7 +76,14 @@ def test_chat_with_the_tutor_and_watch_the_reply_stream_in_to_the_end(page) -> N
     )
     page.get_by_placeholder("Ask the tutor…").fill("Why does my bulb stay dark?")
     page.get_by_placeholder("Ask the tutor…").press("Enter")
+    # While the reply streams, nothing that would cut it takes input: the message box, Send, Restart.
+    chat.get_by_text("Good question!").wait_for()
+    locked = [page.get_by_placeholder("Ask the tutor…"), page.get_by_role("button", name="Restart")]
+    for element in locked:
+        expect(element).to_be_disabled()
     page.get_by_role("button", name="Good reply").wait_for()  # TRACE: the stream has ended
+    for element in locked:
+        expect(element).to_be_enabled()
 
     first, second = (part.strip() for part in REPLY.split("\n\n"))
     bubbles = chat.locator(".q-message-text-content").all_inner_texts()

@@ -15,6 +15,7 @@ from nicegui import events, ui
 from core.api import ServiceError, TaskSummary
 from core.client.validation import id_problem
 from core.workspace.documents import Format
+from webui.components.busy import sends
 from webui.components.task_files import ACCEPTED, task_file, task_from_upload
 from webui.components.task_types import LABELS, action_word, type_icon, type_label
 from webui.context import Studio, reporting
@@ -189,7 +190,7 @@ class Library:
             new_id_input = ui.input(_("Id of the copy"), value=f"{summary.taskId}-copy").classes("w-full")
             with ui.row().classes("w-full justify-end"):
                 ui.button(_("Cancel"), on_click=box.close).props("flat")
-                ui.button(_("Create copy"), on_click=duplicate).props("unelevated")
+                sends(ui.button(_("Create copy")), duplicate).props("unelevated").mark("create-copy")
 
     def _delete_dialog(self, summary: TaskSummary) -> None:
         async def delete() -> None:
@@ -208,7 +209,9 @@ class Library:
             ).classes("text-sm opacity-70")
             with ui.row().classes("w-full justify-end"):
                 ui.button(_("Cancel"), on_click=box.close).props("flat")
-                ui.button(_("Delete"), on_click=delete, color="negative").props("unelevated")
+                sends(ui.button(_("Delete"), color="negative"), delete).props("unelevated").mark(
+                    "confirm-delete"
+                )
 
     def _export_dialog(self, summary: TaskSummary) -> None:
         """Built when asked for: a menu on every card would slow the library's first render."""
@@ -228,7 +231,7 @@ class Library:
             with ui.row().classes("w-full justify-end"):
                 ui.button(_("Cancel"), on_click=box.close).props("flat")
                 for fmt in ("json", "yaml"):
-                    ui.button(f"{fmt.upper()} file", on_click=lambda f=fmt: export(f)).props("unelevated")
+                    sends(ui.button(f"{fmt.upper()} file"), lambda f=fmt: export(f)).props("unelevated")
 
     def _import_dialog(self) -> None:
         async def receive(event: events.UploadEventArguments) -> None:
