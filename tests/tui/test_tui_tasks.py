@@ -5,7 +5,7 @@ from __future__ import annotations
 from textual.widgets import Button, Checkbox, DataTable, Input
 
 from core.api import TaskType
-from tests.tui.helpers import new_task_editor, notifications, open_task, text_of, wait_until
+from tests.tui.helpers import new_task_editor, notifications, open_task, settle, text_of, wait_until
 from tui.screens.confirm import ConfirmScreen
 from tui.screens.editor import EditorScreen
 from tui.screens.files import FilesScreen
@@ -60,10 +60,16 @@ async def test_duplicate_saves_a_copy_under_a_free_id(pilot, studio):
     app = pilot.app
     table = app.screen.query_one(DataTable)
     table.move_cursor(row=table.get_row_index("mc-photosynthesis-en"))
-    await pilot.press("u")
+    library = app.screen
+    library.action_duplicate()  # u, and u again while the first copy is being saved
+    library.action_duplicate()
     await wait_until(pilot, lambda: "mc-photosynthesis-en-copy-1" in rows(app))
     copy = (await studio.get_task("default", "mc-photosynthesis-en-copy-1")).definition
     assert copy.title == "Photosynthesis: the gas plants take in (copy)"
+    await settle(pilot)
+    assert not [n for n in app._notifications if n.severity == "error"]  # no clash of two copies
+    copies = [t.taskId for t in await studio.list_tasks("default") if "-copy" in t.taskId]
+    assert copies == ["mc-photosynthesis-en-copy-1"]
 
 
 async def test_editor_marks_problems_at_their_fields_and_blocks_saving(pilot):

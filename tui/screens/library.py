@@ -15,7 +15,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Input
 
 from core.api import TaskSummary, TaskType
-from tui.calls import service_call
+from tui.calls import in_flight, service_call
 from tui.i18n import _, plural
 from tui.labels import type_label, verdict_trail
 from tui.templates import free_id, new_task
@@ -186,7 +186,7 @@ class LibraryScreen(Screen):
             await self.app.push_screen(EditorScreen(opened.task, version=opened.version))
 
     def action_duplicate(self) -> None:
-        if task_id := self.selected_id:
+        if (task_id := self.selected_id) and not in_flight(self, "library-edit"):
             self.duplicate(task_id)
 
     @work(group="library-edit")
@@ -205,7 +205,7 @@ class LibraryScreen(Screen):
 
     def action_delete(self) -> None:
         task = next((t for t in self.tasks if t.taskId == self.selected_id), None)
-        if task is None:
+        if task is None or in_flight(self, "library-edit"):
             return
         from tui.screens.confirm import ConfirmScreen
 
@@ -228,6 +228,8 @@ class LibraryScreen(Screen):
     # --- task files (core.workspace) ------------------------------------------------------------
 
     def action_import(self) -> None:
+        if in_flight(self, "library-files"):
+            return
         from tui.screens.files import FilesScreen
 
         self.app.push_screen(
@@ -235,6 +237,8 @@ class LibraryScreen(Screen):
         )
 
     def action_export(self) -> None:
+        if in_flight(self, "library-files"):
+            return
         if not self.app.extensions:
             self.notify(
                 _("This remote cannot list its tasks, so there is nothing to export."), severity="warning"
