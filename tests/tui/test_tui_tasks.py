@@ -161,6 +161,13 @@ async def test_export_then_import_task_files(pilot, studio, tmp_path):
     await wait_until(pilot, lambda: isinstance(app.screen, FilesScreen))
     app.screen.query_one("#files-path", Input).value = str(exported)
     await pilot.press("enter")
+    # The file's task exists with another title: the import says so and asks before it replaces it.
+    await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+    question = text_of(app.screen.query_one(".dialog-question"))
+    assert "• mc-photosynthesis-en (version 1): title" in question
+    stored = await studio.get_task("default", "mc-photosynthesis-en")
+    assert stored.definition.title == "Photosynthesis: the gas plants take in"  # nothing sent yet
+    await pilot.click("#confirm")
     await wait_until(pilot, lambda: any(title.startswith("Imported") for title, _ in notifications(app)))
     assert notifications(app)[-1][1] == "1 updated"
     assert (await studio.get_task("default", "mc-photosynthesis-en")).definition.title == "Plants and gases"

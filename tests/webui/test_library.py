@@ -99,6 +99,28 @@ async def test_importing_task_files_adds_them_and_names_a_bad_one(user: User) ->
     await user.should_see("broken.json: not a task definition", retries=SLOW)
 
 
+async def test_importing_over_a_different_stored_task_asks_first_and_shows_what_changes(user: User) -> None:
+    service = LocalService(harness.runtime, local_principal("default"))
+    await user.open("/")
+    user.find("Import").click()
+    upload = user.find(ui.upload).elements.pop()
+    other = b"id: mc-photosynthesis-en\ntype: MULTIPLE_CHOICE\ntitle: Gases\nproblemStatement: Which?\noptions:\n- content: A\n  correct: true\n- content: B\n"
+    await upload.handle_uploads([SmallFileUpload("other.yaml", "application/yaml", other)])
+    await user.should_see("Replace the task mc-photosynthesis-en?", retries=SLOW)
+    fields = user.find(marker="replace-fields").elements.pop().text
+    assert "other.yaml" in fields and "changes: title, problemStatement, context, options." in fields
+    stored = await service.get_task("default", "mc-photosynthesis-en")
+    assert stored.definition.title != "Gases"  # nothing sent yet
+
+    user.find("Keep the stored task").click()
+    assert (await service.get_task("default", "mc-photosynthesis-en")).version == stored.version
+    await upload.handle_uploads([SmallFileUpload("other.yaml", "application/yaml", other)])
+    await user.should_see("Replace the task mc-photosynthesis-en?", retries=SLOW)
+    user.find(marker="confirm-replace").click()
+    await user.should_see("other.yaml: task mc-photosynthesis-en updated", retries=SLOW)
+    assert (await service.get_task("default", "mc-photosynthesis-en")).definition.title == "Gases"
+
+
 async def test_a_big_library_shows_its_cards_a_page_at_a_time(user: User) -> None:
     service = LocalService(harness.runtime, local_principal("default"))
     for i in range(40):

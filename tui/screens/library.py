@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
@@ -23,6 +24,7 @@ from tui.widgets.empty import EmptyState
 from tui.widgets.list_table import ListTable
 
 if TYPE_CHECKING:
+    from core.client.files import Replacement
     from tui.app import FeedbackStudioApp
 
 NO_TASKS = _(
@@ -251,12 +253,16 @@ class LibraryScreen(Screen):
         )
 
     @work(group="library-files")
-    async def import_from(self, path: Path) -> None:
-        from core.client.files import import_files
+    async def import_from(self, path: Path, agreed: Sequence[Replacement] = ()) -> None:
+        """Import; tasks that would replace different stored ones are listed and asked about first."""
+        from core.client.files import WouldReplace, import_files
 
         async with service_call(self, _("Importing"), busy=self.query_one(DataTable)):
             try:
-                done = await import_files(await self.app.ready(), self.app.tenant_id, [path])
+                done = await import_files(await self.app.ready(), self.app.tenant_id, [path], agreed=agreed)
+            except WouldReplace as refused:
+                self._confirm_replacing(path, refused.replacements)
+                return
             except ValueError as exc:  # a file that is not a task: the author fixes the file
                 self.notify(str(exc), title=_("Nothing imported"), severity="error", markup=False)
                 return
@@ -266,6 +272,24 @@ class LibraryScreen(Screen):
                 title=_("Imported from {path}").format(path=path),
             )
             self.load_tasks(select=done[0].taskId if done else None)
+
+    def _confirm_replacing(self, path: Path, replacements: list[Replacement]) -> None:
+        from tui.screens.confirm import ConfirmScreen
+
+        listed = "\n".join(
+            _("• {id} (version {version}): {fields}").format(
+                id=r.taskId, version=r.version, fields=", ".join(r.fields)
+            )
+            for r in replacements
+        )
+        question = plural(
+            "This task exists with other content; importing replaces it:\n{tasks}\nNothing is imported unless you agree.",
+            "These tasks exist with other content; importing replaces them:\n{tasks}\nNothing is imported unless you agree.",
+            len(replacements),
+        ).format(tasks=listed)
+        self.app.push_screen(
+            ConfirmScreen(question, _("Replace")), lambda yes: yes and self.import_from(path, replacements)
+        )
 
     @work(group="library-files")
     async def export_to(self, path: Path, fmt: str) -> None:

@@ -7,12 +7,13 @@ second round trip after the websocket connects); filtering works on that list in
 from __future__ import annotations
 
 import html
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from urllib.parse import quote
 
 from nicegui import events, ui
 
-from core.api import ServiceError, TaskSummary
+from core.api import ServiceError, TaskDefinition, TaskSummary
+from core.client.files import Replacement, WouldReplace, import_task
 from core.client.validation import id_problem
 from core.workspace.documents import Format
 from webui.components.busy import sends
@@ -233,6 +234,42 @@ class Library:
                 for fmt in ("json", "yaml"):
                     sends(ui.button(f"{fmt.upper()} file"), lambda f=fmt: export(f)).props("unelevated")
 
+    async def _import(self, file: str, task: TaskDefinition, agreed: Sequence[Replacement] = ()) -> None:
+        """Save an uploaded task; one that would replace a different stored task asks first."""
+        with reporting(_("Importing {file}").format(file=file)):
+            try:
+                response = await import_task(await self.studio.service(), self.tenant, task, agreed)
+            except WouldReplace as refused:
+                self._replace_dialog(file, task, refused.replacements)
+                return
+            ui.notify(
+                _("{file}: task {id} {action}").format(
+                    file=file, id=task.id, action=action_word(response.action)
+                ),
+                type="positive",
+            )
+        await self._reload()
+
+    def _replace_dialog(self, file: str, task: TaskDefinition, replacements: list[Replacement]) -> None:
+        [replacing] = replacements
+
+        async def replace() -> None:
+            await self._import(file, task, replacements)
+            box.close()  # last: closing deletes the dialog, the context of this handler
+
+        with dialog() as box:
+            ui.label(_("Replace the task {id}?").format(id=task.id)).classes("text-lg")
+            ui.label(
+                _(
+                    "{file} holds other content for a task that exists (version {version}). Importing it changes: {fields}."
+                ).format(file=file, version=replacing.version, fields=", ".join(replacing.fields))
+            ).classes("text-sm").mark("replace-fields")
+            with ui.row().classes("w-full justify-end"):
+                ui.button(_("Keep the stored task"), on_click=box.close).props("flat")
+                sends(ui.button(_("Replace"), color="negative"), replace).props("unelevated").mark(
+                    "confirm-replace"
+                )
+
     def _import_dialog(self) -> None:
         async def receive(event: events.UploadEventArguments) -> None:
             try:
@@ -240,15 +277,7 @@ class Library:
             except ValueError as exc:
                 ui.notify(str(exc), type="negative", multi_line=True, close_button=True)
                 return
-            with reporting(_("Importing {file}").format(file=event.file.name)):
-                response = await (await self.studio.service()).upsert_task(self.tenant, task)
-                ui.notify(
-                    _("{file}: task {id} {action}").format(
-                        file=event.file.name, id=task.id, action=action_word(response.action)
-                    ),
-                    type="positive",
-                )
-            await self._reload()
+            await self._import(event.file.name, task)
 
         with dialog() as box:
             ui.label(_("Import task files")).classes("text-lg")
