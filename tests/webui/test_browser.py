@@ -16,6 +16,8 @@ from playwright.sync_api import expect
 from tests.conftest import create_token
 from tests.webui.conftest import ARTIFACTS
 from tests.webui.paced_llm import REPLY
+from tests.webui.test_theme import contrast
+from webui.theme import DARK_CARD
 
 pytestmark = pytest.mark.browser
 
@@ -121,9 +123,18 @@ def test_the_library_fits_a_phone_in_dark_mode(browser, web_server) -> None:
     phone.locator("body.body--dark").wait_for()
     width = phone.evaluate("document.documentElement.scrollWidth")
     assert width <= 390, f"the page is {width}px wide on a 390px phone"
+    # What the user reads: a task title and a language badge, in the colours the browser computed.
+    for selector in ("[data-testid=library] a.text-primary", "[data-testid=library] .text-secondary"):
+        color = phone.locator(selector).first.evaluate("e => getComputedStyle(e).color")
+        assert contrast(rgb_hex(color), DARK_CARD) >= 4.5, f"{selector} is {color} on {DARK_CARD}"
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     phone.screenshot(path=str(ARTIFACTS / "library-phone-dark.png"), full_page=True)
     context.close()
+
+
+def rgb_hex(css: str) -> str:
+    """'rgb(165, 180, 252)' as '#a5b4fc'."""
+    return "#" + "".join(f"{int(c):02x}" for c in css[css.index("(") + 1 : css.index(")")].split(",")[:3])
 
 
 def federal_city(correct: int, bern_aspect: str) -> dict:
