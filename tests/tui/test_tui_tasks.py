@@ -39,6 +39,29 @@ async def test_library_lists_the_demo_tasks_and_the_filter_narrows_them(pilot):
     assert text_of(app.screen.query_one(EmptyState)).startswith("No task matches")
 
 
+async def test_the_library_sorts_by_type_or_language_and_filters_by_them(pilot):
+    app = pilot.app
+    table = app.screen.query_one(DataTable)
+
+    def column(index: int) -> list[str]:
+        return [text_of_cell(table.get_row_at(i)[index]) for i in range(table.row_count)]
+
+    titles = column(2)
+    assert titles == sorted(titles, key=str.casefold)  # by title at first
+    await pilot.press("s")
+    assert column(0) == sorted(column(0), key=str.casefold) and column(0) != column(0)[::-1]
+    assert ("", "Sorted by type") in notifications(app)
+    await pilot.press("s")
+    assert column(1) == sorted(column(1))
+    await pilot.click(app.screen.query_one(DataTable), offset=(2, 0))  # the Type column's header
+    assert app.screen.order == "type"
+
+    await pilot.press("slash", *"de_ch")
+    assert set(column(1)) == {"DE_CH"} and table.row_count >= 2
+    await pilot.press("escape", "slash", *"simulation")
+    assert set(column(0)) == {"Simulation"}
+
+
 async def test_delete_asks_first_and_cancel_keeps_the_task(pilot, studio):
     app = pilot.app
     table = app.screen.query_one(DataTable)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
@@ -36,6 +36,18 @@ NO_LIST = (
 )
 
 
+def _title_key(task: TaskSummary) -> tuple[str, str]:
+    return ((task.title or task.taskId).casefold(), task.taskId)
+
+
+SORTS: dict[str, tuple[str, Callable[[TaskSummary], tuple[str, ...]]]] = {
+    "title": (_("Title"), _title_key),
+    "type": (_("Type"), lambda t: (type_label(t.type).casefold(), *_title_key(t))),
+    "language": (_("Language"), lambda t: (t.language.value, *_title_key(t))),
+}
+"""The orders of the table: a column's name and the sort key (ties go by title)."""
+
+
 class LibraryScreen(Screen):
     app: FeedbackStudioApp
 
@@ -46,6 +58,7 @@ class LibraryScreen(Screen):
         Binding("u", "duplicate", _("Duplicate")),
         Binding("delete,x", "delete", _("Delete")),
         Binding("slash", "filter", _("Filter")),
+        Binding("s", "sort", _("Sort")),
         Binding("escape", "clear_filter", _("Clear filter"), show=False),
         Binding("i", "import", _("Import")),
         Binding("o", "export", _("Export")),
@@ -60,6 +73,8 @@ class LibraryScreen(Screen):
     def __init__(self) -> None:
         super().__init__()
         self.tasks: list[TaskSummary] = []
+        self.order = "title"
+        """The key of SORTS the table is sorted by: s (or a click on a column's header) changes it."""
         self._loaded = False
         self._version = -1
 
@@ -72,7 +87,10 @@ class LibraryScreen(Screen):
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
-        table.add_columns(_("Type"), _("Language"), _("Title"), _("Last verdicts"), _("Tried"), _("Id"))
+        table.add_column(_("Type"), key="type")
+        table.add_column(_("Language"), key="language")
+        table.add_column(_("Title"), key="title")
+        table.add_columns(_("Last verdicts"), _("Tried"), _("Id"))
         table.focus()
         self.load_tasks()
 
@@ -90,8 +108,21 @@ class LibraryScreen(Screen):
 
     def on_library_screen_tasks_loaded(self, message: TasksLoaded) -> None:
         self._loaded = True
-        self.tasks = sorted(message.tasks, key=lambda t: ((t.title or t.taskId).casefold(), t.taskId))
+        self.tasks = message.tasks
         self._fill()
+
+    def action_sort(self) -> None:
+        orders = list(SORTS)
+        self.sort_by(orders[(orders.index(self.order) + 1) % len(orders)])
+
+    def on_data_table_header_selected(self, event: DataTable.HeaderSelected) -> None:
+        if event.column_key.value in SORTS:
+            self.sort_by(event.column_key.value)
+
+    def sort_by(self, order: str) -> None:
+        self.order = order
+        self._fill()
+        self.notify(_("Sorted by {column}").format(column=SORTS[order][0].lower()), timeout=2)
 
     @on(Input.Changed, "#filter")
     def _fill(self) -> None:
@@ -99,7 +130,7 @@ class LibraryScreen(Screen):
         table = self.query_one(DataTable)
         selected = self.selected_id
         table.clear()
-        for task in self.tasks:
+        for task in sorted(self.tasks, key=SORTS[self.order][1]):
             fields = (task.title, task.taskId, type_label(task.type), task.type, task.language.value)
             if needle and not any(needle in f.casefold() for f in fields):
                 continue

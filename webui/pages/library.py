@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import html
 from collections.abc import Callable, Sequence
+from typing import Any
 from urllib.parse import quote
 
 from nicegui import events, ui
 
-from core.api import ServiceError, TaskDefinition, TaskSummary
+from core.api import Language, ServiceError, TaskDefinition, TaskSummary
 from core.client.files import Replacement, WouldReplace, import_task
 from core.client.validation import id_problem
 from core.workspace.documents import Format
@@ -20,7 +21,7 @@ from webui.components.busy import sends
 from webui.components.task_files import ACCEPTED, task_file, task_from_upload
 from webui.components.task_types import LABELS, action_word, type_icon, type_label
 from webui.context import Studio, reporting
-from webui.i18n import _, number, plural
+from webui.i18n import N_, _, number, plural
 from webui.theme import CHART_COLORS, dialog, empty_state, frame
 
 
@@ -42,6 +43,8 @@ class Library:
         self.tasks: list[TaskSummary] = []
         self.search = ""
         self.kind: str | None = None
+        self.language: str | None = None
+        self.order = "changed"
         self.shown = PAGE
 
     async def build(self) -> None:
@@ -52,8 +55,18 @@ class Library:
             ui.select(
                 {None: _("All types"), **{t.schema_name: _(label) for t, (label, _icon) in LABELS.items()}},
                 value=None,
-                on_change=lambda e: self._kind(e.value),
-            ).props("dense outlined").classes("min-w-44")
+                on_change=lambda e: self._narrow(kind=e.value),
+            ).props("dense outlined").classes("min-w-44").mark("library-type")
+            ui.select(
+                {None: _("All languages"), **{language.value: language.value for language in Language}},
+                value=None,
+                on_change=lambda e: self._narrow(language=e.value),
+            ).props("dense outlined").classes("min-w-36").mark("library-language")
+            ui.select(
+                {key: _(label) for key, (label, _key) in SORTS.items()},
+                value=self.order,
+                on_change=lambda e: self._narrow(order=e.value),
+            ).props("dense outlined").classes("min-w-44").mark("library-order")
             with ui.button(_("New task"), icon="add").props("unelevated"), ui.menu():
                 for task_type, (label, icon) in LABELS.items():
                     target = f"/new/{task_type.value}"
@@ -85,18 +98,22 @@ class Library:
         self.shown = PAGE
         self.cards.refresh()
 
-    def _kind(self, kind: str | None) -> None:
-        self.kind = kind
+    def _narrow(self, **choice: str | None) -> None:
+        """A type, language or order was chosen: the cards again, from the first page."""
+        for name, value in choice.items():
+            setattr(self, name, value)
         self.shown = PAGE
         self.cards.refresh()
 
     def _visible(self) -> list[TaskSummary]:
-        return [
+        shown = [
             t
             for t in self.tasks
             if (not self.kind or t.type == self.kind)
+            and (not self.language or t.language.value == self.language)
             and (self.search in t.title.lower() or self.search in t.taskId.lower())
         ]
+        return sorted(shown, key=SORTS[self.order][1])
 
     @ui.refreshable_method
     def cards(self) -> None:
@@ -141,7 +158,7 @@ class Library:
             ui.card()
             .classes("gap-2 hover:shadow-lg transition-shadow")
             .props("flat bordered")
-            .mark(f"card-{summary.taskId}")
+            .mark("task-card", f"card-{summary.taskId}")
         ):
             with ui.row().classes("w-full items-center gap-1 no-wrap"):
                 ui.html(_kind(summary), sanitize=False).classes(
@@ -288,6 +305,19 @@ class Library:
                 f'accept="{ACCEPTED}"'
             ).classes("w-full")
             ui.button(_("Done"), on_click=box.close).props("flat").classes("self-end")
+
+
+def _title_key(summary: TaskSummary) -> tuple[str, str]:
+    return ((summary.title or summary.taskId).casefold(), summary.taskId)
+
+
+SORTS: dict[str, tuple[str, Callable[[TaskSummary], Any]]] = {
+    "changed": (N_("Last changed first"), lambda t: -t.updatedAt.timestamp()),
+    "title": (N_("By title"), _title_key),
+    "type": (N_("By type"), lambda t: (type_label(t.type).casefold(), *_title_key(t))),
+    "language": (N_("By language"), lambda t: (t.language.value, *_title_key(t))),
+}
+"""The orders of the cards: a label and the sort key (ties go by title)."""
 
 
 def _kind(summary: TaskSummary) -> str:
