@@ -289,3 +289,17 @@ async def test_renaming_a_task_in_the_editor_never_overwrites_another(pilot, stu
     await pilot.click("#cancel")
     stored = (await studio.get_task("default", "mc-photosynthesis-en")).definition
     assert stored.type == "MultipleChoiceTask"  # the other task is untouched
+
+
+async def test_a_new_task_under_a_taken_id_replaces_nothing(pilot, studio):
+    app = pilot.app
+    editor = await new_task_editor(pilot, TaskType.MULTIPLE_CHOICE)
+    editor.query_one(".field-id Input", Input).value = "ff-bulb-circuit-en"
+    await wait_until(pilot, lambda: "exists already" in text_of(editor.query_one("#task-problems")))
+    await pilot.press("ctrl+s")
+    await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+    assert "already exists" in text_of(app.screen.query_one(".dialog-question"))
+    await pilot.click("#cancel")
+    await wait_until(pilot, lambda: app.screen is editor)  # the new task is still being written
+    stored = await studio.get_task("default", "ff-bulb-circuit-en")
+    assert (stored.definition.type, stored.version) == ("FreeformTextTask", 1)
