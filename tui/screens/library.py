@@ -16,6 +16,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Input
 
 from core.api import TaskSummary, TaskType
+from core.client.i18n import N_
 from tui.calls import in_flight, service_call
 from tui.i18n import _, plural
 from tui.labels import type_label, verdict_trail
@@ -41,11 +42,25 @@ def _title_key(task: TaskSummary) -> tuple[str, str]:
 
 
 SORTS: dict[str, tuple[str, Callable[[TaskSummary], tuple[str, ...]]]] = {
-    "title": (_("Title"), _title_key),
-    "type": (_("Type"), lambda t: (type_label(t.type).casefold(), *_title_key(t))),
-    "language": (_("Language"), lambda t: (t.language.value, *_title_key(t))),
+    "title": (N_("Title"), _title_key),
+    "type": (N_("Type"), lambda t: (type_label(t.type).casefold(), *_title_key(t))),
+    "language": (N_("Language"), lambda t: (t.language.value, *_title_key(t))),
 }
 """The orders of the table: a column's name and the sort key (ties go by title)."""
+
+
+COLUMNS = {
+    "type": N_("Type"),
+    "language": N_("Language"),
+    "title": N_("Title"),
+    "verdicts": N_("Last verdicts"),
+    "tried": N_("Tried"),
+    "id": N_("Id"),
+}
+WIDE_COLUMNS = ("type", "language", "title", "verdicts", "tried", "id")
+NARROW_COLUMNS = ("title", "type", "language", "verdicts")
+WIDE_FROM = 100
+"""Terminal width from which every column is shown (app.py's -wide breakpoint)."""
 
 
 class LibraryScreen(Screen):
@@ -73,6 +88,7 @@ class LibraryScreen(Screen):
     def __init__(self) -> None:
         super().__init__()
         self.tasks: list[TaskSummary] = []
+        self._shown_columns: tuple[str, ...] = WIDE_COLUMNS
         self.order = "title"
         """The key of SORTS the table is sorted by: s (or a click on a column's header) changes it."""
         self._loaded = False
@@ -86,13 +102,31 @@ class LibraryScreen(Screen):
         yield Footer()
 
     def on_mount(self) -> None:
-        table = self.query_one(DataTable)
-        table.add_column(_("Type"), key="type")
-        table.add_column(_("Language"), key="language")
-        table.add_column(_("Title"), key="title")
-        table.add_columns(_("Last verdicts"), _("Tried"), _("Id"))
-        table.focus()
+        self._set_columns()
+        self.query_one(DataTable).focus()
         self.load_tasks()
+
+    @property
+    def columns(self) -> tuple[str, ...]:
+        """The columns that fit: an 80-column terminal shows the title first and cut to fit,
+        then type, language and verdicts (the id and the count of answers are in the task)."""
+        return NARROW_COLUMNS if self.app.size.width < WIDE_FROM else WIDE_COLUMNS
+
+    def _set_columns(self) -> None:
+        table = self.query_one(DataTable)
+        table.clear(columns=True)
+        narrow = self.columns == NARROW_COLUMNS
+        beside = sum(len(_(COLUMNS[key])) for key in NARROW_COLUMNS if key not in ("title", "type"))
+        type_width = max(len(type_label(t.schema_name)) for t in TaskType)
+        title_width = max(20, self.app.size.width - 2 * (len(NARROW_COLUMNS) + 1) - beside - type_width)
+        for key in self.columns:
+            table.add_column(_(COLUMNS[key]), key=key, width=title_width if narrow and key == "title" else None)
+        self._shown_columns = self.columns
+
+    def on_resize(self) -> None:
+        if self.is_mounted and self._shown_columns != self.columns:
+            self._set_columns()
+            self._fill()
 
     def on_screen_resume(self) -> None:
         if self._loaded and self._version != self.app.tasks_version:
@@ -122,7 +156,7 @@ class LibraryScreen(Screen):
     def sort_by(self, order: str) -> None:
         self.order = order
         self._fill()
-        self.notify(_("Sorted by {column}").format(column=SORTS[order][0].lower()), timeout=2)
+        self.notify(_("Sorted by {column}").format(column=_(SORTS[order][0]).lower()), timeout=2)
 
     @on(Input.Changed, "#filter")
     def _fill(self) -> None:
@@ -134,15 +168,15 @@ class LibraryScreen(Screen):
             fields = (task.title, task.taskId, type_label(task.type), task.type, task.language.value)
             if needle and not any(needle in f.casefold() for f in fields):
                 continue
-            table.add_row(
-                type_label(task.type),
-                task.language.value,
-                Text(task.title or task.taskId, style="bold"),
-                verdict_trail(task.lastVerdicts[:5]),
-                str(task.interactionCount),
-                Text(task.taskId, style="dim"),
-                key=task.taskId,
-            )
+            cells = {
+                "type": type_label(task.type),
+                "language": task.language.value,
+                "title": Text(task.title or task.taskId, style="bold", overflow="ellipsis", no_wrap=True),
+                "verdicts": verdict_trail(task.lastVerdicts[:5]),
+                "tried": str(task.interactionCount),
+                "id": Text(task.taskId, style="dim"),
+            }
+            table.add_row(*(cells[key] for key in self._shown_columns), key=task.taskId)
         empty = self.query_one(EmptyState)
         empty.display = table.row_count == 0
         table.display = table.row_count > 0
