@@ -120,7 +120,9 @@ class LibraryScreen(Screen):
         type_width = max(len(type_label(t.schema_name)) for t in TaskType)
         title_width = max(20, self.app.size.width - 2 * (len(NARROW_COLUMNS) + 1) - beside - type_width)
         for key in self.columns:
-            table.add_column(_(COLUMNS[key]), key=key, width=title_width if narrow and key == "title" else None)
+            table.add_column(
+                _(COLUMNS[key]), key=key, width=title_width if narrow and key == "title" else None
+            )
         self._shown_columns = self.columns
 
     def on_resize(self) -> None:
