@@ -39,6 +39,8 @@ BRAND = {"primary": "#4f46e5", "secondary": "#0369a1", "accent": "#9333ea", "pos
 DARK_TEXT = {"primary": "#a5b4fc", "secondary": "#7dd3fc", "accent": "#d8b4fe"}
 QUASAR = {"negative": "#c10015", "warning": "#f2c037", "grey-8": "#616161", "grey-3": "#eeeeee"}
 """Quasar's own shades of the colours we leave as they are."""
+ICON_GREY = ("grey-7", "#757575")
+"""Quiet icon buttons (a card's duplicate, export, delete): WCAG's 3:1 for icons on light and dark."""
 DARK_PAGE, DARK_CARD = "#121212", "#1d1d1d"
 """Quasar's dark page and card backgrounds."""
 VERDICT_TEXT = {  # class: (on a light page, on a dark page)

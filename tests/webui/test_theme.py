@@ -8,7 +8,17 @@ from __future__ import annotations
 
 import pytest
 
-from webui.theme import BRAND, CSS, DARK_CARD, DARK_PAGE, DARK_TEXT, QUASAR, VERDICT_COLORS, VERDICT_TEXT
+from webui.theme import (
+    BRAND,
+    CSS,
+    DARK_CARD,
+    DARK_PAGE,
+    DARK_TEXT,
+    ICON_GREY,
+    QUASAR,
+    VERDICT_COLORS,
+    VERDICT_TEXT,
+)
 
 AA = 4.5
 WHITE, BLACK = "#ffffff", "#000000"
@@ -79,3 +89,9 @@ def test_verdict_chips(verdict):
 @pytest.mark.parametrize("background", [DARK_PAGE, DARK_CARD])
 def test_secondary_lines_at_seventy_percent_on_a_dark_page(background):
     assert contrast(faded(WHITE, 0.7, background), background) >= AA
+
+
+@pytest.mark.parametrize("background", [WHITE, DARK_CARD])
+def test_quiet_icon_buttons_meet_the_non_text_contrast(background):
+    """WCAG 1.4.11: icons need 3:1 (the library cards' duplicate, export and delete buttons)."""
+    assert contrast(ICON_GREY[1], background) >= 3.0

@@ -22,7 +22,7 @@ from webui.components.task_files import ACCEPTED, task_file, task_from_upload
 from webui.components.task_types import LABELS, action_word, type_icon, type_label
 from webui.context import Studio, reporting
 from webui.i18n import N_, _, number, plural
-from webui.theme import CHART_COLORS, dialog, empty_state, frame
+from webui.theme import CHART_COLORS, ICON_GREY, dialog, empty_state, frame
 
 
 def register(studio: Studio) -> None:
@@ -175,7 +175,7 @@ class Library:
     def _action(marker: str, icon: str, tip: str, action: Callable) -> ui.button:
         return (
             ui.button(icon=icon, on_click=action)
-            .props(f'flat round dense size=sm color=grey-8 aria-label="{tip}" title="{tip}"')
+            .props(f'flat round dense size=sm color={ICON_GREY[0]} aria-label="{tip}" title="{tip}"')
             .mark(marker)
         )
 
