@@ -216,11 +216,27 @@ async def _service(args: argparse.Namespace) -> AsyncIterator[tuple[Any, str]]:
 
 
 async def _tasks_import(args: argparse.Namespace) -> int:
-    from core.client.files import import_files
+    """A task that would replace a different stored one is refused (nothing is imported) unless
+    --overwrite is given; then it is saved only on top of the version that was compared."""
+    from core.client.files import Replacement, WouldReplace, import_files, replacements
+    from core.workspace.files import Workspace, read_task
 
+    paths = [Path(p) for p in args.paths]
     async with _service(args) as (service, tenant):
-        with _progress("importing") as progress:
-            imported = await import_files(service, tenant, [Path(p) for p in args.paths], progress)
+        agreed: list[Replacement] = []
+        if args.overwrite:
+            tasks = [read_task(path) for path in Workspace.find(paths).task_files]
+            agreed = await replacements(service, tenant, tasks)
+        try:
+            with _progress("importing") as progress:
+                imported = await import_files(service, tenant, paths, progress, agreed=agreed)
+        except WouldReplace as refused:
+            for replacing in refused.replacements:
+                fields = ", ".join(replacing.fields)
+                print(f"{'REPLACES':<10} {replacing.taskId}  (version {replacing.version}: {fields})")
+            raise ValueError(
+                "nothing was imported: these tasks exist with other content; pass --overwrite to replace them"
+            ) from None
         for item in imported:
             print(f"{item.action:<10} {item.taskId}  ({item.path})")
     return 0
@@ -357,6 +373,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     imports.add_argument("paths", nargs="+", metavar="PATH")
     imports.add_argument("--tenant")
+    imports.add_argument(
+        "--overwrite", action="store_true", help="replace stored tasks of the same ids that differ"
+    )
     exports = command(
         "export",
         _async(_reporting_errors(_tasks_export)),

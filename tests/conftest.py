@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import os
 import socket
+import tempfile
 import threading
 import time
 import uuid
@@ -25,6 +26,11 @@ from core.service.runtime import Runtime
 from core.store import principals
 from core.store.db import Database
 
+os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp(prefix="feedback-studio-tests-")
+"""The suite keeps nothing in the user's own data directory (platformdirs reads this variable on
+Linux): the web app's browser storage, its session secret and a default database go to a folder of
+this run, so two runs at once (two checkouts, CI beside a developer) do not delete each other's
+files, which made a web test fail at teardown."""
 os.environ["FEEDBACK_STUDIO_UI_LANGUAGE"] = "en"
 """The suite reads the apps in English whatever the machine's locale; tests of another language
 choose it themselves."""

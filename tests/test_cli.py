@@ -56,3 +56,27 @@ def test_unknown_permission_is_a_usage_error(tmp_path):
     )
     assert result.returncode == 2
     assert "invalid choice" in result.stderr
+
+
+def test_tasks_import_over_a_different_stored_task_needs_overwrite(tmp_path):
+    """The second import of an edited file names what would change and imports nothing;
+    --overwrite replaces it."""
+    database = f"sqlite+aiosqlite:///{tmp_path / 'cli.sqlite3'}"
+    path = tmp_path / "why.json"
+
+    def write(title: str) -> None:
+        path.write_text(
+            f'{{"id": "why", "type": "FreeformTextTask", "title": "{title}", "problemStatement": "Why?"}}',
+            encoding="utf-8",
+        )
+
+    write("Why")
+    assert run_cli("tasks", "import", str(path), database=database).returncode == 0
+    write("Why it lights")
+    refused = run_cli("tasks", "import", str(path), database=database)
+    assert refused.returncode == 2
+    assert "REPLACES   why  (version 1: title)" in refused.stdout
+    assert "nothing was imported" in refused.stderr and "--overwrite" in refused.stderr
+    replaced = run_cli("tasks", "import", str(path), "--overwrite", database=database)
+    assert replaced.returncode == 0, replaced.stderr
+    assert replaced.stdout.startswith("UPDATED    why")

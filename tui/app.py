@@ -54,6 +54,8 @@ class FeedbackStudioApp(App[int | None]):
 
     CSS_PATH = "app.tcss"
     TITLE = "Feedback Studio"
+    HORIZONTAL_BREAKPOINTS: ClassVar = [(0, "-narrow"), (100, "-wide")]
+    """An 80-column terminal gets the narrow layouts of app.tcss (nothing cut off at 80×24)."""
     BINDINGS: ClassVar = [
         Binding("f1", "help", _("Help")),
         Binding("f2", "connection", _("Connection")),

@@ -74,3 +74,9 @@ async def service_call(
     finally:
         if busy is not None and busy.is_attached:  # the screen may be gone (the app quit meanwhile)
             busy.loading = False
+
+
+def in_flight(node: DOMNode, *groups: str) -> bool:
+    """Whether a worker of ``node`` in one of ``groups`` still runs: an action that sends
+    something is not started again until its result is in (a second press would send it twice)."""
+    return any(w.node is node and w.group in groups and not w.is_finished for w in node.workers)

@@ -29,7 +29,24 @@ VERDICT_COLORS = {
     Correctness.CORRECT: "positive",
     Correctness.PARTIAL: "warning",
     Correctness.WRONG: "negative",
-    Correctness.UNKNOWN: "grey",
+    Correctness.UNKNOWN: "grey-8",
+}
+
+# Text meets WCAG AA (contrast 4.5:1) in both modes; tests/webui/test_theme.py computes every pair.
+# One brand colour cannot carry white text (header, buttons) and be text on a dark page too, so
+# dark mode keeps the brand colours as backgrounds and gives their text a light shade.
+BRAND = {"primary": "#4f46e5", "secondary": "#0369a1", "accent": "#9333ea", "positive": "#15803d"}
+DARK_TEXT = {"primary": "#a5b4fc", "secondary": "#7dd3fc", "accent": "#d8b4fe"}
+QUASAR = {"negative": "#c10015", "warning": "#f2c037", "grey-8": "#616161", "grey-3": "#eeeeee"}
+"""Quasar's own shades of the colours we leave as they are."""
+ICON_GREY = ("grey-7", "#757575")
+"""Quiet icon buttons (a card's duplicate, export, delete): WCAG's 3:1 for icons on light and dark."""
+DARK_PAGE, DARK_CARD = "#121212", "#1d1d1d"
+"""Quasar's dark page and card backgrounds."""
+VERDICT_TEXT = {  # class: (on a light page, on a dark page)
+    "fs-good": ("#15803d", "#4ade80"),
+    "fs-bad": ("#b91c1c", "#f87171"),
+    "fs-changed": ("#b45309", "#fbbf24"),
 }
 VERDICT_ICONS = {
     Correctness.CORRECT: "check_circle",
@@ -46,8 +63,15 @@ NAVIGATION = [
     (N_("Settings"), "settings", "/settings"),
 ]
 
-CSS = """
-.body--dark { --q-primary: #818cf8; }
+CSS = (
+    # Quasar's .text-primary is `color: var(--q-primary) !important` inside a cascade layer, where
+    # an !important rule of ours cannot win: the element's own --q-primary is what changes.
+    "".join(f".body--dark .text-{name} {{ --q-{name}: {shade}; }}\n" for name, shade in DARK_TEXT.items())
+    + "".join(
+        f".{name} {{ color: {light}; }}\n.body--dark .{name} {{ color: {dark}; }}\n"
+        for name, (light, dark) in VERDICT_TEXT.items()
+    )
+    + """
 mark.fs-mark { border-radius: 3px; padding: 0 2px; color: inherit; }
 mark.fs-correct { background: rgba(22, 163, 74, .28); border-bottom: 2px solid #16a34a; }
 mark.fs-partial { background: rgba(245, 158, 11, .30); border-bottom: 2px solid #f59e0b; }
@@ -56,16 +80,11 @@ mark.fs-unknown { background: rgba(156, 163, 175, .30); border-bottom: 2px solid
 .fs-answer { white-space: pre-wrap; line-height: 1.9; }
 tr.fs-retest-failed > td:first-child { box-shadow: inset 4px 0 #dc2626; }
 tr.fs-retest-changed > td:first-child { box-shadow: inset 4px 0 #f59e0b; }
-.fs-good { color: #15803d; }
-.fs-bad { color: #b91c1c; }
-.fs-changed { color: #b45309; }
-.body--dark .fs-good { color: #4ade80; }
-.body--dark .fs-bad { color: #f87171; }
-.body--dark .fs-changed { color: #fbbf24; }
 .fs-bubble .q-message-text-content { white-space: normal; }
 .fs-bubble .q-message-text-content p { margin: 0 0 .4em 0; }
 .fs-bubble .q-message-text-content p:last-child { margin-bottom: 0; }
 """
+)
 
 
 def verdict_color(verdict: str) -> str:
@@ -92,7 +111,7 @@ def frame(title: str, *, navigation: bool = True) -> Iterator[ui.column]:
     The drawer shows beside the content on a laptop and folds behind the menu button on a phone;
     learners' pages go without it (they have nowhere else to go).
     """
-    ui.colors(primary="#4f46e5", secondary="#0ea5e9", accent="#a855f7", positive="#16a34a")
+    ui.colors(**BRAND)
     ui.add_css(CSS)
     ui.page_title(f"{title} · {APP_TITLE}")
     dark = ui.dark_mode(None).bind_value(app.storage.user, "dark")  # None: follow the system until chosen

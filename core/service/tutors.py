@@ -39,16 +39,23 @@ from core.api import (
     parse_task,
 )
 from core.auth import Permission
+from core.config import Settings
 from core.service.context import Context
 from core.service.simulation import FINISHED, SimulationOperations, check_session_open
 from core.store import conversations, tasks
 from core.store import models as m
 from core.tutor.base import Boundary, Debug, EngineFailure, NewState, Piece, Turn, TutorEngine, pieces_of
-from core.tutor.engines import engine_for
-from core.tutor.leak_guard import LeakGuard, guarded
 
 log = logging.getLogger(__name__)
 HEALTH_TUTOR = "healthcheck"
+
+
+def engine_for(tutor: TutorConfiguration, task: TaskBase | None, settings: Settings) -> TutorEngine:
+    """The tutor engine of a turn. The engines (and the language tools under them) are imported on
+    the first turn, not with the service: a starting app lists its tasks about 0.1 s sooner."""
+    from core.tutor.engines import engine_for as build
+
+    return build(tutor, task, settings)
 
 
 @dataclass
@@ -283,6 +290,8 @@ class TutorOperations:
             catalogue=self.ctx.runtime.catalogue,
             state=prepared.state,
         )
+        from core.tutor.leak_guard import LeakGuard, guarded  # see engine_for: loaded on first use
+
         said_before = [t.content for t in prepared.history if t.role == "assistant"][-RECENT_REPLIES:]
         learner = [t.content for t in prepared.history if t.role == "user"][-RECENT_ATTEMPTS:]
         learner_said = [*learner, turn.message]

@@ -3,6 +3,7 @@ and debug events show in the panel; a scripted stream pins how BOUNDARY and ERRO
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -205,3 +206,41 @@ async def test_a_tutor_is_opened_and_chatted_with_in_the_apps_tenant(studio):
     async with runtime.db.read() as session:
         [trace] = (await session.scalars(select(m.Trace))).all()
     assert trace.tenant_id == "tenB" and trace.request["context"]["tenantId"] == "tenB"
+
+
+class GatedStream(ScriptedStream):
+    """Sends its first piece, then holds the reply open until the test lets it finish."""
+
+    def __init__(self, service) -> None:
+        super().__init__(service, [])
+        self.gate = asyncio.Event()
+
+    async def chat_stream(self, request: ChatRequest) -> AsyncIterator[TutorEvent]:
+        self.requests.append(request)
+        yield TutorEvent.message("Think of ")
+        await self.gate.wait()
+        yield TutorEvent.message("the current.")
+        yield TutorEvent.done()
+
+
+async def test_while_a_reply_streams_nothing_that_would_cut_it_takes_input(studio):
+    gated = GatedStream(studio)
+    app = FeedbackStudioApp(service=gated)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: library_loaded(app))
+        chat = await open_chat(pilot)
+        screen = app.screen
+        await pilot.click(chat.query_one("#chat-input", Input))
+        chat.query_one("#chat-input", Input).value = "Why is it dark?"
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: "Think of " in replies(chat))
+        locked = ["#chat-input", "#chat-send", "#tutor-select", "#restart"]
+        assert all(screen.query_one(selector).disabled for selector in locked)
+        await pilot.press("ctrl+n")  # a new conversation now would cut the reply: it waits
+        assert [m.content for m in chat.messages if m.role == "user"] == ["Why is it dark?"]
+
+        gated.gate.set()
+        await wait_until(pilot, lambda: not chat.streaming)
+        assert replies(chat)[-1] == "Think of the current."
+        assert not any(screen.query_one(selector).disabled for selector in locked)
+        await settle(pilot)

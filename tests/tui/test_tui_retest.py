@@ -3,6 +3,7 @@ and the author can accept the new feedback as a graded answer."""
 
 from __future__ import annotations
 
+from sqlalchemy import text
 from textual.widgets import Checkbox, DataTable, RadioButton
 
 from core.api import TaskType
@@ -60,7 +61,20 @@ async def test_retest_shows_the_changed_verdict_of_an_earlier_answer_and_accepts
     await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
     assert "1 changed answer" in text_of(app.screen.query_one(".dialog-question"))
     await pilot.click("#confirm")
+    accept = panel.query_one("#retest-accept")
+    assert accept.disabled  # pressed again while the first is on its way, it would add the answer twice
     await wait_until(pilot, lambda: ("New feedback accepted", "1 graded answer added") in notifications(app))
+    await wait_until(pilot, lambda: str(accept.label) == "Accepted")
+    assert accept.disabled  # the earlier answer still shows its change; accepting it again would add it again
+    await pilot.click(accept)
+    assert app.screen is screen
+    assert await graded_count(app, screen.task_id) == 1
+
+
+async def graded_count(app, task_id: str) -> int:
+    async with app.service.runtime.db.read() as session:
+        query = text("SELECT count(*) FROM graded_answers WHERE task_id = :task")
+        return (await session.execute(query, {"task": task_id})).scalar_one()
 
 
 async def test_retest_without_answers_says_what_to_do_and_needs_the_extensions(pilot):

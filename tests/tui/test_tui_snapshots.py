@@ -40,7 +40,7 @@ def app(tmp_path, seeded_database, monkeypatch) -> FeedbackStudioApp:
     return FeedbackStudioApp(settings)
 
 
-def compare(snap_compare, app, steps=None) -> bool:
+def compare(snap_compare, app, steps=None, size: tuple[int, int] = SIZE) -> bool:
     async def run_before(pilot) -> None:
         await wait_until(pilot, lambda: library_loaded(pilot.app))
         if steps:
@@ -53,7 +53,7 @@ def compare(snap_compare, app, steps=None) -> bool:
             field.notify_style_update()
         await settle(pilot)
 
-    return snap_compare(app, terminal_size=SIZE, run_before=run_before)
+    return snap_compare(app, terminal_size=size, run_before=run_before)
 
 
 async def answer_and_wait(pilot) -> None:
@@ -191,3 +191,39 @@ def test_delete_confirmation(snap_compare, app):
         await pilot.press("x")
 
     assert compare(snap_compare, app, steps)
+
+
+# --- an 80×24 terminal: the narrow layouts (nothing cut off that cannot be scrolled to) ------------
+NARROW = (80, 24)
+
+
+def test_library_at_80x24(snap_compare, app):
+    assert compare(snap_compare, app, size=NARROW)
+
+
+def test_tutor_chat_at_80x24(snap_compare, app):
+    """The toolbar drops its labels so the tutor choice, debug switch and New conversation fit."""
+
+    async def steps(pilot):
+        await pilot.press("f3")
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, ChatScreen))
+        chat = pilot.app.screen.query_one(ChatView)
+        await wait_until(pilot, lambda: chat.tutor_id is not None)
+
+    assert compare(snap_compare, app, steps, size=NARROW)
+
+
+def test_simulation_at_80x24(snap_compare, app):
+    """Start and Finish stand one above the other rather than Finish cut off beside Start."""
+
+    async def steps(pilot):
+        await open_task(pilot, "sim-customer-objections-en")
+
+    assert compare(snap_compare, app, steps, size=NARROW)
+
+
+def test_task_at_80x24(snap_compare, app):
+    async def steps(pilot):
+        await open_task(pilot, MC)
+
+    assert compare(snap_compare, app, steps, size=NARROW)

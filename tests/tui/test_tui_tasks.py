@@ -5,7 +5,7 @@ from __future__ import annotations
 from textual.widgets import Button, Checkbox, DataTable, Input
 
 from core.api import TaskType
-from tests.tui.helpers import new_task_editor, notifications, open_task, text_of, wait_until
+from tests.tui.helpers import new_task_editor, notifications, open_task, settle, text_of, wait_until
 from tui.screens.confirm import ConfirmScreen
 from tui.screens.editor import EditorScreen
 from tui.screens.files import FilesScreen
@@ -39,6 +39,29 @@ async def test_library_lists_the_demo_tasks_and_the_filter_narrows_them(pilot):
     assert text_of(app.screen.query_one(EmptyState)).startswith("No task matches")
 
 
+async def test_the_library_sorts_by_type_or_language_and_filters_by_them(pilot):
+    app = pilot.app
+    table = app.screen.query_one(DataTable)
+
+    def column(index: int) -> list[str]:
+        return [text_of_cell(table.get_row_at(i)[index]) for i in range(table.row_count)]
+
+    titles = column(2)
+    assert titles == sorted(titles, key=str.casefold)  # by title at first
+    await pilot.press("s")
+    assert column(0) == sorted(column(0), key=str.casefold) and column(0) != column(0)[::-1]
+    assert ("", "Sorted by type") in notifications(app)
+    await pilot.press("s")
+    assert column(1) == sorted(column(1))
+    await pilot.click(app.screen.query_one(DataTable), offset=(2, 0))  # the Type column's header
+    assert app.screen.order == "type"
+
+    await pilot.press("slash", *"de_ch")
+    assert set(column(1)) == {"DE_CH"} and table.row_count >= 2
+    await pilot.press("escape", "slash", *"simulation")
+    assert set(column(0)) == {"Simulation"}
+
+
 async def test_delete_asks_first_and_cancel_keeps_the_task(pilot, studio):
     app = pilot.app
     table = app.screen.query_one(DataTable)
@@ -60,10 +83,16 @@ async def test_duplicate_saves_a_copy_under_a_free_id(pilot, studio):
     app = pilot.app
     table = app.screen.query_one(DataTable)
     table.move_cursor(row=table.get_row_index("mc-photosynthesis-en"))
-    await pilot.press("u")
+    library = app.screen
+    library.action_duplicate()  # u, and u again while the first copy is being saved
+    library.action_duplicate()
     await wait_until(pilot, lambda: "mc-photosynthesis-en-copy-1" in rows(app))
     copy = (await studio.get_task("default", "mc-photosynthesis-en-copy-1")).definition
     assert copy.title == "Photosynthesis: the gas plants take in (copy)"
+    await settle(pilot)
+    assert not [n for n in app._notifications if n.severity == "error"]  # no clash of two copies
+    copies = [t.taskId for t in await studio.list_tasks("default") if "-copy" in t.taskId]
+    assert copies == ["mc-photosynthesis-en-copy-1"]
 
 
 async def test_editor_marks_problems_at_their_fields_and_blocks_saving(pilot):
@@ -155,6 +184,13 @@ async def test_export_then_import_task_files(pilot, studio, tmp_path):
     await wait_until(pilot, lambda: isinstance(app.screen, FilesScreen))
     app.screen.query_one("#files-path", Input).value = str(exported)
     await pilot.press("enter")
+    # The file's task exists with another title: the import says so and asks before it replaces it.
+    await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+    question = text_of(app.screen.query_one(".dialog-question"))
+    assert "• mc-photosynthesis-en (version 1): title" in question
+    stored = await studio.get_task("default", "mc-photosynthesis-en")
+    assert stored.definition.title == "Photosynthesis: the gas plants take in"  # nothing sent yet
+    await pilot.click("#confirm")
     await wait_until(pilot, lambda: any(title.startswith("Imported") for title, _ in notifications(app)))
     assert notifications(app)[-1][1] == "1 updated"
     assert (await studio.get_task("default", "mc-photosynthesis-en")).definition.title == "Plants and gases"
@@ -253,3 +289,17 @@ async def test_renaming_a_task_in_the_editor_never_overwrites_another(pilot, stu
     await pilot.click("#cancel")
     stored = (await studio.get_task("default", "mc-photosynthesis-en")).definition
     assert stored.type == "MultipleChoiceTask"  # the other task is untouched
+
+
+async def test_a_new_task_under_a_taken_id_replaces_nothing(pilot, studio):
+    app = pilot.app
+    editor = await new_task_editor(pilot, TaskType.MULTIPLE_CHOICE)
+    editor.query_one(".field-id Input", Input).value = "ff-bulb-circuit-en"
+    await wait_until(pilot, lambda: "exists already" in text_of(editor.query_one("#task-problems")))
+    await pilot.press("ctrl+s")
+    await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+    assert "already exists" in text_of(app.screen.query_one(".dialog-question"))
+    await pilot.click("#cancel")
+    await wait_until(pilot, lambda: app.screen is editor)  # the new task is still being written
+    stored = await studio.get_task("default", "ff-bulb-circuit-en")
+    assert (stored.definition.type, stored.version) == ("FreeformTextTask", 1)

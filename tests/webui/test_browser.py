@@ -7,14 +7,20 @@ from __future__ import annotations
 
 import asyncio
 import re
+import time
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 
 import httpx
 import pytest
+from playwright.sync_api import expect
 
-from tests.conftest import create_token
+from tests.conftest import create_token, free_port
 from tests.webui.conftest import ARTIFACTS
 from tests.webui.paced_llm import REPLY
+from tests.webui.test_theme import contrast
+from webui.theme import DARK_CARD
 
 pytestmark = pytest.mark.browser
 
@@ -75,7 +81,14 @@ def test_chat_with_the_tutor_and_watch_the_reply_stream_in_to_the_end(page) -> N
     )
     page.get_by_placeholder("Ask the tutor…").fill("Why does my bulb stay dark?")
     page.get_by_placeholder("Ask the tutor…").press("Enter")
+    # While the reply streams, nothing that would cut it takes input: the message box, Send, Restart.
+    chat.get_by_text("Good question!").wait_for()
+    locked = [page.get_by_placeholder("Ask the tutor…"), page.get_by_role("button", name="Restart")]
+    for element in locked:
+        expect(element).to_be_disabled()
     page.get_by_role("button", name="Good reply").wait_for()  # TRACE: the stream has ended
+    for element in locked:
+        expect(element).to_be_enabled()
 
     first, second = (part.strip() for part in REPLY.split("\n\n"))
     bubbles = chat.locator(".q-message-text-content").all_inner_texts()
@@ -113,9 +126,18 @@ def test_the_library_fits_a_phone_in_dark_mode(browser, web_server) -> None:
     phone.locator("body.body--dark").wait_for()
     width = phone.evaluate("document.documentElement.scrollWidth")
     assert width <= 390, f"the page is {width}px wide on a 390px phone"
+    # What the user reads: a task title and a language badge, in the colours the browser computed.
+    for selector in ("[data-testid=library] a.text-primary", "[data-testid=library] .text-secondary"):
+        color = phone.locator(selector).first.evaluate("e => getComputedStyle(e).color")
+        assert contrast(rgb_hex(color), DARK_CARD) >= 4.5, f"{selector} is {color} on {DARK_CARD}"
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     phone.screenshot(path=str(ARTIFACTS / "library-phone-dark.png"), full_page=True)
     context.close()
+
+
+def rgb_hex(css: str) -> str:
+    """'rgb(165, 180, 252)' as '#a5b4fc'."""
+    return "#" + "".join(f"{int(c):02x}" for c in css[css.index("(") + 1 : css.index(")")].split(",")[:3])
 
 
 def federal_city(correct: int, bern_aspect: str) -> dict:
@@ -205,3 +227,80 @@ def test_ctrl_enter_in_a_free_text_answer_gets_the_feedback(page) -> None:
     answer.fill("The circuit must be closed so that the current flows through the filament.")
     answer.press("Control+Enter")
     page.get_by_text("Detected aspects").wait_for()  # the feedback is there, without the button
+
+
+@contextmanager
+def api(web_server) -> Iterator[httpx.Client]:
+    """The web server's own API, to read what is stored (the test runs inside Playwright's loop)."""
+    with ThreadPoolExecutor(1) as thread:
+        token = thread.submit(asyncio.run, create_token(web_server.settings.database_url, "default")).result()
+    with httpx.Client(base_url=web_server.base_url, headers={"Authorization": f"Bearer {token}"}) as client:
+        yield client
+
+
+def stored(client: httpx.Client, task_id: str) -> dict:
+    response = client.get(f"/tenants/default/tasks/{task_id}")
+    response.raise_for_status()
+    return response.json()
+
+
+def test_an_id_clash_on_new_duplicate_or_edit_replaces_nothing(page, web_server) -> None:
+    with api(web_server) as client:
+        before = stored(client, "blanks-water-cycle-en")
+
+        page.goto("/new/FREEFORM_TEXT")  # a new task under a taken id
+        page.get_by_label("Id", exact=True).fill("blanks-water-cycle-en")
+        page.get_by_label("Problem statement").fill("Explain the water cycle.")
+        page.get_by_role("button", name="Save task").click()
+        page.get_by_text("already exists").first.wait_for()
+        assert stored(client, "blanks-water-cycle-en") == before
+
+        page.goto("/")  # a copy under a taken id
+        page.locator("[data-testid=library]").wait_for()
+        page.get_by_role("button", name="Duplicate").first.click()
+        page.get_by_label("Id of the copy").fill("blanks-water-cycle-en")
+        page.get_by_role("button", name="Create copy").click()
+        page.get_by_text("already exists").first.wait_for()
+        assert stored(client, "blanks-water-cycle-en") == before
+
+        page.goto("/tasks/default/mc-photosynthesis-en")  # the editor of a stored task renames nothing
+        page.get_by_role("tab", name="Edit").click()
+        expect(page.get_by_label("Id", exact=True)).not_to_be_editable()  # a copy takes a new id
+
+
+def test_a_double_click_sends_once(page, web_server) -> None:
+    with api(web_server) as client:
+        tried = len(client.get("/tenants/default/tasks/ff-bulb-circuit-en/interactions").json())
+        page.goto("/tasks/default/ff-bulb-circuit-en")
+        page.get_by_label("Answer").fill("The circuit is closed, so a current flows.")
+        page.get_by_role("button", name="Get feedback").dblclick()
+        page.get_by_text("Detected aspects").wait_for()
+        page.wait_for_timeout(500)  # a second interaction would be on its way by now
+        assert len(client.get("/tenants/default/tasks/ff-bulb-circuit-en/interactions").json()) == tried + 1
+
+        page.goto("/")
+        page.locator("[data-testid=library]").wait_for()
+        page.locator("[data-testid=library] .q-card").filter(has_text="ff-bulb-circuit-en").get_by_role(
+            "button", name="Duplicate"
+        ).click()
+        page.get_by_label("Id of the copy").fill("ff-bulb-circuit-twice")
+        page.get_by_role("button", name="Create copy").dblclick()
+        page.get_by_text("Duplicated as ff-bulb-circuit-twice").wait_for()
+        page.wait_for_timeout(500)
+        assert not page.get_by_text("already exists").count()  # no second copy tried, no error
+        ids = [t["taskId"] for t in client.get("/tenants/default/tasks").json()]
+        assert ids.count("ff-bulb-circuit-twice") == 1
+
+
+def test_a_remote_that_is_down_is_reported_within_5_s_and_not_saved(page) -> None:
+    down = f"http://127.0.0.1:{free_port()}"  # nothing listens there
+    page.goto("/settings")
+    page.get_by_text("Remote service of the API").click()
+    page.get_by_label("Base URL").fill(down)
+    started = time.monotonic()
+    page.get_by_role("button", name="Save and check").click()
+    page.get_by_text("Not saved:").wait_for(timeout=5_000)
+    assert time.monotonic() - started < 5
+    assert page.get_by_text("Connected to").count() == 0
+    page.goto("/")  # the library still comes from the embedded service
+    page.get_by_text("The water cycle").wait_for()

@@ -17,6 +17,7 @@ from core.auth import local_principal
 from core.service.local import LocalService
 from tests.webui import harness
 from tests.webui.helpers import SLOW, count, eventually
+from webui.components.task_types import type_label
 
 DEMO = len(demo_tasks())
 OPTIONS = [ChoiceOption(content="A", correct=True), ChoiceOption(content="B")]
@@ -45,6 +46,35 @@ async def test_the_type_filter_keeps_one_kind(user: User) -> None:
     user.find("All types").click()
     user.find("Multiple choice").click()
     await user.should_see(f"{CHOICE} of {DEMO} tasks")
+
+
+async def test_the_library_filters_by_language_and_sorts_by_type_or_language(user: User) -> None:
+    await user.open("/")
+    swiss = sum(t.get("language") == "DE_CH" for t in demo_tasks())
+    with user:
+        user.find(marker="library-language").elements.pop().value = "DE_CH"
+    await user.should_see(f"{swiss} of {DEMO} tasks")
+    await user.should_not_see("The water cycle")
+    with user:
+        user.find(marker="library-language").elements.pop().value = None
+        user.find(marker="library-order").elements.pop().value = "type"
+    labels = {t["id"]: type_label(t["type"]) for t in demo_tasks()}
+    await eventually(lambda: len(shown_cards(user)) == DEMO, "every card shown again")
+    by_type = [labels[task_id] for task_id in shown_cards(user)]
+    assert by_type == sorted(by_type, key=str.casefold) and len(set(by_type)) > 1
+    with user:
+        user.find(marker="library-order").elements.pop().value = "language"
+    language_of = {t["id"]: t.get("language", "EN_US") for t in demo_tasks()}
+    await eventually(
+        lambda: [language_of[i] for i in shown_cards(user)] == sorted(language_of.values()),
+        "sorted by language",
+    )
+
+
+def shown_cards(user: User) -> list[str]:
+    """The task ids of the cards in the order shown (cards are made in that order)."""
+    cards = sorted(user.find(marker="task-card").elements, key=lambda card: card.id)
+    return [next(m for m in card._markers if m.startswith("card-")).removeprefix("card-") for card in cards]
 
 
 async def test_duplicating_a_task_adds_a_copy(user: User) -> None:
@@ -97,6 +127,28 @@ async def test_importing_task_files_adds_them_and_names_a_bad_one(user: User) ->
     await user.should_see(f"{DEMO + 1} of {DEMO + 1} tasks")
     await upload.handle_uploads([SmallFileUpload("broken.json", "application/json", b'{"id": "x"}')])
     await user.should_see("broken.json: not a task definition", retries=SLOW)
+
+
+async def test_importing_over_a_different_stored_task_asks_first_and_shows_what_changes(user: User) -> None:
+    service = LocalService(harness.runtime, local_principal("default"))
+    await user.open("/")
+    user.find("Import").click()
+    upload = user.find(ui.upload).elements.pop()
+    other = b"id: mc-photosynthesis-en\ntype: MULTIPLE_CHOICE\ntitle: Gases\nproblemStatement: Which?\noptions:\n- content: A\n  correct: true\n- content: B\n"
+    await upload.handle_uploads([SmallFileUpload("other.yaml", "application/yaml", other)])
+    await user.should_see("Replace the task mc-photosynthesis-en?", retries=SLOW)
+    fields = user.find(marker="replace-fields").elements.pop().text
+    assert "other.yaml" in fields and "changes: title, problemStatement, context, options." in fields
+    stored = await service.get_task("default", "mc-photosynthesis-en")
+    assert stored.definition.title != "Gases"  # nothing sent yet
+
+    user.find("Keep the stored task").click()
+    assert (await service.get_task("default", "mc-photosynthesis-en")).version == stored.version
+    await upload.handle_uploads([SmallFileUpload("other.yaml", "application/yaml", other)])
+    await user.should_see("Replace the task mc-photosynthesis-en?", retries=SLOW)
+    user.find(marker="confirm-replace").click()
+    await user.should_see("other.yaml: task mc-photosynthesis-en updated", retries=SLOW)
+    assert (await service.get_task("default", "mc-photosynthesis-en")).definition.title == "Gases"
 
 
 async def test_a_big_library_shows_its_cards_a_page_at_a_time(user: User) -> None:

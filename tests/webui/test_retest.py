@@ -101,3 +101,35 @@ def _texts(element: ui.element) -> set[str]:
     return {
         e.text for e in element.descendants() if isinstance(e, ui.label | ui.chip) and isinstance(e.text, str)
     }
+
+
+async def test_a_double_click_on_accept_adds_the_graded_answers_once(
+    user: User, service: LocalService
+) -> None:
+    await service.upsert_task("default", capital_task(correct=0))
+    await user.open(f"/tasks/default/{TASK}")
+    with user:
+        user.find(ui.radio).elements.pop().value = 0  # Bern
+    user.find("Get feedback").click()
+    await user.should_see("CORRECT")
+    await service.upsert_task("default", capital_task(correct=1))
+    await user.open(f"/tasks/default/{TASK}")
+    user.find("Retest").click()
+    user_accept = "Accept new feedback (1)"
+    await user.should_see(user_accept, retries=SLOW)
+    user.find(user_accept).click()
+    with user.scope(marker="dialog"):
+        accept = user.find(marker="confirm-accept")
+        accept.click()
+        accept.click()
+    await user.should_see("1 graded answer added", retries=SLOW)
+    await user.should_see("Accepted")
+    assert await graded_count(TASK) == 1
+
+
+async def graded_count(task_id: str) -> int:
+    from sqlalchemy import text
+
+    async with harness.runtime.db.read() as session:
+        query = text("SELECT count(*) FROM graded_answers WHERE tenant_id = 'default' AND task_id = :task")
+        return (await session.execute(query, {"task": task_id})).scalar_one()

@@ -102,12 +102,20 @@ class ChatScreen(Screen):
 
     async def action_restart(self) -> None:
         chat = self.query_one(ChatView)
-        if chat.tutor_id:
+        if chat.tutor_id and not chat.streaming:  # a new conversation would cut the reply
             await self._start(self.tutors[chat.tutor_id])
 
     @on(Button.Pressed, "#restart")
     async def _restart(self) -> None:
         await self.action_restart()
+
+    @on(ChatView.ReplyStarted)
+    @on(ChatView.ReplyFinished)
+    def _lock_while_streaming(self) -> None:
+        """Another tutor or a new conversation would cut the reply that streams."""
+        streaming = self.query_one(ChatView).streaming
+        for control in self.query("#tutor-select, #tutor-id, #restart"):
+            control.disabled = streaming
 
     @on(Checkbox.Changed, "#debug-switch")
     def _debug(self, event: Checkbox.Changed) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
@@ -15,14 +16,16 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Input
 
 from core.api import TaskSummary, TaskType
+from core.client.i18n import N_
 from core.client.templates import free_id, new_task
-from tui.calls import service_call
+from tui.calls import in_flight, service_call
 from tui.i18n import _, plural
 from tui.labels import type_label, verdict_trail
 from tui.widgets.empty import EmptyState
 from tui.widgets.list_table import ListTable
 
 if TYPE_CHECKING:
+    from core.client.files import Replacement
     from tui.app import FeedbackStudioApp
 
 NO_TASKS = _(
@@ -32,6 +35,32 @@ NO_LIST = (
     "This remote does not offer the task library extension: it cannot list its tasks.\n"
     "Press [b]n[/] to create a task; tasks you save in this session appear here."
 )
+
+
+def _title_key(task: TaskSummary) -> tuple[str, str]:
+    return ((task.title or task.taskId).casefold(), task.taskId)
+
+
+SORTS: dict[str, tuple[str, Callable[[TaskSummary], tuple[str, ...]]]] = {
+    "title": (N_("Title"), _title_key),
+    "type": (N_("Type"), lambda t: (type_label(t.type).casefold(), *_title_key(t))),
+    "language": (N_("Language"), lambda t: (t.language.value, *_title_key(t))),
+}
+"""The orders of the table: a column's name and the sort key (ties go by title)."""
+
+
+COLUMNS = {
+    "type": N_("Type"),
+    "language": N_("Language"),
+    "title": N_("Title"),
+    "verdicts": N_("Last verdicts"),
+    "tried": N_("Tried"),
+    "id": N_("Id"),
+}
+WIDE_COLUMNS = ("type", "language", "title", "verdicts", "tried", "id")
+NARROW_COLUMNS = ("title", "type", "language", "verdicts")
+WIDE_FROM = 100
+"""Terminal width from which every column is shown (app.py's -wide breakpoint)."""
 
 
 class LibraryScreen(Screen):
@@ -44,6 +73,7 @@ class LibraryScreen(Screen):
         Binding("u", "duplicate", _("Duplicate")),
         Binding("delete,x", "delete", _("Delete")),
         Binding("slash", "filter", _("Filter")),
+        Binding("s", "sort", _("Sort")),
         Binding("escape", "clear_filter", _("Clear filter"), show=False),
         Binding("i", "import", _("Import")),
         Binding("o", "export", _("Export")),
@@ -58,6 +88,9 @@ class LibraryScreen(Screen):
     def __init__(self) -> None:
         super().__init__()
         self.tasks: list[TaskSummary] = []
+        self._shown_columns: tuple[str, ...] = WIDE_COLUMNS
+        self.order = "title"
+        """The key of SORTS the table is sorted by: s (or a click on a column's header) changes it."""
         self._loaded = False
         self._version = -1
 
@@ -69,10 +102,33 @@ class LibraryScreen(Screen):
         yield Footer()
 
     def on_mount(self) -> None:
-        table = self.query_one(DataTable)
-        table.add_columns(_("Type"), _("Language"), _("Title"), _("Last verdicts"), _("Tried"), _("Id"))
-        table.focus()
+        self._set_columns()
+        self.query_one(DataTable).focus()
         self.load_tasks()
+
+    @property
+    def columns(self) -> tuple[str, ...]:
+        """The columns that fit: an 80-column terminal shows the title first and cut to fit,
+        then type, language and verdicts (the id and the count of answers are in the task)."""
+        return NARROW_COLUMNS if self.app.size.width < WIDE_FROM else WIDE_COLUMNS
+
+    def _set_columns(self) -> None:
+        table = self.query_one(DataTable)
+        table.clear(columns=True)
+        narrow = self.columns == NARROW_COLUMNS
+        beside = sum(len(_(COLUMNS[key])) for key in NARROW_COLUMNS if key not in ("title", "type"))
+        type_width = max(len(type_label(t.schema_name)) for t in TaskType)
+        title_width = max(20, self.app.size.width - 2 * (len(NARROW_COLUMNS) + 1) - beside - type_width)
+        for key in self.columns:
+            table.add_column(
+                _(COLUMNS[key]), key=key, width=title_width if narrow and key == "title" else None
+            )
+        self._shown_columns = self.columns
+
+    def on_resize(self) -> None:
+        if self.is_mounted and self._shown_columns != self.columns:
+            self._set_columns()
+            self._fill()
 
     def on_screen_resume(self) -> None:
         if self._loaded and self._version != self.app.tasks_version:
@@ -88,8 +144,21 @@ class LibraryScreen(Screen):
 
     def on_library_screen_tasks_loaded(self, message: TasksLoaded) -> None:
         self._loaded = True
-        self.tasks = sorted(message.tasks, key=lambda t: ((t.title or t.taskId).casefold(), t.taskId))
+        self.tasks = message.tasks
         self._fill()
+
+    def action_sort(self) -> None:
+        orders = list(SORTS)
+        self.sort_by(orders[(orders.index(self.order) + 1) % len(orders)])
+
+    def on_data_table_header_selected(self, event: DataTable.HeaderSelected) -> None:
+        if event.column_key.value in SORTS:
+            self.sort_by(event.column_key.value)
+
+    def sort_by(self, order: str) -> None:
+        self.order = order
+        self._fill()
+        self.notify(_("Sorted by {column}").format(column=_(SORTS[order][0]).lower()), timeout=2)
 
     @on(Input.Changed, "#filter")
     def _fill(self) -> None:
@@ -97,19 +166,19 @@ class LibraryScreen(Screen):
         table = self.query_one(DataTable)
         selected = self.selected_id
         table.clear()
-        for task in self.tasks:
+        for task in sorted(self.tasks, key=SORTS[self.order][1]):
             fields = (task.title, task.taskId, type_label(task.type), task.type, task.language.value)
             if needle and not any(needle in f.casefold() for f in fields):
                 continue
-            table.add_row(
-                type_label(task.type),
-                task.language.value,
-                Text(task.title or task.taskId, style="bold"),
-                verdict_trail(task.lastVerdicts[:5]),
-                str(task.interactionCount),
-                Text(task.taskId, style="dim"),
-                key=task.taskId,
-            )
+            cells = {
+                "type": type_label(task.type),
+                "language": task.language.value,
+                "title": Text(task.title or task.taskId, style="bold", overflow="ellipsis", no_wrap=True),
+                "verdicts": verdict_trail(task.lastVerdicts[:5]),
+                "tried": str(task.interactionCount),
+                "id": Text(task.taskId, style="dim"),
+            }
+            table.add_row(*(cells[key] for key in self._shown_columns), key=task.taskId)
         empty = self.query_one(EmptyState)
         empty.display = table.row_count == 0
         table.display = table.row_count > 0
@@ -186,7 +255,7 @@ class LibraryScreen(Screen):
             await self.app.push_screen(EditorScreen(opened.task, version=opened.version))
 
     def action_duplicate(self) -> None:
-        if task_id := self.selected_id:
+        if (task_id := self.selected_id) and not in_flight(self, "library-edit"):
             self.duplicate(task_id)
 
     @work(group="library-edit")
@@ -205,7 +274,7 @@ class LibraryScreen(Screen):
 
     def action_delete(self) -> None:
         task = next((t for t in self.tasks if t.taskId == self.selected_id), None)
-        if task is None:
+        if task is None or in_flight(self, "library-edit"):
             return
         from tui.screens.confirm import ConfirmScreen
 
@@ -228,6 +297,8 @@ class LibraryScreen(Screen):
     # --- task files (core.workspace) ------------------------------------------------------------
 
     def action_import(self) -> None:
+        if in_flight(self, "library-files"):
+            return
         from tui.screens.files import FilesScreen
 
         self.app.push_screen(
@@ -235,6 +306,8 @@ class LibraryScreen(Screen):
         )
 
     def action_export(self) -> None:
+        if in_flight(self, "library-files"):
+            return
         if not self.app.extensions:
             self.notify(
                 _("This remote cannot list its tasks, so there is nothing to export."), severity="warning"
@@ -247,12 +320,16 @@ class LibraryScreen(Screen):
         )
 
     @work(group="library-files")
-    async def import_from(self, path: Path) -> None:
-        from core.client.files import import_files
+    async def import_from(self, path: Path, agreed: Sequence[Replacement] = ()) -> None:
+        """Import; tasks that would replace different stored ones are listed and asked about first."""
+        from core.client.files import WouldReplace, import_files
 
         async with service_call(self, _("Importing"), busy=self.query_one(DataTable)):
             try:
-                done = await import_files(await self.app.ready(), self.app.tenant_id, [path])
+                done = await import_files(await self.app.ready(), self.app.tenant_id, [path], agreed=agreed)
+            except WouldReplace as refused:
+                self._confirm_replacing(path, refused.replacements)
+                return
             except ValueError as exc:  # a file that is not a task: the author fixes the file
                 self.notify(str(exc), title=_("Nothing imported"), severity="error", markup=False)
                 return
@@ -262,6 +339,24 @@ class LibraryScreen(Screen):
                 title=_("Imported from {path}").format(path=path),
             )
             self.load_tasks(select=done[0].taskId if done else None)
+
+    def _confirm_replacing(self, path: Path, replacements: list[Replacement]) -> None:
+        from tui.screens.confirm import ConfirmScreen
+
+        listed = "\n".join(
+            _("• {id} (version {version}): {fields}").format(
+                id=r.taskId, version=r.version, fields=", ".join(r.fields)
+            )
+            for r in replacements
+        )
+        question = plural(
+            "This task exists with other content; importing replaces it:\n{tasks}\nNothing is imported unless you agree.",
+            "These tasks exist with other content; importing replaces them:\n{tasks}\nNothing is imported unless you agree.",
+            len(replacements),
+        ).format(tasks=listed)
+        self.app.push_screen(
+            ConfirmScreen(question, _("Replace")), lambda yes: yes and self.import_from(path, replacements)
+        )
 
     @work(group="library-files")
     async def export_to(self, path: Path, fmt: str) -> None:

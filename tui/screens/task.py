@@ -78,9 +78,11 @@ class TaskScreen(Screen):
             self.records = records
 
     class Retested(Message):
-        def __init__(self, report: RetestReport) -> None:
+        def __init__(self, report: RetestReport, *, accepted: bool = False) -> None:
             super().__init__()
             self.report = report
+            self.accepted = accepted
+            """The new feedback of this report's answers was just accepted."""
 
     def __init__(self, task_id: str) -> None:
         super().__init__()
@@ -249,7 +251,7 @@ class TaskScreen(Screen):
             self.post_message(self.Retested(await service.retest(self.app.tenant_id, [self.task_id])))
 
     def on_task_screen_retested(self, message: Retested) -> None:
-        self.query_one(RetestPanel).show(message.report.tasks[0], self.definition)
+        self.query_one(RetestPanel).show(message.report.tasks[0], self.definition, accepted=message.accepted)
 
     @on(RetestPanel.AcceptWanted)
     def _confirm_accept(self, message: RetestPanel.AcceptWanted) -> None:
@@ -261,8 +263,10 @@ class TaskScreen(Screen):
             "Accept the new feedback of {count} changed answers as graded answers of this task?",
             count,
         ).format(count=count)
+        panel = self.query_one(RetestPanel)
         self.app.push_screen(
-            ConfirmScreen(question, _("Accept")), lambda yes: yes and self.accept(message.report)
+            ConfirmScreen(question, _("Accept")),
+            lambda yes: self.accept(message.report) if yes else panel.show(message.report, self.definition),
         )
 
     @work(exclusive=True, group="retest")
@@ -277,7 +281,8 @@ class TaskScreen(Screen):
                 ),
                 title=_("New feedback accepted"),
             )
-            self.post_message(self.Retested(await service.retest(self.app.tenant_id, [self.task_id])))
+            report = await service.retest(self.app.tenant_id, [self.task_id])
+            self.post_message(self.Retested(report, accepted=True))
 
     @on(TabbedContent.TabActivated, pane="#test-answers-tab")
     def _test_answers_opened(self) -> None:

@@ -57,8 +57,14 @@ class RetestPanel(Vertical):
         )
         self.show(None)
 
-    def show(self, report: TaskRetest | None, task: TaskBase | None = None) -> None:
-        """Fill the table; None (not retested yet) shows nothing, a report without answers the hint."""
+    def show(
+        self, report: TaskRetest | None, task: TaskBase | None = None, *, accepted: bool = False
+    ) -> None:
+        """Fill the table; None (not retested yet) shows nothing, a report without answers the hint.
+
+        ``accepted``: the report comes right after its new feedback was accepted. The earlier
+        answers keep the feedback they were given, so they still show as changed; accepting them
+        again would add them twice, so Accept waits for the next retest."""
         self.report = report
         answers = report.answers if report else []
         table = self.query_one(DataTable)
@@ -71,12 +77,15 @@ class RetestPanel(Vertical):
         self.query_one("#retest-bar").display = bool(answers)
         acceptable = sum(a.changed and a.passed and a.after is not None for a in answers)
         accept = self.query_one("#retest-accept", Button)
-        accept.label = _("Accept new feedback ({count})").format(count=acceptable)
-        accept.disabled = not acceptable
+        accept.label = (
+            _("Accepted") if accepted else _("Accept new feedback ({count})").format(count=acceptable)
+        )
+        accept.disabled = accepted or not acceptable
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "retest-accept" and self.report is not None:
             event.stop()
+            event.button.disabled = True  # until the next report: accepting twice would add twice
             self.post_message(self.AcceptWanted(self.report))
 
 

@@ -82,8 +82,15 @@ class SimulationPanel(Vertical):
             )
             self.query_one("#sim-start", Button).label = _("Start again")
 
+    @on(ChatView.ReplyStarted)
+    def _replying(self) -> None:
+        """While the persona answers, no feedback on half a reply and no new session cutting it."""
+        for button in self.query("#sim-finish, #sim-start"):
+            button.disabled = True
+
     @on(ChatView.ReplyFinished)
     def _replied(self) -> None:
+        self.query_one("#sim-start", Button).disabled = False
         self.query_one("#sim-finish", Button).disabled = False
         turns = sum(turn.role == "user" for turn in self.transcript)
         if self.definition.maxTurns and turns >= self.definition.maxTurns:

@@ -15,6 +15,7 @@ from typing import Any
 from nicegui import ui
 
 from core.api import ChatMessage, ChatRequest, TraceRating, TutorEventType
+from webui.components.busy import sends
 from webui.context import Studio, failure_text, reporting
 from webui.i18n import _
 
@@ -110,9 +111,9 @@ class ChatView:
                 ui.notify(_("Thanks: the rating of this reply is saved"), type="positive")
 
         with self.column, ui.row().classes("gap-0 ml-10"):
-            up = ui.button(icon="thumb_up", on_click=lambda: rate(1)).mark("thumb-up")
+            up = sends(ui.button(icon="thumb_up"), lambda: rate(1)).mark("thumb-up")
             up.props('flat round dense size=sm aria-label="Good reply"').tooltip(_("Good reply"))
-            down = ui.button(icon="thumb_down", on_click=lambda: rate(0)).mark("thumb-down")
+            down = sends(ui.button(icon="thumb_down"), lambda: rate(0)).mark("thumb-down")
             down.props('flat round dense size=sm aria-label="Bad reply"').tooltip(_("Bad reply"))
 
     def _error(self, text: str) -> None:

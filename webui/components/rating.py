@@ -10,6 +10,7 @@ from nicegui import ui
 
 from core.api import EndUserRating, RatingSubtype, RatingType
 from core.client.vocabulary import RATING_SUBTYPES, subtype_label
+from webui.components.busy import sends
 from webui.context import Studio, reporting
 from webui.i18n import _
 
@@ -44,7 +45,7 @@ def rating_bar(studio: Studio, interaction_id: str, rating: EndUserRating | None
         reason = ui.select({}, label=_("Reason"), clearable=True).classes("min-w-48").props("dense outlined")
         remark = ui.input(placeholder=_("Remark (optional)"), value=rating.message or "" if rating else "")
         remark.classes("grow").props("dense outlined")
-        ui.button(_("Send rating"), icon="send", on_click=send).props("flat dense")
+        sends(ui.button(_("Send rating"), icon="send"), send).props("flat dense").mark("send-rating")
         offer_reasons()
         if rating is not None and rating.subtype is not None:
             reason.set_value(rating.subtype.value)

@@ -13,6 +13,7 @@ from nicegui import ui
 from core.api import AnswerRetest, AnswerSource, TaskBase, TaskRetest
 from core.client.retest import reassign
 from webui.components.answer_text import answer_excerpt
+from webui.components.busy import sends
 from webui.context import Studio, reporting
 from webui.i18n import N_, _, number, plural
 from webui.theme import dialog, empty_state, verdict_chip
@@ -119,7 +120,9 @@ class RetestPanel:
             ).classes("text-sm opacity-70")
             with ui.row().classes("w-full justify-end"):
                 ui.button(_("Cancel"), on_click=box.close).props("flat")
-                ui.button(_("Accept"), icon="done_all", on_click=accept).props("unelevated")
+                sends(ui.button(_("Accept"), icon="done_all"), accept).props("unelevated").mark(
+                    "confirm-accept"
+                )
 
 
 def _summary(report: TaskRetest) -> None:

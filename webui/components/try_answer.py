@@ -9,6 +9,7 @@ from nicegui import ui
 
 from core.api import ComputeTaskFeedbackRequest, TaskBase
 from webui.components.answer_forms import AnswerReader, answer_form
+from webui.components.busy import Sender
 from webui.components.feedback_view import feedback_view
 from webui.context import Studio, reporting
 from webui.i18n import _
@@ -22,18 +23,17 @@ class TryAnswer:
         self.user_id, self.for_learner = user_id, for_learner
         with ui.card().classes("w-full gap-3").props("flat bordered") as card:
             read_answer = answer_form(task)
-            button = ui.button(
-                _("Get feedback"), icon="rate_review", on_click=lambda: self._compute(read_answer, button)
-            )
+            button = ui.button(_("Get feedback"), icon="rate_review")
             button.props("unelevated").classes("self-end").tooltip(_("Ctrl+Enter in the answer"))
+            # One answer, one interaction: a second click (or key) while the first is on its way,
+            # or the second click of a double click, would record the answer twice.
+            sender = Sender(button, lambda: self._compute(read_answer))
         # Enter makes a new line in a free-text answer; Ctrl+Enter (Cmd+Enter) sends it, as in chats.
-        card.on("keydown.ctrl.enter", lambda: self._compute(read_answer, button))
-        card.on("keydown.meta.enter", lambda: self._compute(read_answer, button))
+        card.on("keydown.ctrl.enter", sender.send)
+        card.on("keydown.meta.enter", sender.send)
         self.results = ui.column().classes("w-full gap-3")
 
-    async def _compute(self, read_answer: AnswerReader, button: ui.button) -> None:
-        if "loading" in button.props:
-            return  # a second click while the first is on its way would record the answer twice
+    async def _compute(self, read_answer: AnswerReader) -> None:
         try:
             request = ComputeTaskFeedbackRequest(
                 userId=self.user_id, tenantId=self.tenant, taskType=self.task.task_type, answer=read_answer()
@@ -43,14 +43,8 @@ class TryAnswer:
                 _("The answer is incomplete: {reason}").format(reason=exc), type="warning", multi_line=True
             )
             return
-        button.props("loading")
-        try:
-            with reporting(_("Feedback")):
-                feedback = await (await self.studio.service()).compute_feedback_for_task(
-                    self.task.id, request
-                )
-                self.results.clear()
-                with self.results:
-                    feedback_view(self.studio, self.task, feedback, for_learner=self.for_learner)
-        finally:
-            button.props(remove="loading")
+        with reporting(_("Feedback")):
+            feedback = await (await self.studio.service()).compute_feedback_for_task(self.task.id, request)
+            self.results.clear()
+            with self.results:
+                feedback_view(self.studio, self.task, feedback, for_learner=self.for_learner)

@@ -7,20 +7,23 @@ second round trip after the websocket connects); filtering works on that list in
 from __future__ import annotations
 
 import html
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import Any
 from urllib.parse import quote
 
 from nicegui import events, ui
 
-from core.api import ServiceError, TaskSummary
+from core.api import Language, ServiceError, TaskDefinition, TaskSummary
+from core.client.files import Replacement, WouldReplace, import_task
 from core.client.validation import id_problem
 from core.client.vocabulary import TYPE_LABELS
 from core.workspace.documents import Format
+from webui.components.busy import sends
 from webui.components.task_files import ACCEPTED, task_file, task_from_upload
 from webui.components.task_types import action_word, type_icon, type_label
 from webui.context import Studio, reporting
-from webui.i18n import _, number, plural
-from webui.theme import CHART_COLORS, dialog, empty_state, frame
+from webui.i18n import N_, _, number, plural
+from webui.theme import CHART_COLORS, ICON_GREY, dialog, empty_state, frame
 
 
 def register(studio: Studio) -> None:
@@ -41,6 +44,8 @@ class Library:
         self.tasks: list[TaskSummary] = []
         self.search = ""
         self.kind: str | None = None
+        self.language: str | None = None
+        self.order = "changed"
         self.shown = PAGE
 
     async def build(self) -> None:
@@ -51,8 +56,18 @@ class Library:
             ui.select(
                 {None: _("All types"), **{t.schema_name: type_label(t) for t in TYPE_LABELS}},
                 value=None,
-                on_change=lambda e: self._kind(e.value),
-            ).props("dense outlined").classes("min-w-44")
+                on_change=lambda e: self._narrow(kind=e.value),
+            ).props("dense outlined").classes("min-w-44").mark("library-type")
+            ui.select(
+                {None: _("All languages"), **{language.value: language.value for language in Language}},
+                value=None,
+                on_change=lambda e: self._narrow(language=e.value),
+            ).props("dense outlined").classes("min-w-36").mark("library-language")
+            ui.select(
+                {key: _(label) for key, (label, _key) in SORTS.items()},
+                value=self.order,
+                on_change=lambda e: self._narrow(order=e.value),
+            ).props("dense outlined").classes("min-w-44").mark("library-order")
             with ui.button(_("New task"), icon="add").props("unelevated"), ui.menu():
                 for task_type in TYPE_LABELS:
                     target = f"/new/{task_type.value}"
@@ -84,18 +99,22 @@ class Library:
         self.shown = PAGE
         self.cards.refresh()
 
-    def _kind(self, kind: str | None) -> None:
-        self.kind = kind
+    def _narrow(self, **choice: str | None) -> None:
+        """A type, language or order was chosen: the cards again, from the first page."""
+        for name, value in choice.items():
+            setattr(self, name, value)
         self.shown = PAGE
         self.cards.refresh()
 
     def _visible(self) -> list[TaskSummary]:
-        return [
+        shown = [
             t
             for t in self.tasks
             if (not self.kind or t.type == self.kind)
+            and (not self.language or t.language.value == self.language)
             and (self.search in t.title.lower() or self.search in t.taskId.lower())
         ]
+        return sorted(shown, key=SORTS[self.order][1])
 
     @ui.refreshable_method
     def cards(self) -> None:
@@ -140,7 +159,7 @@ class Library:
             ui.card()
             .classes("gap-2 hover:shadow-lg transition-shadow")
             .props("flat bordered")
-            .mark(f"card-{summary.taskId}")
+            .mark("task-card", f"card-{summary.taskId}")
         ):
             with ui.row().classes("w-full items-center gap-1 no-wrap"):
                 ui.html(_kind(summary), sanitize=False).classes(
@@ -157,7 +176,7 @@ class Library:
     def _action(marker: str, icon: str, tip: str, action: Callable) -> ui.button:
         return (
             ui.button(icon=icon, on_click=action)
-            .props(f'flat round dense size=sm color=grey-8 aria-label="{tip}" title="{tip}"')
+            .props(f'flat round dense size=sm color={ICON_GREY[0]} aria-label="{tip}" title="{tip}"')
             .mark(marker)
         )
 
@@ -190,7 +209,7 @@ class Library:
             new_id_input = ui.input(_("Id of the copy"), value=f"{summary.taskId}-copy").classes("w-full")
             with ui.row().classes("w-full justify-end"):
                 ui.button(_("Cancel"), on_click=box.close).props("flat")
-                ui.button(_("Create copy"), on_click=duplicate).props("unelevated")
+                sends(ui.button(_("Create copy")), duplicate).props("unelevated").mark("create-copy")
 
     def _delete_dialog(self, summary: TaskSummary) -> None:
         async def delete() -> None:
@@ -209,7 +228,9 @@ class Library:
             ).classes("text-sm opacity-70")
             with ui.row().classes("w-full justify-end"):
                 ui.button(_("Cancel"), on_click=box.close).props("flat")
-                ui.button(_("Delete"), on_click=delete, color="negative").props("unelevated")
+                sends(ui.button(_("Delete"), color="negative"), delete).props("unelevated").mark(
+                    "confirm-delete"
+                )
 
     def _export_dialog(self, summary: TaskSummary) -> None:
         """Built when asked for: a menu on every card would slow the library's first render."""
@@ -229,7 +250,43 @@ class Library:
             with ui.row().classes("w-full justify-end"):
                 ui.button(_("Cancel"), on_click=box.close).props("flat")
                 for fmt in ("json", "yaml"):
-                    ui.button(f"{fmt.upper()} file", on_click=lambda f=fmt: export(f)).props("unelevated")
+                    sends(ui.button(f"{fmt.upper()} file"), lambda f=fmt: export(f)).props("unelevated")
+
+    async def _import(self, file: str, task: TaskDefinition, agreed: Sequence[Replacement] = ()) -> None:
+        """Save an uploaded task; one that would replace a different stored task asks first."""
+        with reporting(_("Importing {file}").format(file=file)):
+            try:
+                response = await import_task(await self.studio.service(), self.tenant, task, agreed)
+            except WouldReplace as refused:
+                self._replace_dialog(file, task, refused.replacements)
+                return
+            ui.notify(
+                _("{file}: task {id} {action}").format(
+                    file=file, id=task.id, action=action_word(response.action)
+                ),
+                type="positive",
+            )
+        await self._reload()
+
+    def _replace_dialog(self, file: str, task: TaskDefinition, replacements: list[Replacement]) -> None:
+        [replacing] = replacements
+
+        async def replace() -> None:
+            await self._import(file, task, replacements)
+            box.close()  # last: closing deletes the dialog, the context of this handler
+
+        with dialog() as box:
+            ui.label(_("Replace the task {id}?").format(id=task.id)).classes("text-lg")
+            ui.label(
+                _(
+                    "{file} holds other content for a task that exists (version {version}). Importing it changes: {fields}."
+                ).format(file=file, version=replacing.version, fields=", ".join(replacing.fields))
+            ).classes("text-sm").mark("replace-fields")
+            with ui.row().classes("w-full justify-end"):
+                ui.button(_("Keep the stored task"), on_click=box.close).props("flat")
+                sends(ui.button(_("Replace"), color="negative"), replace).props("unelevated").mark(
+                    "confirm-replace"
+                )
 
     def _import_dialog(self) -> None:
         async def receive(event: events.UploadEventArguments) -> None:
@@ -238,15 +295,7 @@ class Library:
             except ValueError as exc:
                 ui.notify(str(exc), type="negative", multi_line=True, close_button=True)
                 return
-            with reporting(_("Importing {file}").format(file=event.file.name)):
-                response = await (await self.studio.service()).upsert_task(self.tenant, task)
-                ui.notify(
-                    _("{file}: task {id} {action}").format(
-                        file=event.file.name, id=task.id, action=action_word(response.action)
-                    ),
-                    type="positive",
-                )
-            await self._reload()
+            await self._import(event.file.name, task)
 
         with dialog() as box:
             ui.label(_("Import task files")).classes("text-lg")
@@ -257,6 +306,19 @@ class Library:
                 f'accept="{ACCEPTED}"'
             ).classes("w-full")
             ui.button(_("Done"), on_click=box.close).props("flat").classes("self-end")
+
+
+def _title_key(summary: TaskSummary) -> tuple[str, str]:
+    return ((summary.title or summary.taskId).casefold(), summary.taskId)
+
+
+SORTS: dict[str, tuple[str, Callable[[TaskSummary], Any]]] = {
+    "changed": (N_("Last changed first"), lambda t: -t.updatedAt.timestamp()),
+    "title": (N_("By title"), _title_key),
+    "type": (N_("By type"), lambda t: (type_label(t.type).casefold(), *_title_key(t))),
+    "language": (N_("By language"), lambda t: (t.language.value, *_title_key(t))),
+}
+"""The orders of the cards: a label and the sort key (ties go by title)."""
 
 
 def _kind(summary: TaskSummary) -> str:

@@ -12,6 +12,7 @@ import textwrap
 from nicegui import app, events, ui
 
 from core.client.i18n import UI_LANGUAGES
+from webui.components.busy import sends
 from webui.context import Connection, Studio, failure_text
 from webui.i18n import _, choose, language
 from webui.theme import frame, section_title
@@ -49,7 +50,7 @@ class SettingsPage:
                 )
                 self.token.classes("w-full").props("outlined dense")
             with ui.row().classes("gap-2"):
-                ui.button(_("Save and check"), icon="save", on_click=self._save).props("unelevated")
+                sends(ui.button(_("Save and check"), icon="save"), self._save).props("unelevated")
                 ui.button(_("Check health"), icon="monitor_heart", on_click=self._check).props("outline")
             self.health = ui.column().classes("w-full gap-1")
         with ui.card().classes("w-full max-w-2xl gap-2").props("flat bordered"):
@@ -71,9 +72,20 @@ class SettingsPage:
             if not url.startswith(("http://", "https://")):
                 ui.notify(_("The base URL must start with http:// or https://"), type="warning")
                 return
-            self.studio.choose(Connection(url, (self.token.value or "").strip() or None))
+            chosen = Connection(url, (self.token.value or "").strip() or None)
         else:
-            self.studio.choose(Connection())
+            chosen = Connection()
+        try:  # a remote that cannot be reached is not saved: the pages would all fail on it
+            await self.studio.open_service(chosen)
+        except Exception as exc:
+            ui.notify(
+                _("Not saved: {reason}").format(reason=failure_text(exc)),
+                type="negative",
+                multi_line=True,
+                close_button=True,
+            )
+            return
+        self.studio.choose(chosen)
         ui.notify(
             _("Connected to the {connection}").format(connection=self.studio.connection().label),
             type="positive",

@@ -20,6 +20,7 @@ from core.api import (
     TaskType,
 )
 from core.client.vocabulary import REHEARSAL_LEARNER_ID
+from webui.components.busy import locked
 from webui.components.chat import ChatView
 from webui.components.feedback_view import feedback_view
 from webui.context import Studio, reporting
@@ -173,7 +174,7 @@ class SimulationPage:
 
     async def _send(self) -> None:
         text = (self.input.value or "").strip()
-        if not text or self.session is None:
+        if not text or self.session is None or not self.send_button.enabled:
             return
         self.input.value = ""
         session = self.session
@@ -188,14 +189,8 @@ class SimulationPage:
 
         # While the persona answers, nothing may cut the reply: no second message, no feedback on
         # half a conversation.
-        locked = (self.input, self.send_button, self.finish_button)
-        for element in locked:
-            element.disable()
-        try:
+        with locked(self.input, self.send_button, self.finish_button):
             await self.chat.send(text, request_for)
-        finally:
-            for element in locked:
-                element.enable()
 
     async def _finish(self) -> None:
         assert self.task is not None and self.session is not None

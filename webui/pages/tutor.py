@@ -14,6 +14,7 @@ from nicegui import ui
 
 from core.api import ChatContext, ChatMessage, ChatRequest, Language, ServiceError, TutorUpsert
 from core.client.vocabulary import TEACHER_ID
+from webui.components.busy import locked, sends
 from webui.components.chat import ChatView
 from webui.context import Studio, reporting
 from webui.i18n import N_, _
@@ -73,9 +74,8 @@ class TutorPage:
             self.debug = ui.switch(_("Debug mode"))
             ui.space()
             ui.button(_("New tutor"), icon="add", on_click=lambda: self._tutor_dialog(tasks)).props("outline")
-            ui.button(_("Restart"), icon="restart_alt", on_click=self._restart).props("flat").tooltip(
-                _("A new conversation")
-            )
+            self.restart_button = ui.button(_("Restart"), icon="restart_alt", on_click=self._restart)
+            self.restart_button.props("flat").tooltip(_("A new conversation")).mark("restart")
             ui.button(_("Debug"), icon="bug_report", on_click=self.drawer.toggle).props("flat color=accent")
         if not tutors:
             empty_state(
@@ -93,9 +93,8 @@ class TutorPage:
                 .on("keydown.enter", self._send)
             )
             self.input.mark("chat-input")
-            ui.button(icon="send", on_click=self._send).props("round unelevated").tooltip(_("Send")).mark(
-                "send"
-            )
+            self.send_button = ui.button(icon="send", on_click=self._send).props("round unelevated")
+            self.send_button.tooltip(_("Send")).mark("send")
         await self._restart()
 
     async def _restart(self) -> None:
@@ -111,8 +110,8 @@ class TutorPage:
 
     async def _send(self) -> None:
         text = (self.input.value or "").strip()
-        if not text or not self.tutor.value:
-            return
+        if not text or not self.tutor.value or not self.send_button.enabled:
+            return  # nothing to send, or a reply still streams
         self.input.value = ""
 
         def request_for(messages: list[ChatMessage]) -> ChatRequest:
@@ -126,7 +125,9 @@ class TutorPage:
                 context=ChatContext(taskId=self.grounding.value or None, tenantId=self.tenant),
             )
 
-        await self.chat.send(text, request_for)
+        # While the tutor answers, nothing may cut the reply: no second message, no restart.
+        with locked(self.input, self.send_button, self.restart_button, self.tutor, self.grounding):
+            await self.chat.send(text, request_for)
 
     def debug_drawer(self) -> None:
         with ui.right_drawer(value=False, bordered=True).props("width=380") as self.drawer:
@@ -197,4 +198,4 @@ class TutorPage:
             instructions = ui.textarea(_("Instructions")).props("outlined dense autogrow").classes("w-full")
             with ui.row().classes("w-full justify-end"):
                 ui.button(_("Cancel"), on_click=box.close).props("flat")
-                ui.button(_("Create"), on_click=create).props("unelevated")
+                sends(ui.button(_("Create")), create).props("unelevated").mark("create-tutor")

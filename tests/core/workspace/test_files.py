@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from core.api import TestAnswersRequest
-from core.client.files import export_files, import_files
+from core.api import TestAnswersRequest, VersionConflict
+from core.client.files import Replacement, WouldReplace, export_files, import_files, replacements
 from core.workspace.files import read_task
 from tests.core.workspace.builders import MC_ID, mc_test_answers, six_tasks
 
@@ -110,3 +110,36 @@ async def test_ids_that_are_no_safe_file_names_get_files_of_their_own(service, t
     written = await export_files(service, "default", tmp_path, "json")
     assert len({p.name for p in written}) == 3
     assert {read_task(p).id for p in written if p.name != "task.schema.json"} == {"unit 1: a?", "unit 1_ a_"}
+
+
+def capital_file(tmp_path, title: str):
+    path = tmp_path / "capital.json"
+    task = {"id": "capital", "type": "MultipleChoiceTask", "title": title, "problemStatement": "Capital?"}
+    task["options"] = [{"content": "Bern", "correct": True}, {"content": "Zurich", "correct": False}]
+    path.write_text(json.dumps(task), encoding="utf-8")
+    return path
+
+
+async def test_an_import_over_a_different_stored_task_refuses_and_says_what_would_change(service, tmp_path):
+    await import_files(service, "default", [capital_file(tmp_path, "Capital")])
+    changed = capital_file(tmp_path, "The federal city")
+    with pytest.raises(WouldReplace) as refused:
+        await import_files(service, "default", [changed])
+    assert refused.value.replacements == [Replacement("capital", 1, ("title",))]
+    assert "capital (version 1: title)" in str(refused.value)
+    assert (await service.get_task("default", "capital")).definition.title == "Capital"  # nothing sent
+
+    [imported] = await import_files(service, "default", [changed], agreed=refused.value.replacements)
+    assert imported.action == "UPDATED"
+    assert (await service.get_task("default", "capital")).definition.title == "The federal city"
+    [again] = await import_files(service, "default", [changed])  # the same task again: nothing to ask
+    assert again.action == "UNCHANGED"
+
+
+async def test_an_agreed_replacement_is_not_saved_over_a_save_that_came_in_between(service, tmp_path):
+    await import_files(service, "default", [capital_file(tmp_path, "Capital")])
+    shown = await replacements(service, "default", [read_task(capital_file(tmp_path, "Mine"))])
+    await import_files(service, "default", [capital_file(tmp_path, "Theirs")], agreed=shown)
+    with pytest.raises(VersionConflict):
+        await import_files(service, "default", [capital_file(tmp_path, "Mine")], agreed=shown)
+    assert (await service.get_task("default", "capital")).definition.title == "Theirs"

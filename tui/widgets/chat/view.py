@@ -43,6 +43,9 @@ class LearnerBubble(Static):
 class ChatView(Vertical):
     DEFAULT_CLASSES = "chat-view"
 
+    class ReplyStarted(Message):
+        """A reply streams from now until ReplyFinished: whatever would cut it waits."""
+
     class ReplyFinished(Message):
         """A reply ended (DONE, ERROR or a failed call); ``texts`` holds its bubbles' texts."""
 
@@ -68,6 +71,7 @@ class ChatView(Vertical):
         self.debug = False
         self.messages: list[ChatMessage] = []
         self.trace_id: str | None = None
+        self.streaming = False
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="bubbles"):
@@ -128,6 +132,8 @@ class ChatView(Vertical):
         await self.query_one("#bubbles").mount(LearnerBubble(text))
         self.query_one("#trace-actions").display = False
         self._set_ready(False)
+        self.streaming = True
+        self.post_message(self.ReplyStarted())
         self.stream_reply(
             ChatRequest(
                 messages=list(self.messages),
@@ -187,6 +193,7 @@ class ChatView(Vertical):
     def _finish(self, texts: list[str], trace_id: str | None) -> None:
         self.messages += [ChatMessage(role="assistant", content=t) for t in texts]
         self.trace_id = trace_id
+        self.streaming = False
         self.query_one("#trace-status", Label).update("")
         self.query_one("#trace-actions").display = trace_id is not None
         self._set_ready(True)
