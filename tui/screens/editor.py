@@ -22,7 +22,7 @@ from core.client.validation import field_path, validate
 from tui.calls import service_call, studio
 from tui.i18n import _
 from tui.labels import type_label
-from tui.widgets.editor.fields import FieldSet, RowList, show_message
+from tui.widgets.editor.fields import FieldSet, Problems, RowList
 from tui.widgets.editor.forms import COMMON, type_parts
 from tui.widgets.statement import choice_gap, learner_view, numbered_gap
 
@@ -65,7 +65,7 @@ class EditorScreen(Screen[str | None]):
                 yield Static(_("As the learner sees it"), classes="section-title")
                 yield Static(id="preview")
             yield from self.parts
-            yield Static(id="task-problems")
+            yield Problems(id="task-problems")
             with Horizontal(classes="toolbar"):
                 yield Button(_("Save"), id="save", variant="primary")
                 yield Button(_("Cancel"), id="cancel")
@@ -117,7 +117,7 @@ class EditorScreen(Screen[str | None]):
                         id=document.get("id"), old=self.draft.id
                     )
                 )
-        show_message(self.query_one("#task-problems", Static), "\n".join(f"⚠ {line}" for line in rest))
+        self.query_one("#task-problems", Problems).show("\n".join(f"⚠ {line}" for line in rest))
         self.query_one("#save", Button).disabled = task is None
         self._preview(document)
         return task

@@ -120,7 +120,8 @@ class TaskPage:
             return
         tab = next(t for t in self.tabs if t.name == event.value)
         with panel:
-            await tab.build(self)  # type: ignore[misc]
+            if built := tab.build(self):
+                await built
         panel.remove(0)  # the spinner
 
     def _header(self) -> None:
