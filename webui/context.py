@@ -74,13 +74,10 @@ class Studio:
         """The task library of ``tenant_id`` (default: the tenant the pages work in) on this
         browser's connection: the same library the terminal app keeps its tasks through."""
         service = await self.service()
-        connection = self.connection()
-        if not connection.is_remote:
-            return TaskLibrary(service, tenant_id or self.settings.default_tenant, extensions=True)
-        info = await service.info()
-        tenant = tenant_id or info.defaultTenantId
-        remembered = self.remembered.setdefault((connection, tenant), {})
-        return TaskLibrary(service, tenant, extensions=info.extensions, remembered=remembered)
+        tenant = tenant_id or await self.tenant(service)
+        remembered = self.remembered.setdefault((self.connection(), tenant), {})
+        extensions = (await service.info()).extensions
+        return TaskLibrary(service, tenant, extensions=extensions, remembered=remembered)
 
     async def tenant(self, service: Service) -> str:
         """The tenant the pages work in: the principal's default one."""
