@@ -9,8 +9,7 @@ from __future__ import annotations
 import asyncio
 import importlib
 from collections.abc import Iterable
-from datetime import UTC, datetime
-from typing import ClassVar, NamedTuple
+from typing import ClassVar
 
 from textual import work
 from textual.app import App, SystemCommand
@@ -19,12 +18,14 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.theme import Theme
 
-from core.api import NotFound, ServiceError, ServiceInfo, TaskBase, TaskSummary, UpsertTaskResponse
+from core.api import ServiceError, ServiceInfo
+from core.client.library import TaskLibrary
 from core.client.vocabulary import TYPE_LABELS
 from core.config import Settings
 from core.service import Service
 from tui.i18n import _
 from tui.labels import type_label
+from tui.navigation import OpenChat, OpenTask
 from tui.screens.library import LibraryScreen
 
 THEME = Theme(
@@ -41,12 +42,6 @@ THEME = Theme(
     panel="#242b36",
     dark=True,
 )
-
-
-class OpenedTask(NamedTuple):
-    task: TaskBase
-    version: int | None
-    """The stored version the task was read at; an editor saves on top of it."""
 
 
 class FeedbackStudioApp(App[int | None]):
@@ -76,12 +71,7 @@ class FeedbackStudioApp(App[int | None]):
         self.info: ServiceInfo | None = None
         self._owns_service = service is None
         self._connected = asyncio.Event()
-        self.known_tasks: list[TaskSummary] = []
-        """The library's last listing, offered by the command palette."""
-        self.session_tasks: dict[str, TaskBase] = {}
-        """Tasks saved in this session: the library of a remote that lacks the list extension."""
-        self.tasks_version = 0
-        """Counts changes to the tasks or their verdicts, so the library reloads only when stale."""
+        self._library: TaskLibrary | None = None
 
     # --- connection ---------------------------------------------------------------------------
 
@@ -122,8 +112,10 @@ class FeedbackStudioApp(App[int | None]):
             self.settings = message.settings
             self._owns_service = True
         self.service, self.info = message.service, message.info
-        self.session_tasks.clear()
-        self.tasks_changed()
+        # a new connection, a new library: a remote without the extensions remembers anew
+        self._library = TaskLibrary(
+            message.service, message.info.defaultTenantId, extensions=message.info.extensions
+        )
         self.sub_title = _("{mode} · tenant {tenant}").format(
             mode=message.info.mode, tenant=message.info.defaultTenantId
         )
@@ -146,44 +138,18 @@ class FeedbackStudioApp(App[int | None]):
         """Whether the service offers the authoring extensions (a foreign remote does not)."""
         return bool(self.info and self.info.extensions)
 
-    # --- tasks: through the extensions, or this session's own tasks on a foreign remote ----------
+    async def library(self) -> TaskLibrary:
+        """The task library of this connection, once connected (core.client.library)."""
+        await self._connected.wait()
+        assert self._library is not None
+        return self._library
 
-    async def list_tasks(self) -> list[TaskSummary]:
-        service = await self.ready()
-        if self.extensions:
-            tasks = await service.list_tasks(self.tenant_id)
-        else:
-            tasks = [_summary(self.tenant_id, t) for t in self.session_tasks.values()]
-        self.known_tasks = tasks
-        return tasks
-
-    async def task_definition(self, task_id: str) -> OpenedTask:
-        """The task with the version it was read at (None on a remote without versions)."""
-        service = await self.ready()
-        if self.extensions:
-            stored = await service.get_task(self.tenant_id, task_id)
-            return OpenedTask(stored.definition, stored.version)
-        if task_id not in self.session_tasks:
-            raise NotFound(f"task {task_id!r} was not saved in this session (this remote cannot list tasks)")
-        return OpenedTask(self.session_tasks[task_id], None)
-
-    async def save_task(self, task: TaskBase, expected_version: int | None = None) -> UpsertTaskResponse:
-        """``expected_version``: save only on top of that version (0: only as a new task); see
-        Service.upsert_task. A remote without the extensions writes unconditionally."""
-        expected = expected_version if self.extensions else None
-        response = await (await self.ready()).upsert_task(self.tenant_id, task, expected_version=expected)
-        self.session_tasks[task.id] = task
-        self.tasks_changed()
-        return response
-
-    async def delete_task(self, task_id: str) -> None:
-        await (await self.ready()).delete_task(self.tenant_id, task_id)
-        self.session_tasks.pop(task_id, None)
-        self.tasks_changed()
-
-    def tasks_changed(self) -> None:
-        """A task, or the verdicts of its answers, changed: the library is stale."""
-        self.tasks_version += 1
+    async def reconnect(self, settings: Settings) -> bool:
+        """Connect by ``settings``; whether the app now speaks to another service (on a failure
+        it keeps the one it had, and the connection screen shows why)."""
+        before = self.service
+        await self.open_service(settings).wait()
+        return self.service is not before
 
     async def on_unmount(self) -> None:
         if self._owns_service and self.service is not None:
@@ -191,10 +157,13 @@ class FeedbackStudioApp(App[int | None]):
 
     # --- navigation ---------------------------------------------------------------------------
 
-    def open_task(self, task_id: str) -> None:
+    def on_open_task(self, message: OpenTask) -> None:
         from tui.screens.task import TaskScreen
 
-        self.push_screen(TaskScreen(task_id))
+        self.push_screen(TaskScreen(message.task_id))
+
+    def on_open_chat(self, message: OpenChat) -> None:
+        self.action_chat(message.task_id)
 
     def action_connection(self) -> None:
         from tui.screens.connection import ConnectionScreen
@@ -237,24 +206,12 @@ class FeedbackStudioApp(App[int | None]):
                     _("Open the editor on a new task of this type: {type}").format(type=label),
                     lambda t=task_type: library.new_task(t),
                 )
-        for task in self.known_tasks:
+        for task in self._library.listed if self._library else []:
             yield SystemCommand(
                 _("Open task: {title}").format(title=task.title or task.taskId),
                 _("{id} · try answers, history").format(id=task.taskId),
-                lambda t=task.taskId: self.open_task(t),
+                lambda t=task.taskId: self.post_message(OpenTask(t)),
             )
-
-
-def _summary(tenant_id: str, task: TaskBase) -> TaskSummary:
-    return TaskSummary(
-        taskId=task.id,
-        tenantId=tenant_id,
-        type=task.task_type.schema_name,
-        title=task.title,
-        language=task.language,
-        version=0,
-        updatedAt=datetime.now(UTC),
-    )
 
 
 def _preload(settings: Settings) -> None:

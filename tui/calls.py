@@ -14,7 +14,9 @@ from typing import Protocol, cast
 from textual.dom import DOMNode
 from textual.widget import Widget
 
-from core.api import ServiceError
+from core.api import ServiceError, ServiceInfo
+from core.client.library import TaskLibrary
+from core.config import Settings
 from core.service.base import Service
 from tui.i18n import _
 
@@ -22,12 +24,23 @@ log = logging.getLogger(__name__)
 
 
 class Studio(Protocol):
-    """What a widget needs of the app to call the service (FeedbackStudioApp provides it)."""
+    """What screens and widgets use of the app (FeedbackStudioApp provides it): the connection,
+    its service and its task library. Where to go next they ask by messages (tui.navigation)."""
+
+    settings: Settings | None
+    info: ServiceInfo | None
 
     @property
     def tenant_id(self) -> str: ...
 
+    @property
+    def extensions(self) -> bool: ...
+
     async def ready(self) -> Service: ...
+
+    async def library(self) -> TaskLibrary: ...
+
+    async def reconnect(self, settings: Settings) -> bool: ...
 
 
 def studio(node: DOMNode) -> Studio:

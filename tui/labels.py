@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from core.api import Correctness, TaskType
-from core.client.vocabulary import type_label_source
+from core.api import Correctness, RatingSubtype, TaskType
+from core.client.vocabulary import SUBTYPE_LABELS, type_label_source
 from tui.i18n import _, number
 
 VERDICT_STYLES: dict[str, str] = {
@@ -27,6 +27,11 @@ VERDICT_MARKS: dict[str, str] = {
 def type_label(task_type: str | TaskType) -> str:
     """The author-facing name of a task type given in any of its API spellings (core.client.vocabulary)."""
     return _(type_label_source(task_type))
+
+
+def subtype_label(subtype: RatingSubtype) -> str:
+    """A rating reason in the app's language ("Too strict")."""
+    return _(SUBTYPE_LABELS[subtype])
 
 
 def verdict_text(verdict: str, *, word: bool = True) -> Text:

@@ -12,11 +12,12 @@ import logging
 import uuid
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 
 from nicegui import app, ui
 
-from core.api import ServiceError
+from core.api import ServiceError, TaskDefinition
+from core.client.library import TaskLibrary
 from core.config import Settings
 from core.service import Service
 from webui.i18n import _
@@ -49,6 +50,9 @@ class Studio:
 
     settings: Settings
     open_service: ServiceOpener
+    remembered: dict[tuple[Connection, str], dict[str, TaskDefinition]] = field(default_factory=dict)
+    """The tasks saved through each remote without the extensions, per tenant: all such a remote
+    can list (core.client.library); kept while the server runs, for every browser on it."""
 
     @property
     def default_connection(self) -> Connection:
@@ -65,6 +69,15 @@ class Studio:
 
     async def service(self) -> Service:
         return await self.open_service(self.connection())
+
+    async def library(self, tenant_id: str | None = None) -> TaskLibrary:
+        """The task library of ``tenant_id`` (default: the tenant the pages work in) on this
+        browser's connection: the same library the terminal app keeps its tasks through."""
+        service = await self.service()
+        tenant = tenant_id or await self.tenant(service)
+        remembered = self.remembered.setdefault((self.connection(), tenant), {})
+        extensions = (await service.info()).extensions
+        return TaskLibrary(service, tenant, extensions=extensions, remembered=remembered)
 
     async def tenant(self, service: Service) -> str:
         """The tenant the pages work in: the principal's default one."""

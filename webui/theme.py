@@ -25,7 +25,7 @@ FAVICON = (
     '<circle cx="26" cy="29" r="3" fill="#4f46e5"/><circle cx="38" cy="29" r="3" fill="#4f46e5"/></svg>'
 )
 
-VERDICT_COLORS = {
+VERDICT_COLORS: dict[str, str] = {
     Correctness.CORRECT: "positive",
     Correctness.PARTIAL: "warning",
     Correctness.WRONG: "negative",
@@ -48,7 +48,7 @@ VERDICT_TEXT = {  # class: (on a light page, on a dark page)
     "fs-bad": ("#b91c1c", "#f87171"),
     "fs-changed": ("#b45309", "#fbbf24"),
 }
-VERDICT_ICONS = {
+VERDICT_ICONS: dict[str, str] = {
     Correctness.CORRECT: "check_circle",
     Correctness.PARTIAL: "contrast",
     Correctness.WRONG: "cancel",
@@ -89,7 +89,7 @@ tr.fs-retest-changed > td:first-child { box-shadow: inset 4px 0 #f59e0b; }
 
 def verdict_color(verdict: str) -> str:
     """Quasar colour of a verdict; StrEnum keys let plain strings from the wire look it up."""
-    return VERDICT_COLORS.get(verdict, "grey")  # type: ignore[call-overload]
+    return VERDICT_COLORS.get(verdict, "grey")
 
 
 def verdict_badge(verdict: str) -> ui.badge:
@@ -98,7 +98,7 @@ def verdict_badge(verdict: str) -> ui.badge:
 
 def verdict_chip(verdict: str) -> ui.chip:
     """A verdict with its icon, for places that compare verdicts side by side (a retest, say)."""
-    icon = VERDICT_ICONS.get(verdict, "help")  # type: ignore[call-overload]
+    icon = VERDICT_ICONS.get(verdict, "help")
     color = verdict_color(verdict)
     text = "black" if color == "warning" else "white"  # white on amber is hard to read
     return ui.chip(verdict, icon=icon, color=color, text_color=text).props("dense square")

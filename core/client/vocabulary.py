@@ -49,9 +49,24 @@ RATING_SUBTYPES: dict[RatingType, tuple[RatingSubtype, ...]] = {
 """The reasons that fit each kind of rating: a GOOD rating cannot carry a complaint (API.md 2.7)."""
 
 
-def subtype_label(subtype: RatingSubtype) -> str:
-    """A rating reason as words ("Too strict")."""
-    return subtype.value.replace("_", " ").capitalize()
+SUBTYPE_LABELS: dict[RatingSubtype, str] = {
+    RatingSubtype.CLEAR_EXPLANATION: N_("Clear explanation"),
+    RatingSubtype.HELPFUL_HINT: N_("Helpful hint"),
+    RatingSubtype.MOTIVATION_BOOST: N_("Motivation boost"),
+    RatingSubtype.CORRECT_ANSWER: N_("Correct answer"),
+    RatingSubtype.LEARNED_SOMETHING_NEW: N_("Learned something new"),
+    RatingSubtype.LIKED_FORMAT: N_("Liked the format"),
+    RatingSubtype.UNCLEAR_EXPLANATION: N_("Unclear explanation"),
+    RatingSubtype.UNHELPFUL: N_("Unhelpful"),
+    RatingSubtype.TOO_STRICT: N_("Too strict"),
+    RatingSubtype.INCORRECT_FEEDBACK: N_("Incorrect feedback"),
+    RatingSubtype.TOO_GENERIC: N_("Too generic"),
+    RatingSubtype.NOT_RELEVANT: N_("Not relevant"),
+}
+"""A rating reason as words (untranslated: each app translates it where it shows it)."""
+
+COPY_TITLE = N_("{title} (copy)")
+"""The title of a duplicated task, made from the original's (untranslated)."""
 
 
 AUTHOR_ID = "studio-author"

@@ -7,7 +7,7 @@ A Service instance acts for one principal: the bearer token of a remote, or the 
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator
 from typing import Protocol, runtime_checkable
 
 from core.api import (
@@ -74,8 +74,10 @@ class Service(Protocol):
 
     async def chat(self, request: ChatRequest) -> ChatResponse: ...
 
-    def chat_stream(self, request: ChatRequest) -> AsyncIterator[TutorEvent]:
+    def chat_stream(self, request: ChatRequest) -> AsyncGenerator[TutorEvent, None]:
         """MESSAGE* (BOUNDARY MESSAGE*)* TRACE [DEBUG] DONE, or … ERROR and the end on failure.
+
+        A generator, so a caller that stops early closes it (``aclose``) and its resources at once.
 
         Errors found before the first event (unknown tutor, no access) are raised as ServiceError.
         """

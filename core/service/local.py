@@ -22,7 +22,7 @@ This class is the facade: each method of the Service interface hands over to its
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator
 
 from core import API_VERSION, __version__
 from core.api import (
@@ -161,7 +161,7 @@ class LocalService:
     async def chat(self, request: ChatRequest) -> ChatResponse:
         return await self._tutors.chat(request)
 
-    def chat_stream(self, request: ChatRequest) -> AsyncIterator[TutorEvent]:
+    def chat_stream(self, request: ChatRequest) -> AsyncGenerator[TutorEvent, None]:
         return self._tutors.chat_stream(request)
 
     async def healthcheck_chat(self) -> ChatResponse:

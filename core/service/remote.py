@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator
 from typing import Any, TypeVar
 from urllib.parse import quote, urlencode
 
@@ -347,7 +347,7 @@ class RemoteService:
     async def chat(self, request: ChatRequest) -> ChatResponse:
         return await self._call("POST", "/tutor/chat", ChatResponse, request.to_wire())
 
-    async def chat_stream(self, request: ChatRequest) -> AsyncIterator[TutorEvent]:
+    async def chat_stream(self, request: ChatRequest) -> AsyncGenerator[TutorEvent, None]:
         """The tutor's events as LocalService yields them; see the module docstring for failures."""
         started = False
         try:

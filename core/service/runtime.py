@@ -13,13 +13,14 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Hashable
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Generic, TypeVar
 from urllib.parse import quote
 
-from core.api import TutorUpsert, parse_task
+from core.api import TaskBase, TutorUpsert, parse_task
 from core.assets import demo_tasks, demo_tutors, load_catalogue
 from core.auth import Principal
 from core.config import Settings
+from core.engine.base import GradedExample
 from core.engine.messages import Catalogue
 from core.engine.text.warm import warm_up
 from core.store import conversations, principals, tasks
@@ -31,11 +32,12 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 PRINCIPAL_TTL_SECONDS = 5.0
+K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
 
 
-class LruCache:
-    """A small least-recently-used map; enough for per-task data keyed by version.
+class LruCache(Generic[K, V]):
+    """A small least-recently-used map of ``K`` to ``V``; enough for per-task data keyed by version.
 
     Thread-safe: while another process holds SQLite's write lock, the writer's jobs run on its
     thread (core.store.writer) and read the caches the event loop fills.
@@ -43,17 +45,17 @@ class LruCache:
 
     def __init__(self, size: int = 256) -> None:
         self._size = size
-        self._items: OrderedDict[Hashable, Any] = OrderedDict()
+        self._items: OrderedDict[K, V] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, key: Hashable) -> Any | None:
+    def get(self, key: K) -> V | None:
         with self._lock:
             if key in self._items:
                 self._items.move_to_end(key)
                 return self._items[key]
             return None
 
-    def put(self, key: Hashable, value: Any) -> None:
+    def put(self, key: K, value: V) -> None:
         with self._lock:
             self._items[key] = value
             self._items.move_to_end(key)
@@ -71,7 +73,8 @@ class TimedCache(Generic[V]):
 
     def __init__(self, ttl: float, size: int = 1024) -> None:
         self._ttl = ttl
-        self._items = LruCache(size)
+        self._items: LruCache[Hashable, tuple[V, float]] = LruCache(size)
+        """Each value with the monotonic time it expires at."""
         self._pending: dict[Hashable, asyncio.Future[V | None]] = {}
 
     def fresh(self, key: Hashable) -> V | None:
@@ -93,8 +96,10 @@ class TimedCache(Generic[V]):
 
     def _settle(self, key: Hashable, done: asyncio.Future[V | None]) -> None:
         del self._pending[key]
-        if not done.cancelled() and done.exception() is None and done.result() is not None:
-            self._items.put(key, (done.result(), time.monotonic() + self._ttl))
+        if done.cancelled() or done.exception() is not None:
+            return
+        if (value := done.result()) is not None:
+            self._items.put(key, (value, time.monotonic() + self._ttl))
 
 
 class Runtime:
@@ -102,8 +107,9 @@ class Runtime:
         self.settings = settings
         self.db = db
         self.catalogue = catalogue
-        self.graded_cache = LruCache()
-        self.task_cache = LruCache(1024)
+        self.graded_cache: LruCache[tuple[str, str, int], tuple[GradedExample, ...]] = LruCache()
+        """A freeform task's graded answers by (tenant, task id, their count: the revision)."""
+        self.task_cache: LruCache[tuple[str, str, str], TaskBase] = LruCache(1024)
         """Stored task definitions as models by (tenant, task id, content hash): compute by id
         parses a task once per revision, not once per answer."""
         self.principal_cache: TimedCache[Principal] = TimedCache(PRINCIPAL_TTL_SECONDS)

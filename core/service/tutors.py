@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 import time
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -176,7 +176,7 @@ class TutorOperations:
     async def chat(self, request: ChatRequest) -> ChatResponse:
         return await collect(self.chat_stream(request), request.debugMode)
 
-    async def chat_stream(self, request: ChatRequest) -> AsyncIterator[TutorEvent]:
+    async def chat_stream(self, request: ChatRequest) -> AsyncGenerator[TutorEvent, None]:
         prepared = await self._prepare_turn(request)
         async for event in self._stream_turn(prepared, request.to_wire(), request.debugMode):
             yield event

@@ -22,7 +22,7 @@ from sqlalchemy import Connection, event, inspect, make_url, text
 from sqlalchemy.engine.interfaces import DBAPIConnection
 from sqlalchemy.exc import DBAPIError, DisconnectionError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
-from sqlalchemy.pool import ConnectionPoolEntry
+from sqlalchemy.pool import ConnectionPoolEntry, PoolProxiedConnection
 
 from core.api import ApiModel
 from core.store.writer import SqliteWriter, apply_pragmas
@@ -171,11 +171,13 @@ def _ping_when_idle(engine: AsyncEngine) -> None:
     """
 
     @event.listens_for(engine.sync_engine.pool, "checkin")
-    def _idle_from(_dbapi_connection, record) -> None:  # type: ignore[no-untyped-def]
+    def _idle_from(_dbapi_connection: DBAPIConnection, record: ConnectionPoolEntry) -> None:
         record.info["idle_since"] = time.monotonic()
 
     @event.listens_for(engine.sync_engine.pool, "checkout")
-    def _ping_if_idle(dbapi_connection, record, _proxy) -> None:  # type: ignore[no-untyped-def]
+    def _ping_if_idle(
+        dbapi_connection: DBAPIConnection, record: ConnectionPoolEntry, _proxy: PoolProxiedConnection
+    ) -> None:
         idle_since = record.info.get("idle_since")
         if idle_since is None or time.monotonic() - idle_since < IDLE_PING_SECONDS:
             return

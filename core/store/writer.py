@@ -117,8 +117,11 @@ def _in_savepoint(connection: Connection, job: Job) -> tuple[bool, Any]:
 def _driver(connection: Connection) -> sqlite3.Connection:
     """The pysqlite connection under `connection`: the writer's own transaction statements (BEGIN,
     SAVEPOINT, COMMIT) go straight to it, sparing SQLAlchemy's execution machinery (a quarter of a
-    job's statements)."""
-    return connection.connection.driver_connection  # type: ignore[return-value]
+    job's statements). SQLAlchemy types it as any DB-API connection (or None once closed); the
+    writer's engine is pysqlite's, so it is sqlite3's."""
+    driver = connection.connection.driver_connection
+    assert isinstance(driver, sqlite3.Connection)
+    return driver
 
 
 class SqliteWriter:

@@ -86,13 +86,17 @@ async def test_duplicate_saves_a_copy_under_a_free_id(pilot, studio):
     library = app.screen
     library.action_duplicate()  # u, and u again while the first copy is being saved
     library.action_duplicate()
-    await wait_until(pilot, lambda: "mc-photosynthesis-en-copy-1" in rows(app))
-    copy = (await studio.get_task("default", "mc-photosynthesis-en-copy-1")).definition
+    await wait_until(pilot, lambda: "mc-photosynthesis-en-copy" in rows(app))
+    copy = (await studio.get_task("default", "mc-photosynthesis-en-copy")).definition
     assert copy.title == "Photosynthesis: the gas plants take in (copy)"
     await settle(pilot)
     assert not [n for n in app._notifications if n.severity == "error"]  # no clash of two copies
     copies = [t.taskId for t in await studio.list_tasks("default") if "-copy" in t.taskId]
-    assert copies == ["mc-photosynthesis-en-copy-1"]
+    assert copies == ["mc-photosynthesis-en-copy"]
+
+    table.move_cursor(row=table.get_row_index("mc-photosynthesis-en"))
+    await pilot.press("u")  # the id the web app offers too (core.client.library.copy_id)
+    await wait_until(pilot, lambda: "mc-photosynthesis-en-copy-2" in rows(app))
 
 
 async def test_editor_marks_problems_at_their_fields_and_blocks_saving(pilot):

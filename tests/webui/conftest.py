@@ -45,6 +45,10 @@ def seeded_database(tmp_path_factory) -> Path:
 def web_env(tmp_path, monkeypatch, seeded_database: Path) -> Settings:
     """Settings of the web app under test, exported as the command line would export them."""
     shutil.copy(seeded_database, tmp_path / "studio.sqlite3")
+    # the browsers' storage (webui.door) of this test alone: in the user's data directory it was
+    # shared by every test process on the machine, and one process's cleanup removed a file
+    # another was writing (FileNotFoundError of a storage-user-….json.tmp, logged as an ERROR)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     monkeypatch.setenv("FEEDBACK_STUDIO_DATABASE_URL", sqlite_url(tmp_path))
     monkeypatch.setenv("FEEDBACK_STUDIO_SEED_DEMO", "true")
     monkeypatch.setenv("FEEDBACK_STUDIO_PUBLIC_BASE_URL", "http://studio.test")

@@ -87,6 +87,11 @@ async def test_duplicating_a_task_adds_a_copy(user: User) -> None:
     await user.should_see("Duplicated as mc-photosynthesis-en-copy", retries=SLOW)
     await user.should_see(f"{DEMO + 1} of {DEMO + 1} tasks")
 
+    with user.scope(marker="card-mc-photosynthesis-en"):
+        user.find(marker="duplicate").click()
+    with user.scope(marker="dialog"):  # the first free id, as the terminal app offers (copy_id)
+        assert user.find("Id of the copy").elements.pop().value == "mc-photosynthesis-en-copy-2"
+
 
 async def test_deleting_a_task_asks_first_and_then_removes_it(user: User) -> None:
     await user.open("/")

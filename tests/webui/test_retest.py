@@ -91,9 +91,19 @@ async def test_a_service_without_the_extensions_has_no_retest_tab(
         return (await info(self)).model_copy(update={"extensions": False})
 
     monkeypatch.setattr(LocalService, "info", plain_api)
+    # such a service cannot read its tasks back: the app opens those saved through it
+    # (core.client.library remembers them, as the terminal app does)
     await user.open("/tasks/default/mc-photosynthesis-en")
+    await user.should_see("Task mc-photosynthesis-en is not available")
+    await user.open("/")
+    await user.should_see("it cannot list its tasks")
+    await user.open("/new/MULTIPLE_CHOICE")
+    user.find("Save task").click()
+    await user.should_see("Which planet is closest to the sun?", retries=SLOW)  # its task page
     await user.should_see("History")
     await user.should_not_see("Retest")
+    await user.open("/")
+    await user.should_see("multiple-choice-1")
 
 
 def _texts(element: ui.element) -> set[str]:

@@ -8,7 +8,9 @@ import pytest
 from nicegui import ui
 from nicegui.testing import User
 
+from core.api import TaskType
 from core.auth import local_principal
+from core.client.templates import new_task
 from core.service.local import LocalService
 from tests.webui import harness
 from tests.webui.helpers import SLOW, click_item
@@ -71,10 +73,15 @@ async def test_an_empty_history_says_what_to_do(user: User) -> None:
 
 
 def fill_capital_question(user: User, task_id: str) -> None:
-    """The new multiple-choice editor filled in: id, title, statement and two options."""
-    user.find("Id").type(task_id)
-    user.find("Title").type("Capital of France")
-    user.find("Problem statement").type("Which city is the capital of France?")
+    """The new multiple-choice editor (it opens on the example) filled in anew: id, title,
+    statement and two options."""
+    for label, value in [
+        ("Id", task_id),
+        ("Title", "Capital of France"),
+        ("Problem statement", "Which city is the capital of France?"),
+    ]:
+        with user:
+            user.find(label).elements.pop().value = value
     options = [e for e in user.find(kind=ui.input).elements if e.props.get("label") == "Option"]
     for option, text in zip(sorted(options, key=lambda e: e.id), ["Paris", "Lyon"], strict=True):
         with user:
@@ -89,9 +96,23 @@ async def test_editing_a_task_saves_a_new_version(user: User) -> None:
     await user.should_see("Task updated", retries=SLOW)
 
 
+async def test_a_new_task_opens_on_the_example_under_a_free_id_as_in_the_terminal(user: User) -> None:
+    service = LocalService(harness.runtime, local_principal("default"))
+    await service.upsert_task("default", new_task(TaskType.MULTIPLE_CHOICE, set()))  # takes -1
+    await user.open("/new/MULTIPLE_CHOICE")
+    await user.should_see("New multiple choice task")
+    assert user.find("Id").elements.pop().value == "multiple-choice-2"
+    assert user.find("Problem statement").elements.pop().value == "Which planet is closest to the sun?"
+    user.find("Save task").click()  # the example is a valid task as it stands
+    await user.should_see("Task created", retries=SLOW)
+    assert (await service.get_task("default", "multiple-choice-2")).definition.options[0].content == "Mercury"
+
+
 async def test_a_new_multiple_choice_task_is_checked_then_saved(user: User) -> None:
     await user.open("/new/MULTIPLE_CHOICE")
     await user.should_see("New multiple choice task")
+    with user:
+        user.find("Id").elements.pop().value = ""
     user.find("Save task").click()
     await user.should_see("id: Field required", retries=SLOW)
     fill_capital_question(user, "mc-capital")
@@ -137,14 +158,12 @@ async def test_each_task_type_has_its_editor(user: User, type_name: str, section
 
 
 async def test_gaps_that_do_not_match_the_blanks_are_reported_before_saving(user: User) -> None:
-    await user.open("/new/IN_TEXT_FILL_IN_BLANKS")
-    user.find("Id").type("blanks-new")
-    user.find("Problem statement").type("Two gaps: {{1}} and {{2}}.")
+    await user.open("/new/IN_TEXT_FILL_IN_BLANKS")  # the example: two blanks
     with user:
-        user.find(ui.input_chips).elements.pop().value = ["one"]
+        user.find("Problem statement").elements.pop().value = "One gap: {{1}}."
     user.find("Save task").click()
     await user.should_see(
-        "the problem statement must mark {{1}} … {{1}} once each for its 1 blanks", retries=SLOW
+        "the problem statement must mark {{1}} … {{2}} once each for its 2 blanks", retries=SLOW
     )
 
 
@@ -226,13 +245,11 @@ async def test_feedback_without_a_chosen_option_asks_for_one_and_sends_nothing(u
 
 async def test_an_empty_option_is_named_by_its_position_counted_from_one(user: User) -> None:
     await user.open("/new/MULTIPLE_CHOICE")
-    user.find("Id").type("mc-positions")
-    user.find("Problem statement").type("Which city is the capital of France?")
     options = sorted(
         (e for e in user.find(kind=ui.input).elements if e.props.get("label") == "Option"), key=lambda e: e.id
     )
     with user:
-        options[0].value = "Paris"
+        options[1].value = ""
     user.find("Save task").click()
     await user.should_see("options › 2 › content", retries=SLOW)
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -15,17 +15,12 @@ from textual.widgets import Button, Checkbox, Footer, Header, Input, Label, Rich
 
 from core.api import TutorConfiguration
 from core.client.vocabulary import TEACHER_ID
-from tui.calls import service_call
+from tui.calls import service_call, studio
 from tui.i18n import _
 from tui.widgets.chat.view import ChatView
 
-if TYPE_CHECKING:
-    from tui.app import FeedbackStudioApp
-
 
 class ChatScreen(Screen):
-    app: FeedbackStudioApp
-
     BINDINGS: ClassVar = [
         Binding("escape", "app.pop_screen", _("Back")),
         Binding("f4", "toggle_debug", _("Debug panel")),
@@ -64,8 +59,9 @@ class ChatScreen(Screen):
     @work(exclusive=True, group="tutors")
     async def load_tutors(self) -> None:
         async with service_call(self, _("Loading the tutors"), busy=self.query_one("#chat-toolbar")):
-            service = await self.app.ready()
-            tutors = await service.list_tutors(self.app.tenant_id) if self.app.extensions else []
+            app = studio(self)
+            service = await app.ready()
+            tutors = await service.list_tutors(app.tenant_id) if app.extensions else []
             self.post_message(self.TutorsLoaded(tutors))
 
     def on_chat_screen_tutors_loaded(self, message: TutorsLoaded) -> None:
@@ -91,13 +87,13 @@ class ChatScreen(Screen):
     @work(exclusive=True, group="tutors")
     async def open_tutor(self, event: Input.Submitted) -> None:
         async with service_call(self, _("Opening the tutor")):
-            service = await self.app.ready()
-            await self._start(await service.get_tutor(event.value.strip(), self.app.tenant_id or None))
+            service = await studio(self).ready()
+            await self._start(await service.get_tutor(event.value.strip(), studio(self).tenant_id or None))
 
     async def _start(self, tutor: TutorConfiguration) -> None:
         self.tutors[tutor.id] = tutor
         # Each tenant names its own tutors: the chat names the tenant this tutor was read from.
-        tenant = tutor.tenantId or self.app.tenant_id or None
+        tenant = tutor.tenantId or studio(self).tenant_id or None
         await self.query_one(ChatView).reset(tutor.id, tutor.initial_messages, tenant_id=tenant)
 
     async def action_restart(self) -> None:

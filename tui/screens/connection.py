@@ -4,7 +4,7 @@ switching between them, and the two health checks (the API, and a real tutor rou
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from rich.table import Table
 from textual import on, work
@@ -15,16 +15,11 @@ from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Input, Label, Static
 
 from core.config import Settings
-from tui.calls import service_call
+from tui.calls import service_call, studio
 from tui.i18n import _, number
-
-if TYPE_CHECKING:
-    from tui.app import FeedbackStudioApp
 
 
 class ConnectionScreen(Screen):
-    app: FeedbackStudioApp
-
     BINDINGS: ClassVar = [Binding("escape", "app.pop_screen", _("Back"))]
 
     def compose(self) -> ComposeResult:
@@ -50,7 +45,7 @@ class ConnectionScreen(Screen):
         yield Footer()
 
     def on_mount(self) -> None:
-        settings = self.app.settings
+        settings = studio(self).settings
         if settings and settings.remote_url:
             self.query_one("#remote-url", Input).value = settings.remote_url
         self.show_info()
@@ -58,11 +53,11 @@ class ConnectionScreen(Screen):
     @work(exclusive=True, group="connection-info")
     async def show_info(self) -> None:
         async with service_call(self, _("Reading the service"), busy=self.query_one("#connection-info")):
-            await self.app.ready()
+            await studio(self).ready()
             self.query_one("#connection-info", Static).update(self._info_table())
 
     def _info_table(self) -> Table:
-        info, settings = self.app.info, self.app.settings
+        info, settings = studio(self).info, studio(self).settings
         assert info is not None
         table = Table.grid(padding=(0, 2))
         table.add_column(style="bold")
@@ -96,11 +91,9 @@ class ConnectionScreen(Screen):
     async def connect(self) -> None:
         url = self.query_one("#remote-url", Input).value.strip() or None
         token = self.query_one("#remote-token", Input).value.strip() or None
-        base = self.app.settings or Settings()
+        base = studio(self).settings or Settings()
         settings = base.model_copy(update={"remote_url": url, "token": token})
-        before = self.app.service
-        await self.app.open_service(settings).wait()
-        if self.app.service is not before:
+        if await studio(self).reconnect(settings):
             self.notify(
                 _("Now using the remote service.") if url else _("Now using the embedded service."),
                 title=_("Connected"),
@@ -113,7 +106,7 @@ class ConnectionScreen(Screen):
         label = self.query_one("#api-health", Label)
         async with service_call(self, _("Health check"), busy=label):
             started = time.perf_counter()
-            status = await (await self.app.ready()).healthcheck()
+            status = await (await studio(self).ready()).healthcheck()
             label.update(f"✔ {status.status} in {(time.perf_counter() - started) * 1000:.0f} ms")
             label.set_classes("health-ok")
 
@@ -123,7 +116,7 @@ class ConnectionScreen(Screen):
         label = self.query_one("#chat-health", Label)
         async with service_call(self, _("Tutor health check"), busy=label):
             started = time.perf_counter()
-            reply = await (await self.app.ready()).healthcheck_chat()
+            reply = await (await studio(self).ready()).healthcheck_chat()
             elapsed = (time.perf_counter() - started) * 1000
             label.update(
                 _("✔ the tutor answered in {ms} ms: “{reply}”").format(

@@ -4,8 +4,9 @@ gaps and choice points, and inline validation on every change; ctrl+s saves (ups
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Collection
 from copy import deepcopy
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -18,21 +19,16 @@ from textual.widgets import Button, Checkbox, Footer, Header, Input, Select, Sta
 from core.api import InTextChoicesTask, InTextFillInBlanksTask, TaskBase, VersionConflict
 from core.client.authoring import sample_solution_warnings
 from core.client.validation import field_path, validate
-from tui.calls import service_call
+from tui.calls import service_call, studio
 from tui.i18n import _
 from tui.labels import type_label
-from tui.widgets.editor.fields import FieldSet, RowList, show_message
+from tui.widgets.editor.fields import FieldSet, Problems, RowList
 from tui.widgets.editor.forms import COMMON, type_parts
 from tui.widgets.statement import choice_gap, learner_view, numbered_gap
-
-if TYPE_CHECKING:
-    from tui.app import FeedbackStudioApp
 
 
 class EditorScreen(Screen[str | None]):
     """Dismisses with the saved task's id, or None when the author leaves without saving."""
-
-    app: FeedbackStudioApp
 
     BINDINGS: ClassVar = [Binding("ctrl+s", "save", _("Save")), Binding("escape", "leave", _("Back"))]
 
@@ -41,11 +37,13 @@ class EditorScreen(Screen[str | None]):
             super().__init__()
             self.task_id = task_id
 
-    def __init__(self, task: TaskBase, *, version: int | None) -> None:
+    def __init__(self, task: TaskBase, *, version: int | None, taken: Collection[str] = ()) -> None:
         """``version``: the stored version being edited (0 for a new task, None where the service
-        keeps no versions); the save is refused if another save came in between."""
+        keeps no versions); the save is refused if another save came in between. ``taken``: the
+        ids of the library, which a new or renamed task is warned off before it saves."""
         super().__init__()
         self.draft = task
+        self.taken = frozenset(taken)
         self.version = version
         self.is_new = version == 0
         self.original = task.to_wire()
@@ -67,7 +65,7 @@ class EditorScreen(Screen[str | None]):
                 yield Static(_("As the learner sees it"), classes="section-title")
                 yield Static(id="preview")
             yield from self.parts
-            yield Static(id="task-problems")
+            yield Problems(id="task-problems")
             with Horizontal(classes="toolbar"):
                 yield Button(_("Save"), id="save", variant="primary")
                 yield Button(_("Cancel"), id="cancel")
@@ -109,7 +107,7 @@ class EditorScreen(Screen[str | None]):
             if loc not in shown
         ]
         if document.get("id") != self.draft.id or self.is_new:
-            if document.get("id") in {t.taskId for t in self.app.known_tasks}:
+            if document.get("id") in self.taken:
                 rest.append(
                     _("A task with id {id!r} exists already: choose another id.").format(id=document["id"])
                 )
@@ -119,7 +117,7 @@ class EditorScreen(Screen[str | None]):
                         id=document.get("id"), old=self.draft.id
                     )
                 )
-        show_message(self.query_one("#task-problems", Static), "\n".join(f"⚠ {line}" for line in rest))
+        self.query_one("#task-problems", Problems).show("\n".join(f"⚠ {line}" for line in rest))
         self.query_one("#save", Button).disabled = task is None
         self._preview(document)
         return task
@@ -162,7 +160,7 @@ class EditorScreen(Screen[str | None]):
             async with service_call(
                 self, _("Saving"), busy=self.query_one("#editor"), raising=(VersionConflict,)
             ):
-                response = await self.app.save_task(task, expected)
+                response = await (await studio(self).library()).save(task, expected)
                 self.notify(f"{task.id}: {response.action.value.lower()}", title=_("Task saved"))
                 if warnings := await asyncio.to_thread(sample_solution_warnings, task):
                     self.notify(

@@ -12,11 +12,13 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static
 
+from core.workspace.documents import Format
 from tui.i18n import _
 
 
-class FilesScreen(ModalScreen[tuple[Path, str] | None]):
-    """Dismisses with (path, format) or None; the format is only asked for an export."""
+class FilesScreen(ModalScreen[tuple[Path, Format] | None]):
+    """Dismisses with (path, format) or None; the format is only asked for an export (an import
+    reads each file's format from its name)."""
 
     BINDINGS: ClassVar = [Binding("escape", "dismiss(None)", _("Cancel"))]
 
@@ -47,8 +49,9 @@ class FilesScreen(ModalScreen[tuple[Path, str] | None]):
         path = self.query_one("#files-path", Input).value.strip()
         if not path:
             return
-        fmt = self.query_one("#files-format", Select).value if self.export else ""
-        self.dismiss((Path(path).expanduser(), str(fmt)))
+        chosen = self.query_one("#files-format", Select).value if self.export else None
+        fmt: Format = "yaml" if chosen == "yaml" else "json"
+        self.dismiss((Path(path).expanduser(), fmt))
 
     @on(Button.Pressed, "#cancel")
     def _cancel(self) -> None:

@@ -17,16 +17,19 @@ from textual.widgets import DataTable, Footer, Header, Input
 
 from core.api import TaskSummary, TaskType
 from core.client.i18n import N_
-from core.client.templates import free_id, new_task
-from tui.calls import in_flight, service_call
+from core.client.library import TaskLibrary, copy_id
+from core.client.templates import new_task
+from core.client.vocabulary import COPY_TITLE
+from core.workspace.documents import Format
+from tui.calls import in_flight, service_call, studio
 from tui.i18n import _, plural
 from tui.labels import type_label, verdict_trail
+from tui.navigation import OpenTask
 from tui.widgets.empty import EmptyState
 from tui.widgets.list_table import ListTable
 
 if TYPE_CHECKING:
     from core.client.files import Replacement
-    from tui.app import FeedbackStudioApp
 
 NO_TASKS = _(
     "No tasks yet. Press [b]n[/] to create one of any of the six types, or [b]ctrl+p[/] for all commands."
@@ -64,7 +67,7 @@ WIDE_FROM = 100
 
 
 class LibraryScreen(Screen):
-    app: FeedbackStudioApp
+    """The tasks of the connection's task library (core.client.library)."""
 
     BINDINGS: ClassVar = [
         Binding("n", "new", _("New")),
@@ -81,9 +84,9 @@ class LibraryScreen(Screen):
     ]
 
     class TasksLoaded(Message):
-        def __init__(self, tasks: list[TaskSummary]) -> None:
+        def __init__(self, tasks: list[TaskSummary], extensions: bool) -> None:
             super().__init__()
-            self.tasks = tasks
+            self.tasks, self.extensions = tasks, extensions
 
     def __init__(self) -> None:
         super().__init__()
@@ -91,8 +94,12 @@ class LibraryScreen(Screen):
         self._shown_columns: tuple[str, ...] = WIDE_COLUMNS
         self.order = "title"
         """The key of SORTS the table is sorted by: s (or a click on a column's header) changes it."""
+        self.extensions = True
+        """Whether the service can list its tasks (else the library shows those saved here)."""
         self._loaded = False
-        self._version = -1
+        self._seen: tuple[TaskLibrary, int] | None = None
+        """The library listed last and its count of changes then: a view of it is stale once
+        either moved on (a save, a new verdict, another connection)."""
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -131,19 +138,27 @@ class LibraryScreen(Screen):
             self._fill()
 
     def on_screen_resume(self) -> None:
-        if self._loaded and self._version != self.app.tasks_version:
+        if self._loaded:
+            self.reload_if_stale()
+
+    @work(exclusive=True, group="library-stale")
+    async def reload_if_stale(self) -> None:
+        library = await studio(self).library()
+        if self._seen != (library, library.changes):
             self.load_tasks()
 
     @work(exclusive=True, group="library")
     async def load_tasks(self, select: str | None = None) -> None:
         async with service_call(self, _("Loading the tasks"), busy=self.query_one(DataTable)):
-            self._version = self.app.tasks_version
-            self.post_message(self.TasksLoaded(await self.app.list_tasks()))
+            library = await studio(self).library()
+            self._seen = (library, library.changes)
+            self.post_message(self.TasksLoaded(await library.list(), library.extensions))
             if select:
                 self.call_after_refresh(self._select, select)
 
     def on_library_screen_tasks_loaded(self, message: TasksLoaded) -> None:
         self._loaded = True
+        self.extensions = message.extensions
         self.tasks = message.tasks
         self._fill()
 
@@ -189,7 +204,7 @@ class LibraryScreen(Screen):
         if self.tasks and needle:
             empty.update(f"No task matches “{needle}”. Press [b]escape[/] to clear the filter.")
         else:
-            empty.update(NO_TASKS if self.app.extensions else NO_LIST)
+            empty.update(NO_TASKS if self.extensions else NO_LIST)
 
     @on(Input.Submitted, "#filter")
     def _filter_done(self) -> None:
@@ -210,11 +225,12 @@ class LibraryScreen(Screen):
     # --- actions ------------------------------------------------------------------------------
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
-        self.app.open_task(event.row_key.value)
+        if event.row_key.value:
+            self.post_message(OpenTask(event.row_key.value))
 
     def action_open(self) -> None:
         if task_id := self.selected_id:
-            self.app.open_task(task_id)
+            self.post_message(OpenTask(task_id))
 
     def action_filter(self) -> None:
         self.query_one("#filter", Input).focus()
@@ -235,12 +251,12 @@ class LibraryScreen(Screen):
         from tui.screens.editor import EditorScreen
 
         taken = frozenset(t.taskId for t in self.tasks)
-        self.app.push_screen(EditorScreen(new_task(task_type, taken), version=0), self._saved)
+        self.app.push_screen(EditorScreen(new_task(task_type, taken), version=0, taken=taken), self._saved)
 
     def _saved(self, task_id: str | None) -> None:
         """A new task goes straight to trying answers; that is what an author does next."""
         if task_id:
-            self.app.open_task(task_id)
+            self.post_message(OpenTask(task_id))
 
     def action_edit(self) -> None:
         if task_id := self.selected_id:
@@ -251,8 +267,9 @@ class LibraryScreen(Screen):
         from tui.screens.editor import EditorScreen
 
         async with service_call(self, _("Opening the task")):
-            opened = await self.app.task_definition(task_id)
-            await self.app.push_screen(EditorScreen(opened.task, version=opened.version))
+            library = await studio(self).library()
+            opened = await library.open(task_id)
+            await self.app.push_screen(EditorScreen(opened.task, version=opened.version, taken=library.taken))
 
     def action_duplicate(self) -> None:
         if (task_id := self.selected_id) and not in_flight(self, "library-edit"):
@@ -261,14 +278,8 @@ class LibraryScreen(Screen):
     @work(group="library-edit")
     async def duplicate(self, task_id: str) -> None:
         async with service_call(self, _("Duplicating"), busy=self.query_one(DataTable)):
-            original = (await self.app.task_definition(task_id)).task
-            copy = original.model_copy(
-                update={
-                    "id": free_id(f"{task_id}-copy", {t.taskId for t in self.tasks}),
-                    "title": f"{original.display_title} (copy)",
-                }
-            )
-            await self.app.save_task(copy, expected_version=0)
+            library = await studio(self).library()
+            copy = await library.duplicate(task_id, copy_id(task_id, library.taken), _(COPY_TITLE))
             self.notify(_("Duplicated as {id}").format(id=copy.id), title=_("Task duplicated"))
             self.load_tasks(select=copy.id)
 
@@ -308,7 +319,7 @@ class LibraryScreen(Screen):
     def action_export(self) -> None:
         if in_flight(self, "library-files"):
             return
-        if not self.app.extensions:
+        if not self.extensions:
             self.notify(
                 _("This remote cannot list its tasks, so there is nothing to export."), severity="warning"
             )
@@ -326,7 +337,9 @@ class LibraryScreen(Screen):
 
         async with service_call(self, _("Importing"), busy=self.query_one(DataTable)):
             try:
-                done = await import_files(await self.app.ready(), self.app.tenant_id, [path], agreed=agreed)
+                library = await studio(self).library()
+                done = await import_files(library.service, library.tenant_id, [path], agreed=agreed)
+                library.changed()
             except WouldReplace as refused:
                 self._confirm_replacing(path, refused.replacements)
                 return
@@ -359,11 +372,12 @@ class LibraryScreen(Screen):
         )
 
     @work(group="library-files")
-    async def export_to(self, path: Path, fmt: str) -> None:
+    async def export_to(self, path: Path, fmt: Format) -> None:
         from core.client.files import export_files
 
         async with service_call(self, _("Exporting"), busy=self.query_one(DataTable)):
-            written = await export_files(await self.app.ready(), self.app.tenant_id, path, fmt)  # type: ignore[arg-type]
+            library = await studio(self).library()
+            written = await export_files(library.service, library.tenant_id, path, fmt)
             self.notify(
                 plural(
                     "{count} file written to {path}", "{count} files written to {path}", len(written)
@@ -374,6 +388,6 @@ class LibraryScreen(Screen):
     @work(group="library-edit")
     async def delete(self, task_id: str) -> None:
         async with service_call(self, _("Deleting"), busy=self.query_one(DataTable)):
-            await self.app.delete_task(task_id)
+            await (await studio(self).library()).delete(task_id)
             self.notify(_("Deleted {id}").format(id=task_id), title=_("Task deleted"))
             self.load_tasks()

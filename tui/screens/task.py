@@ -7,7 +7,7 @@ Tabs are listed in ``TaskScreen.compose_tabs``; all but Try need the authoring e
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from rich.text import Text
 from textual import on, work
@@ -33,9 +33,10 @@ from core.api import (
 )
 from core.client.retest import reassign
 from core.client.vocabulary import AUTHOR_ID
-from tui.calls import service_call
+from tui.calls import service_call, studio
 from tui.i18n import _, plural
 from tui.labels import type_label
+from tui.navigation import OpenChat
 from tui.widgets.answer import answer_form
 from tui.widgets.answer.forms import AnswerForm, IncompleteAnswer
 from tui.widgets.empty import EmptyState
@@ -46,15 +47,8 @@ from tui.widgets.simulation import SimulationPanel
 from tui.widgets.test_answers import TestAnswersPanel
 from tui.widgets.versions import VersionsPanel
 
-if TYPE_CHECKING:
-    from tui.app import FeedbackStudioApp
-
-"""The userId of answers tried in the studio, so they stand apart from learners' in the history."""
-
 
 class TaskScreen(Screen):
-    app: FeedbackStudioApp
-
     BINDINGS: ClassVar = [
         Binding("ctrl+g", "feedback", _("Get feedback")),
         Binding("ctrl+o", "edit", _("Edit task")),
@@ -90,6 +84,8 @@ class TaskScreen(Screen):
         self.definition: TaskBase | None = None
         self.version: int | None = None
         """The stored version shown: the editor saves on top of it."""
+        self.taken: frozenset[str] = frozenset()
+        """The library's ids when the task was read: the editor warns a rename off them."""
         self.reopen_tab: str | None = None
         """The tab to show again once the task is read anew (after a restore in Versions)."""
 
@@ -105,8 +101,9 @@ class TaskScreen(Screen):
     @work(exclusive=True, group="task")
     async def load(self) -> None:
         async with service_call(self, _("Opening the task"), busy=self.query_one("#task-body")):
-            opened = await self.app.task_definition(self.task_id)
-            self.version = opened.version
+            library = await studio(self).library()
+            opened = await library.open(self.task_id)
+            self.version, self.taken = opened.version, library.taken
             self.post_message(self.Loaded(opened.task))
 
     async def on_task_screen_loaded(self, message: Loaded) -> None:
@@ -140,7 +137,7 @@ class TaskScreen(Screen):
 
     def compose_tabs(self, task: TaskBase) -> list[TabPane]:
         tabs = [TabPane(_("Try"), self._try_pane(task), id="try")]
-        if self.app.extensions:
+        if studio(self).extensions:
             tabs.append(TabPane(_("History"), HistoryPanel(self.task_id, id="history"), id="history-tab"))
             tabs.append(TabPane(_("Retest"), RetestPanel(id="retest"), id="retest-tab"))
             tabs.append(
@@ -207,9 +204,9 @@ class TaskScreen(Screen):
         self, request: ComputeTaskFeedbackRequest, transcript: list[ChatTurn] | None = None
     ) -> None:
         async with service_call(self, _("Feedback"), busy=self.query_one("#feedback-area")):
-            service = await self.app.ready()
-            feedback = await service.compute_feedback_for_task(self.task_id, request)
-            self.app.tasks_changed()  # a new verdict for the library's trail
+            library = await studio(self).library()
+            feedback = await library.service.compute_feedback_for_task(self.task_id, request)
+            library.changed()  # a new verdict for the library's trail
             self.post_message(self.FeedbackReceived(feedback, transcript))
 
     async def on_task_screen_feedback_received(self, message: FeedbackReceived) -> None:
@@ -224,9 +221,9 @@ class TaskScreen(Screen):
     @work(exclusive=True, group="history")
     async def load_history(self) -> None:
         async with service_call(self, _("Loading the history"), busy=self.query_one(HistoryPanel)):
-            service = await self.app.ready()
+            service = await studio(self).ready()
             self.post_message(
-                self.HistoryLoaded(await service.list_interactions(self.app.tenant_id, self.task_id))
+                self.HistoryLoaded(await service.list_interactions(studio(self).tenant_id, self.task_id))
             )
 
     def on_task_screen_history_loaded(self, message: HistoryLoaded) -> None:
@@ -247,8 +244,8 @@ class TaskScreen(Screen):
     async def retest(self) -> None:
         """Recompute every answer on opening the tab: the task may have been edited meanwhile."""
         async with service_call(self, _("Retest"), busy=self.query_one(RetestPanel)):
-            service = await self.app.ready()
-            self.post_message(self.Retested(await service.retest(self.app.tenant_id, [self.task_id])))
+            service = await studio(self).ready()
+            self.post_message(self.Retested(await service.retest(studio(self).tenant_id, [self.task_id])))
 
     def on_task_screen_retested(self, message: Retested) -> None:
         self.query_one(RetestPanel).show(message.report.tasks[0], self.definition, accepted=message.accepted)
@@ -272,8 +269,8 @@ class TaskScreen(Screen):
     @work(exclusive=True, group="retest")
     async def accept(self, report: TaskRetest) -> None:
         async with service_call(self, _("Accepting the new feedback"), busy=self.query_one(RetestPanel)):
-            service = await self.app.ready()
-            response = await reassign(service, self.app.tenant_id, report)
+            service, tenant = await studio(self).ready(), studio(self).tenant_id
+            response = await reassign(service, tenant, report)
             added = response.added if response else 0
             self.notify(
                 plural("{count} graded answer added", "{count} graded answers added", added).format(
@@ -281,7 +278,7 @@ class TaskScreen(Screen):
                 ),
                 title=_("New feedback accepted"),
             )
-            report = await service.retest(self.app.tenant_id, [self.task_id])
+            report = await service.retest(tenant, [self.task_id])
             self.post_message(self.Retested(report, accepted=True))
 
     @on(TabbedContent.TabActivated, pane="#test-answers-tab")
@@ -297,8 +294,8 @@ class TaskScreen(Screen):
         self.query_one(VersionsPanel).load()
 
     @on(VersionsPanel.Restored)
-    def _restored(self) -> None:
-        self.app.tasks_changed()
+    async def _restored(self) -> None:
+        (await studio(self).library()).changed()
         self.reopen_tab = "versions-tab"
         self.load()
 
@@ -310,8 +307,9 @@ class TaskScreen(Screen):
         from tui.screens.editor import EditorScreen
 
         self.app.push_screen(
-            EditorScreen(self.definition, version=self.version), lambda saved: saved and self.load()
+            EditorScreen(self.definition, version=self.version, taken=self.taken),
+            lambda saved: saved and self.load(),
         )
 
     def action_chat(self) -> None:
-        self.app.action_chat(task_id=self.task_id)
+        self.post_message(OpenChat(self.task_id))

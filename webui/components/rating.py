@@ -9,7 +9,7 @@ from __future__ import annotations
 from nicegui import ui
 
 from core.api import EndUserRating, RatingSubtype, RatingType
-from core.client.vocabulary import RATING_SUBTYPES, subtype_label
+from core.client.vocabulary import RATING_SUBTYPES, SUBTYPE_LABELS
 from webui.components.busy import sends
 from webui.context import Studio, reporting
 from webui.i18n import _
@@ -51,6 +51,11 @@ def rating_bar(studio: Studio, interaction_id: str, rating: EndUserRating | None
             reason.set_value(rating.subtype.value)
     status = ui.label(_("Rated: {rating}").format(rating=_rating_text(rating)) if rating else "")
     status.classes("text-xs opacity-70").mark("rating-status")
+
+
+def subtype_label(subtype: RatingSubtype) -> str:
+    """A rating reason in the page's language ("Too strict")."""
+    return _(SUBTYPE_LABELS[subtype])
 
 
 def _rating_text(rating: EndUserRating) -> str:

@@ -64,11 +64,9 @@ def task_editor(studio: Studio, tenant: str, draft: Item, *, version: int | None
         save_button.props("loading")
         try:
             with reporting(_("Saving")):
-                service = await studio.service()
+                library = await studio.library(tenant)
                 try:
-                    response = await service.upsert_task(
-                        tenant, task, expected_version=None if overwrite else version
-                    )
+                    response = await library.save(task, None if overwrite else version)
                 except VersionConflict as conflict:
                     _ask_to_overwrite(conflict.message, lambda: save(overwrite=True))
                     return
@@ -241,21 +239,3 @@ FORMS: dict[TaskType, Callable[[Item], None]] = {
     TaskType.IN_TEXT_CHOICES: _choices,
     TaskType.SIMULATION: _simulation,
 }
-
-
-def new_draft(task_type: TaskType) -> Item:
-    """A fresh task of the type, with the smallest shape its form can start from."""
-    draft: Item = {
-        "type": task_type.schema_name,
-        "id": "",
-        "title": "",
-        "language": "EN_US",
-        "problemStatement": "",
-    }
-    if task_type in (TaskType.MULTIPLE_CHOICE, TaskType.MULTIPLE_RESPONSES):
-        draft["options"] = [{"content": "", "correct": True}, {"content": "", "correct": False}]
-    elif task_type is TaskType.IN_TEXT_FILL_IN_BLANKS:
-        draft["blanks"] = [{"acceptedAnswers": [], "matching": Matching.CASE_INSENSITIVE.value}]
-    elif task_type is TaskType.IN_TEXT_CHOICES:
-        draft["choices"] = [{"options": [], "correct": None}]
-    return draft

@@ -14,9 +14,10 @@ from urllib.parse import quote
 from nicegui import events, ui
 
 from core.api import Language, ServiceError, TaskDefinition, TaskSummary
-from core.client.files import Replacement, WouldReplace, import_task
+from core.client.files import Replacement, WouldReplace
+from core.client.library import TaskLibrary, copy_id
 from core.client.validation import id_problem
-from core.client.vocabulary import TYPE_LABELS
+from core.client.vocabulary import COPY_TITLE, TYPE_LABELS
 from core.workspace.documents import Format
 from webui.components.busy import sends
 from webui.components.task_files import ACCEPTED, task_file, task_from_upload
@@ -38,9 +39,11 @@ PAGE = 30
 
 
 class Library:
+    """The page of the connection's task library (core.client.library, as the terminal app's)."""
+
     def __init__(self, studio: Studio) -> None:
         self.studio = studio
-        self.tenant = ""
+        self._library: TaskLibrary | None = None
         self.tasks: list[TaskSummary] = []
         self.search = ""
         self.kind: str | None = None
@@ -79,9 +82,8 @@ class Library:
                         ui.label(type_label(task_type))
             ui.button(_("Import"), icon="upload_file", on_click=self._import_dialog).props("outline")
         try:
-            service = await self.studio.service()
-            self.tenant = await self.studio.tenant(service)
-            self.tasks = await service.list_tasks(self.tenant)
+            self._library = await self.studio.library()
+            self.tasks = await self._library.list()
         except ServiceError as exc:
             empty_state(
                 "cloud_off",
@@ -92,7 +94,20 @@ class Library:
                 "self-center"
             )
             return
+        if not self.library.extensions:
+            ui.label(
+                _(
+                    "This remote does not offer the task library extension: it cannot list its tasks. "
+                    "Tasks saved here while the web app runs are listed."
+                )
+            ).classes("text-sm opacity-70").mark("no-list")
         self.cards()
+
+    @property
+    def library(self) -> TaskLibrary:
+        """The library, once the page has read it (every action is offered only after that)."""
+        assert self._library is not None
+        return self._library
 
     def _search(self, text: str | None) -> None:
         self.search = (text or "").strip().lower()
@@ -182,7 +197,7 @@ class Library:
 
     async def _reload(self) -> None:
         with reporting(_("Loading the library")):
-            self.tasks = await (await self.studio.service()).list_tasks(self.tenant)
+            self.tasks = await self.library.list()
         self.cards.refresh()
 
     def _duplicate_dialog(self, summary: TaskSummary) -> None:
@@ -193,11 +208,7 @@ class Library:
                 return
             new_id_input.props(remove="error error-message")
             with reporting(_("Duplicating")):
-                service = await self.studio.service()
-                stored = await service.get_task(self.tenant, summary.taskId)
-                title = _("{title} (copy)").format(title=stored.definition.display_title)
-                copy = stored.definition.model_copy(update={"id": new_id, "title": title})
-                await service.upsert_task(self.tenant, copy, expected_version=0)  # never over another task
+                await self.library.duplicate(summary.taskId, new_id, _(COPY_TITLE))  # never over another task
                 ui.notify(_("Duplicated as {id}").format(id=new_id), type="positive")
                 await self._reload()
                 box.close()  # last: closing deletes the dialog, the context of this handler
@@ -206,7 +217,8 @@ class Library:
             ui.label(_("Duplicate “{title}”").format(title=summary.title or summary.taskId)).classes(
                 "text-lg"
             )
-            new_id_input = ui.input(_("Id of the copy"), value=f"{summary.taskId}-copy").classes("w-full")
+            offered = copy_id(summary.taskId, self.library.taken)
+            new_id_input = ui.input(_("Id of the copy"), value=offered).classes("w-full")
             with ui.row().classes("w-full justify-end"):
                 ui.button(_("Cancel"), on_click=box.close).props("flat")
                 sends(ui.button(_("Create copy")), duplicate).props("unelevated").mark("create-copy")
@@ -214,7 +226,7 @@ class Library:
     def _delete_dialog(self, summary: TaskSummary) -> None:
         async def delete() -> None:
             with reporting(_("Deleting")):
-                await (await self.studio.service()).delete_task(self.tenant, summary.taskId)
+                await self.library.delete(summary.taskId)
                 ui.notify(_("Deleted {id}").format(id=summary.taskId), type="positive")
                 await self._reload()
                 box.close()
@@ -237,8 +249,7 @@ class Library:
 
         async def export(fmt: Format) -> None:
             with reporting(_("Exporting")):
-                stored = await (await self.studio.service()).get_task(self.tenant, summary.taskId)
-                name, content = task_file(stored.definition, fmt)
+                name, content = task_file((await self.library.open(summary.taskId)).task, fmt)
                 ui.download.content(content, name, f"application/{fmt}")
                 box.close()
 
@@ -256,7 +267,7 @@ class Library:
         """Save an uploaded task; one that would replace a different stored task asks first."""
         with reporting(_("Importing {file}").format(file=file)):
             try:
-                response = await import_task(await self.studio.service(), self.tenant, task, agreed)
+                response = await self.library.import_task(task, agreed)
             except WouldReplace as refused:
                 self._replace_dialog(file, task, refused.replacements)
                 return

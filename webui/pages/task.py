@@ -15,18 +15,14 @@ from urllib.parse import quote
 
 from nicegui import ui
 
-from core.api import (
-    ServiceError,
-    SimulationTask,
-    StoredTask,
-    TaskBase,
-    try_parse_task_type,
-)
+from core.api import ServiceError, SimulationTask, TaskBase, try_parse_task_type
 from core.api.validation import GAP
+from core.client.library import OpenedTask
+from core.client.templates import new_task
 from core.client.vocabulary import AUTHOR_ID
 from webui.components.history import history_view
 from webui.components.retest_view import RetestPanel
-from webui.components.task_editor import new_draft, task_editor
+from webui.components.task_editor import task_editor
 from webui.components.task_types import type_icon, type_label
 from webui.components.task_versions import TAB as VERSIONS_TAB
 from webui.components.task_versions import VersionsPanel
@@ -37,8 +33,6 @@ from webui.context import Studio, reporting
 from webui.i18n import N_, _
 from webui.theme import APP_TITLE, empty_state, frame
 
-"""The userId of answers tried in the studio, so their history tells them from learners' answers."""
-
 
 def register(studio: Studio) -> None:
     @ui.page("/tasks/{tenant_id}/{task_id}", response_timeout=30)
@@ -46,15 +40,14 @@ def register(studio: Studio) -> None:
         """``tab`` names the tab to open (its English name), e.g. ``?tab=Versions``."""
         with frame(_("Task")):
             try:
-                service = await studio.service()
-                stored = await service.get_task(tenant_id, task_id)
-                extensions = (await service.info()).extensions
+                library = await studio.library(tenant_id)
+                opened = await library.open(task_id)
             except ServiceError as exc:
                 empty_state("search_off", _("Task {id} is not available").format(id=task_id), exc.message)
                 ui.button(_("Back to the library"), icon="arrow_back", on_click=lambda: ui.navigate.to("/"))
                 return
-            ui.page_title(f"{stored.definition.display_title} · {APP_TITLE}")
-            await TaskPage(studio, stored, extensions, opened=tab).build()
+            ui.page_title(f"{opened.task.display_title} · {APP_TITLE}")
+            await TaskPage(studio, tenant_id, opened, library.extensions, opened=tab).build()
 
     @ui.page("/new/{type_name}")
     async def new_task_page(type_name: str) -> None:
@@ -67,8 +60,11 @@ def register(studio: Studio) -> None:
                     _("Pick a type under New task in the library."),
                 )
                 return
-            service = await studio.service()
-            tenant = await studio.tenant(service)
+            library = await studio.library()
+            tenant = library.tenant_id
+            # the example of the type (core.client.templates), as in the terminal app: an author
+            # starts from a valid task of the shape to fill, under an id the library has free
+            draft = new_task(task_type, {t.taskId for t in await library.list()}).to_wire()
             with ui.row().classes("items-center gap-2"):
                 ui.icon(type_icon(task_type), color="primary", size="md")
                 ui.label(f"New {type_label(task_type).lower()} task").classes("text-xl font-semibold")
@@ -76,7 +72,7 @@ def register(studio: Studio) -> None:
             async def open_saved(task: TaskBase) -> None:
                 ui.navigate.to(f"/tasks/{tenant}/{task.id}")
 
-            task_editor(studio, tenant, new_draft(task_type), version=0, on_saved=open_saved)
+            task_editor(studio, tenant, draft, version=0, on_saved=open_saved)
 
 
 @dataclass(frozen=True)
@@ -93,10 +89,14 @@ class Tab:
 
 
 class TaskPage:
-    def __init__(self, studio: Studio, stored: StoredTask, extensions: bool, opened: str = "") -> None:
+    def __init__(
+        self, studio: Studio, tenant_id: str, task: OpenedTask, extensions: bool, opened: str = ""
+    ) -> None:
         self.studio = studio
-        self.stored = stored
-        self.task: TaskBase = stored.definition
+        self.tenant_id = tenant_id
+        self.task: TaskBase = task.task
+        self.version = task.version
+        """The stored version (None on a remote without the extensions, which keeps none)."""
         self.tabs = [tab for tab in TABS if extensions or not tab.extension]
         self.opened = opened if any(tab.name == opened for tab in self.tabs) else self.tabs[0].name
         self.pending: dict[str, ui.tab_panel] = {}
@@ -122,7 +122,8 @@ class TaskPage:
             return
         tab = next(t for t in self.tabs if t.name == event.value)
         with panel:
-            await tab.build(self)  # type: ignore[misc]
+            if built := tab.build(self):
+                await built
         panel.remove(0)  # the spinner
 
     def _header(self) -> None:
@@ -132,10 +133,9 @@ class TaskPage:
             ui.label(task.display_title).classes("text-xl font-semibold")
             ui.badge(task.language.value, color="secondary").props("outline")
             ui.space()
-            ui.label(_("{id} · version {version}").format(id=task.id, version=self.stored.version)).classes(
-                "text-xs opacity-70"
-            )
-            preview = f"/learn/{quote(self.stored.tenantId)}/{quote(task.id)}"
+            about = task.id if self.version is None else _("{id} · version {version}")
+            ui.label(about.format(id=task.id, version=self.version)).classes("text-xs opacity-70")
+            preview = f"/learn/{quote(self.tenant_id)}/{quote(task.id)}"
             ui.button(
                 _("Preview as learner"), icon="visibility", on_click=lambda: ui.navigate.to(preview)
             ).props("flat dense no-caps").mark("learner-preview")
@@ -151,32 +151,30 @@ class TaskPage:
             target = f"/simulation?task={self.task.id}"
             ui.button(_("Open the simulation"), icon="play_arrow", on_click=lambda: ui.navigate.to(target))
             return
-        TryAnswer(self.studio, self.stored.tenantId, self.task, AUTHOR_ID, for_learner=False)
+        TryAnswer(self.studio, self.tenant_id, self.task, AUTHOR_ID, for_learner=False)
 
     def _edit(self) -> None:
         task_editor(
             self.studio,
-            self.stored.tenantId,
+            self.tenant_id,
             copy.deepcopy(self.task.to_wire()),
-            version=self.stored.version,
+            version=self.version,
             on_saved=self._reload,
         )
 
     async def _history(self) -> None:
         with reporting(_("Loading the history")):
-            records = await (await self.studio.service()).list_interactions(
-                self.stored.tenantId, self.task.id
-            )
+            records = await (await self.studio.service()).list_interactions(self.tenant_id, self.task.id)
             history_view(self.studio, self.task, records)
 
     async def _retest(self) -> None:
-        await RetestPanel(self.studio, self.stored.tenantId, self.task).build()
+        await RetestPanel(self.studio, self.tenant_id, self.task).build()
 
     async def _test_answers(self) -> None:
-        await TestAnswersPanel(self.studio, self.stored.tenantId, self.task).build()
+        await TestAnswersPanel(self.studio, self.tenant_id, self.task).build()
 
     async def _versions(self) -> None:
-        await VersionsPanel(self.studio, self.stored.tenantId, self.task.id).build()
+        await VersionsPanel(self.studio, self.tenant_id, self.task.id).build()
 
     async def _reload(self, _: TaskBase) -> None:
         ui.navigate.reload()

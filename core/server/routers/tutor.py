@@ -7,7 +7,7 @@ an ERROR event, and the stream ends. When the client goes away, the server cance
 generator, which closes the engine (and its upstream request) in its ``finally``.
 """
 
-from collections.abc import AsyncIterable, AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterable
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query
@@ -38,7 +38,7 @@ def sse(event: TutorEvent) -> ServerSentEvent:
 class OpenedStream:
     """A chat stream whose first event is already there (so its early errors were raised)."""
 
-    def __init__(self, first: TutorEvent, rest: AsyncIterator[TutorEvent]) -> None:
+    def __init__(self, first: TutorEvent, rest: AsyncGenerator[TutorEvent, None]) -> None:
         self.first = first
         self.rest = rest
 
@@ -48,7 +48,7 @@ async def open_stream(body: ChatRequest, service: ServiceDep) -> OpenedStream:
     try:
         first = await anext(events)
     except BaseException:
-        await events.aclose()  # type: ignore[attr-defined]
+        await events.aclose()
         raise
     return OpenedStream(first, events)
 
@@ -72,7 +72,7 @@ async def chat_stream(
         error = internal_error(exc, "POST /tutor/chat/stream")
         yield sse(TutorEvent(event=TutorEventType.ERROR, text=error.message))
     finally:
-        await stream.rest.aclose()  # type: ignore[attr-defined]
+        await stream.rest.aclose()
 
 
 @router.get("/tutor/healthcheck", response_model=HealthStatus)

@@ -22,3 +22,19 @@ def test_every_rating_reason_belongs_to_exactly_one_kind_of_rating() -> None:
     good, bad = set(RATING_SUBTYPES[RatingType.GOOD]), set(RATING_SUBTYPES[RatingType.BAD])
     assert not good & bad
     assert len(good | bad) == 12
+
+
+def test_both_apps_show_a_rating_reason_in_their_language(monkeypatch) -> None:
+    """The reasons are marked in core.client.vocabulary and translated where each app shows them."""
+    import tui.labels
+    from core.api import RatingSubtype
+    from core.client.vocabulary import SUBTYPE_LABELS
+    from webui.components import rating
+
+    assert set(SUBTYPE_LABELS) == set(RatingSubtype)
+    # The globals of the very functions each app translates with: NiceGUI's user simulation of
+    # an earlier test may have imported the web app's modules afresh.
+    monkeypatch.setitem(tui.labels._.__globals__, "LANGUAGE", "de")
+    monkeypatch.setitem(rating._.__globals__, "language", lambda: "de")
+    assert tui.labels.subtype_label(RatingSubtype.TOO_STRICT) == "Zu streng"
+    assert rating.subtype_label(RatingSubtype.TOO_STRICT) == "Zu streng"

@@ -73,7 +73,8 @@ def _read(spec: Spec, widget: Widget) -> Any:
         return widget.text
     if isinstance(widget, Select | Checkbox):
         return widget.value
-    text = widget.value  # type: ignore[attr-defined]
+    assert isinstance(widget, Input), f"no reader for {type(widget).__name__}"
+    text = widget.value
     if spec.kind == "list":
         return [part.strip() for part in text.split("|") if part.strip()]
     if spec.kind in ("number", "integer"):
@@ -94,13 +95,20 @@ def _number(text: str) -> int | float | str:
     return text
 
 
-def show_message(label: Static, message: str) -> None:
-    """Show ``message`` (hidden when empty), touching the widget only on a change: validation runs
-    on every keystroke, and restyling every field each time would make typing sluggish."""
-    if getattr(label, "shown_message", None) != message:
-        label.shown_message = message  # type: ignore[attr-defined]
-        label.update(message)
-        label.display = bool(message)
+class Problems(Static):
+    """The problems of a field, a row or the whole form; hidden while there are none."""
+
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self.message: str | None = None
+
+    def show(self, message: str) -> None:
+        """Show ``message`` (hidden when empty), touching the widget only on a change: validation
+        runs on every keystroke, and restyling every field each time would make typing sluggish."""
+        if message != self.message:
+            self.message = message
+            self.update(message)
+            self.display = bool(message)
 
 
 class FieldSet(Vertical):
@@ -114,7 +122,7 @@ class FieldSet(Vertical):
         self.specs = tuple(specs)
         self.document = deepcopy(document)
         self._widgets: dict[Spec, Widget] = {}
-        self._errors: dict[Spec, Static] = {}
+        self._errors: dict[Spec, Problems] = {}
 
     def compose(self) -> ComposeResult:
         for spec in self.specs:
@@ -122,7 +130,7 @@ class FieldSet(Vertical):
                 if spec.kind != "check":
                     yield Label(spec.label, classes="field-label")
                 yield self._field_widget(spec)
-                self._errors[spec] = Static(classes="field-error")
+                self._errors[spec] = Problems(classes="field-error")
                 yield self._errors[spec]
 
     def _field_widget(self, spec: Spec) -> Widget:
@@ -155,7 +163,7 @@ class FieldSet(Vertical):
         """Show the errors that fall under these fields; returns the locations shown."""
         found = self._mark(errors, base)
         for spec, label in self._errors.items():
-            show_message(label, "; ".join(found.get(spec, [])))
+            label.show("; ".join(found.get(spec, [])))
         return _covered(errors, base, self.specs)
 
 
@@ -174,14 +182,14 @@ class ItemRow(FieldSet):
             for spec in self.specs:
                 yield self._field_widget(spec)
             yield Button("✕", classes="remove-item", tooltip=_("Remove this item"), compact=True)
-        yield Static(classes="field-error row-error")
+        yield Problems(classes="field-error row-error")
 
     def show_errors(self, errors: dict[Loc, str], base: Loc = ()) -> set[Loc]:
         found = self._mark(errors, base)
         message = " · ".join(
             f"{spec.label.split(' (')[0]}: {'; '.join(msgs)}" for spec, msgs in found.items()
         )
-        show_message(self.query_one(".row-error", Static), message)
+        self.query_one(".row-error", Problems).show(message)
         return _covered(errors, base, self.specs)
 
 
@@ -210,7 +218,7 @@ class RowList(Vertical):
             yield Label("", classes="remove-item")
         for item in self._items:
             yield ItemRow(self.specs, item)
-        yield Static(classes="field-error list-error")
+        yield Problems(classes="field-error list-error")
         yield Button(f"+ Add {self.noun}", classes="add-item", compact=True)
 
     @property
@@ -224,7 +232,7 @@ class RowList(Vertical):
         shown = {loc for loc in errors if loc == (self.field,)}
         for index, row in enumerate(self.rows):
             shown |= row.show_errors(errors, (self.field, index))
-        show_message(self.query_one(".list-error", Static), errors.get((self.field,), ""))
+        self.query_one(".list-error", Problems).show(errors.get((self.field,), ""))
         return shown
 
     async def on_button_pressed(self, event: Button.Pressed) -> None:

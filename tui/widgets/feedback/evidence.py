@@ -7,6 +7,7 @@ Items colour their context by correctness (background); detected aspects underli
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import TypeVar
 
 from rich.text import Text
 
@@ -14,16 +15,20 @@ from core.api import (
     AspectType,
     ChatTurn,
     Correctness,
+    DetectedAspect,
     Feedback,
+    FeedbackItem,
     FreeformTextResult,
     InTextChoicesResult,
     InTextChoicesTask,
     InTextFillInBlanksResult,
     InTextFillInBlanksTask,
+    MessageSpan,
     MultipleChoiceResult,
     MultipleResponsesResult,
     SimulationResult,
     TaskBase,
+    TextSpan,
 )
 from tui.i18n import _
 from tui.widgets.statement import learner_view
@@ -52,30 +57,32 @@ def highlight(text: str, spans: Iterable[Span]) -> Text:
     return result
 
 
-def _item_spans(result: FreeformTextResult | SimulationResult) -> list[tuple[object, Span]]:
+S = TypeVar("S", TextSpan, MessageSpan)
+"""Where a piece of evidence is: in a free-text answer, or in a learner's turn of a conversation."""
+
+
+def _spans(items: list[FeedbackItem[S]], aspects: list[DetectedAspect[list[S]]]) -> list[tuple[S, Span]]:
     """(context, span) of the items first, then of the aspects, so aspect underlines stay visible."""
     spans = [
-        (c, (c.offset, c.length, EVIDENCE_STYLES[item.correctness]))
-        for item in result.feedback
-        for c in item.context
+        (c, (c.offset, c.length, EVIDENCE_STYLES[item.correctness])) for item in items for c in item.context
     ]
     spans += [
         (c, (c.offset, c.length, ASPECT_STYLES[found.aspect.type]))
-        for found in result.allAspects
+        for found in aspects
         for c in found.context
     ]
     return spans
 
 
 def _transcript_view(result: SimulationResult, transcript: Sequence[ChatTurn]) -> Text:
-    spans = _item_spans(result)
+    spans = _spans(result.feedback, result.allAspects)
     lines = []
     for index, turn in enumerate(transcript):
         who = Text(
             _("You: ") if turn.role == "user" else _("Persona: "),
             style="bold" if turn.role == "user" else "dim",
         )
-        mine = [span for c, span in spans if c.messageIndex == index]  # type: ignore[attr-defined]
+        mine = [span for c, span in spans if c.messageIndex == index]
         lines.append(who + highlight(turn.content, mine))
     return Text("\n").join(lines)
 
@@ -113,13 +120,16 @@ def answer_view(
     """The answer of ``feedback`` with its evidence; ``task`` supplies statements and option texts."""
     result = feedback.result
     if isinstance(result, FreeformTextResult):
-        return highlight(result.answer.content, [span for _item, span in _item_spans(result)])
+        return highlight(
+            result.answer.content, [span for _item, span in _spans(result.feedback, result.allAspects)]
+        )
     if isinstance(result, SimulationResult):
         turns = transcript or result.answer.messages
         if turns:
             return _transcript_view(result, turns)
         return Text("\n").join(
-            Text(f"“{c.content}”", style=s) for c, (_item, _span, s) in _item_spans(result)
+            Text(f"“{c.content}”", style=s)
+            for c, (_item, _span, s) in _spans(result.feedback, result.allAspects)
         )
     if isinstance(result, InTextFillInBlanksResult | InTextChoicesResult) and isinstance(
         task, InTextFillInBlanksTask | InTextChoicesTask

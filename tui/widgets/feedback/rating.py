@@ -8,9 +8,10 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Input, Label, Select
 
 from core.api import EndUserRating, RatingSubtype, RatingType
-from core.client.vocabulary import RATING_SUBTYPES, subtype_label
+from core.client.vocabulary import RATING_SUBTYPES
 from tui.calls import service_call, studio
 from tui.i18n import _
+from tui.labels import subtype_label
 
 
 def rating_summary(rating: EndUserRating) -> str:
