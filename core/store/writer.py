@@ -12,6 +12,12 @@ changed rows tells, so jobs run without a SAVEPOINT of their own; only when a jo
 writing is the batch rolled back and run again, each job then under its own SAVEPOINT (see
 _transaction). A job's result is delivered only after the COMMIT that made its writes durable.
 
+Rows that nothing in the batch reads back (every feedback's interaction) are inserted together:
+a job hands them to insert_at_commit, and the writer inserts a batch's rows of one table with
+one executemany before its COMMIT, instead of one statement per job (SQLAlchemy's per-statement
+work is most of an insert's cost). On PostgreSQL and an in-memory database, which run one job per
+transaction, insert_at_commit inserts at once.
+
 A batch runs on the event loop itself. That is deliberate and measured (docs/performance.md):
 with WAL and synchronous=NORMAL a commit writes to the page cache and never waits for the disk,
 so a batch is CPU work like any other, and on a worker thread it lost more time to the GIL hand-
@@ -34,7 +40,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
 import stamina
-from sqlalchemy import Connection, create_engine, event
+from sqlalchemy import Connection, Executable, create_engine, event
 from sqlalchemy.pool import StaticPool
 
 T = TypeVar("T")
@@ -49,7 +55,21 @@ WAL_LIMIT_PAGES = 16384
 """Beyond this (64 MB of 4 KB pages) the log is emptied, making writers wait (on the thread) for
 the checkpoint: at 3,000 feedbacks a second about once every ten seconds."""
 
+DEFERRED = "feedback_studio.deferred_inserts"
+"""The key, in the writer's connection.info, of the rows its batch inserts before COMMIT."""
+
 log = logging.getLogger(__name__)
+
+
+def insert_at_commit(connection: Connection, statement: Executable, values: dict[str, Any]) -> None:
+    """Insert a row in the job's transaction; on the writer, with its batch's other rows of the
+    same statement, just before the COMMIT (so the job must not read the row back). A job that
+    fails inserts none of its rows."""
+    deferred = connection.info.get(DEFERRED)
+    if deferred is None:
+        connection.execute(statement, values)
+    else:
+        deferred.append((statement, values))
 
 
 def apply_pragmas(connection: Any) -> None:
@@ -82,10 +102,37 @@ def _on_connect(dbapi_connection: Any, _record: Any) -> None:
 
 
 def _outcome(connection: Connection, job: Job) -> tuple[bool, Any]:
+    """The job's result or exception; a failed job's deferred rows are dropped."""
+    deferred = connection.info[DEFERRED]
+    mark = len(deferred)
     try:
         return True, job(connection)
     except Exception as exc:
+        del deferred[mark:]
         return False, exc
+
+
+def _insert_deferred(connection: Connection) -> None:
+    """The rows the jobs handed to insert_at_commit: one executemany per statement."""
+    deferred: list[tuple[Executable, dict[str, Any]]] = connection.info[DEFERRED]
+    by_statement: dict[Executable, list[dict[str, Any]]] = {}
+    for statement, values in deferred:
+        by_statement.setdefault(statement, []).append(values)
+    deferred.clear()
+    for statement, rows in by_statement.items():
+        connection.execute(statement, rows)
+
+
+def _with_deferred(job: Job) -> Job:
+    """`job`, then the rows it deferred: a job that runs alone (or under its own SAVEPOINT) fails
+    if they do."""
+
+    def run(connection: Connection) -> Any:
+        result = job(connection)
+        _insert_deferred(connection)
+        return result
+
+    return run
 
 
 class _WroteThenFailed(Exception):
@@ -104,10 +151,10 @@ def _undone_if_failed(connection: Connection, job: Job) -> tuple[bool, Any]:
 
 
 def _in_savepoint(connection: Connection, job: Job) -> tuple[bool, Any]:
-    """The job's outcome; if it raised, whatever it wrote is undone."""
+    """The job's outcome, its deferred rows inserted; if it raised, whatever it wrote is undone."""
     driver = _driver(connection)
     driver.execute("SAVEPOINT job")
-    outcome = _outcome(connection, job)
+    outcome = _outcome(connection, _with_deferred(job))
     if not outcome[0]:
         driver.execute("ROLLBACK TO job")
     driver.execute("RELEASE job")
@@ -198,19 +245,24 @@ class SqliteWriter:
         A job that raises leaves nothing behind: alone in its batch, its transaction is rolled
         back; beside others, it either changed no rows (the usual failure, which needs no undoing)
         or the batch starts over from its one SAVEPOINT, every job then under a SAVEPOINT of its
-        own. Jobs are plain functions of the database that change rows (no schema), and their
-        results are delivered only after the COMMIT, so running them again is safe.
+        own. The same happens when inserting the batch's deferred rows fails, which the jobs'
+        own SAVEPOINTs then lay at the door of the job that deferred the failing row. Jobs are
+        plain functions of the database that change rows (no schema), and their results are
+        delivered only after the COMMIT, so running them again is safe.
         """
         driver = _driver(connection)
+        connection.info[DEFERRED].clear()
         try:
             if len(jobs) == 1:
-                outcomes = [_outcome(connection, jobs[0])]
+                outcomes = [_outcome(connection, _with_deferred(jobs[0]))]
             else:
                 driver.execute("SAVEPOINT batch")
                 try:
                     outcomes = [_undone_if_failed(connection, job) for job in jobs]
-                except _WroteThenFailed:
+                    _insert_deferred(connection)
+                except Exception:  # _WroteThenFailed, or a deferred row was refused
                     driver.execute("ROLLBACK TO batch")  # keeps the transaction, and its lock
+                    connection.info[DEFERRED].clear()
                     outcomes = [_in_savepoint(connection, job) for job in jobs]
             driver.execute("COMMIT" if any(ok for ok, _ in outcomes) else "ROLLBACK")
         except BaseException:
@@ -222,6 +274,7 @@ class SqliteWriter:
     def _connect(self) -> Connection:
         if self._connection is None:
             self._connection = self._engine.connect()
+            self._connection.info[DEFERRED] = []
             self._connection.exec_driver_sql("PRAGMA busy_timeout=0")
             self._connection.exec_driver_sql("PRAGMA wal_autocheckpoint=0")
         return self._connection
