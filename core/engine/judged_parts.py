@@ -42,8 +42,8 @@ C = TypeVar("C")
 
 _Item = FeedbackItem[Any]
 _Detected = DetectedAspect[Any]
-"""The generic models parametrised once: a subscription costs pydantic a cache lookup of about
-2 µs, and the engines build several items and aspects per answer."""
+"""The generic models parametrised once: every subscription costs pydantic a cache lookup, and
+the engines build several items and aspects per answer."""
 
 
 @dataclass(frozen=True, slots=True)

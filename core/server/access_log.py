@@ -8,7 +8,7 @@ request; when INFO is dropped, this middleware costs one level check.
 
 The record is made and handed to the logger's handlers directly (Logger.makeRecord, handle):
 Logger.info would first walk the stack to find the calling line, which for this logger is
-always the same line of this module, a seventh of the line's cost.
+always the same line of this module.
 """
 
 from __future__ import annotations

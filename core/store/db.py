@@ -33,7 +33,7 @@ MIGRATION_LOCK = 0x46535F4D49475241  # "FS_MIGRA": the advisory lock key of sche
 POOL_SIZE = 30
 """PostgreSQL connections a process opens at most, and keeps: a request that finds them all in use
 waits for one. (With overflow connections above a smaller pool, every request beyond the pool's
-size opened a connection and closed it on return: a third of compute's CPU at 32 connections.)"""
+size opened a connection and closed it on return; docs/performance.md has what that cost.)"""
 IDLE_PING_SECONDS = 1.0
 """A pooled PostgreSQL connection idle for longer than this is pinged before it is used."""
 

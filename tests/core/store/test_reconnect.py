@@ -78,8 +78,8 @@ def slow_answer(connection: Connection) -> int:
 async def test_more_writes_at_once_than_the_pool_holds_wait_for_its_connections_and_keep_them(database):
     """A process never opens more than POOL_SIZE connections, and keeps those it opened: with
     overflow connections, every request beyond the pool's size opened a connection (TCP, TLS
-    attempt, authentication, statements prepared anew) and closed it again on return, which made
-    compute on PostgreSQL cost a third more CPU at 32 connections (docs/performance.md)."""
+    attempt, authentication, statements prepared anew) and closed it again on return
+    (docs/performance.md)."""
     database, _ = database
     opened: list[int] = []
     event.listen(database.engine.sync_engine, "connect", lambda *_: opened.append(1))
