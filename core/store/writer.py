@@ -1,8 +1,9 @@
-"""The SQLite file's one writer: the write jobs of concurrent requests share a transaction.
+"""The store's one writer: the write jobs of concurrent requests share a transaction.
 
 A job is a plain function of a synchronous SQLAlchemy connection (Database.run_write; the
-store's functions are written that way), the same function PostgreSQL runs through run_sync.
-Through SQLAlchemy's async layer and aiosqlite, every statement, BEGIN and COMMIT would be a
+store's functions are written that way). GroupCommit queues the jobs and delivers their results;
+jobs that arrive while a batch commits form the next batch. SqliteWriter commits a batch on a
+SQLite file, ServerWriter on PostgreSQL (see its docstring). On SQLite, through SQLAlchemy's async layer and aiosqlite, every statement, BEGIN and COMMIT would be a
 round trip between the event loop and aiosqlite's thread; here a job runs its statements
 synchronously on the writer's pysqlite connection, and jobs that arrive while a transaction runs
 are committed together in the next one (group commit). A job that raises leaves nothing behind
@@ -35,12 +36,13 @@ from __future__ import annotations
 import asyncio
 import logging
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
 import stamina
 from sqlalchemy import Connection, Executable, create_engine, event
+from sqlalchemy.ext.asyncio import AsyncEngine
 from sqlalchemy.pool import StaticPool
 
 T = TypeVar("T")
@@ -168,27 +170,14 @@ def _driver(connection: Connection) -> sqlite3.Connection:
     return connection.connection.driver_connection  # type: ignore[return-value]
 
 
-class SqliteWriter:
-    def __init__(self, path: str, lock: asyncio.Lock, *, json_serializer: Callable[[Any], str]) -> None:
-        self._path = path
+class GroupCommit:
+    """The queue of write jobs: a batch is every job that arrived while the previous one committed;
+    each job's result or exception is delivered once its batch is over (_commit's outcomes)."""
+
+    def __init__(self, lock: asyncio.Lock) -> None:
         self._lock = lock
-        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-writer")
-        # One connection, used by one batch at a time (from the loop, or the thread when waiting);
-        # BEGIN, SAVEPOINT and COMMIT are ours, so SQLAlchemy's own transaction handling is off.
-        self._engine = create_engine(
-            f"sqlite:///{path}",
-            poolclass=StaticPool,
-            isolation_level="AUTOCOMMIT",
-            connect_args={"check_same_thread": False},
-            json_serializer=json_serializer,
-        )
-        event.listen(self._engine, "connect", _on_connect)
-        self._connection: Connection | None = None
-        self._checkpoint_connection: sqlite3.Connection | None = None
         self._pending: list[tuple[Job, asyncio.Future[Any]]] = []
         self._flusher: asyncio.Task[None] | None = None
-        self._since_checkpoint = 0
-        self._checkpoint: asyncio.Future[None] | None = None
 
     async def run(self, job: Callable[[Connection], T]) -> T:
         """Run `job` in a write transaction; its result once that transaction is committed."""
@@ -219,6 +208,39 @@ class SqliteWriter:
                 self._after_commit(len(batch))
         finally:
             self._flusher = None
+
+    async def _commit(self, jobs: list[Job]) -> list[tuple[bool, Any]]:
+        """Each job's outcome (ok, result or exception), its writes committed if ok."""
+        raise NotImplementedError
+
+    def _after_commit(self, jobs: int) -> None:
+        """Called after every batch with its number of jobs."""
+
+    async def aclose(self) -> None:
+        """Finish the jobs handed over."""
+        if self._flusher is not None:
+            await asyncio.shield(self._flusher)
+
+
+class SqliteWriter(GroupCommit):
+    def __init__(self, path: str, lock: asyncio.Lock, *, json_serializer: Callable[[Any], str]) -> None:
+        super().__init__(lock)
+        self._path = path
+        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-writer")
+        # One connection, used by one batch at a time (from the loop, or the thread when waiting);
+        # BEGIN, SAVEPOINT and COMMIT are ours, so SQLAlchemy's own transaction handling is off.
+        self._engine = create_engine(
+            f"sqlite:///{path}",
+            poolclass=StaticPool,
+            isolation_level="AUTOCOMMIT",
+            connect_args={"check_same_thread": False},
+            json_serializer=json_serializer,
+        )
+        event.listen(self._engine, "connect", _on_connect)
+        self._connection: Connection | None = None
+        self._checkpoint_connection: sqlite3.Connection | None = None
+        self._since_checkpoint = 0
+        self._checkpoint: asyncio.Future[None] | None = None
 
     async def _commit(self, jobs: list[Job]) -> list[tuple[bool, Any]]:
         connection = self._connect()
@@ -313,8 +335,7 @@ class SqliteWriter:
 
     async def aclose(self) -> None:
         """Finish the jobs handed over, then close the connections and end the thread."""
-        if self._flusher is not None:
-            await asyncio.shield(self._flusher)
+        await super().aclose()
         if self._checkpoint is not None:
             await asyncio.shield(self._checkpoint)
         loop = asyncio.get_running_loop()
@@ -326,3 +347,65 @@ class SqliteWriter:
             self._connection.close()
             self._connection = None
         self._engine.dispose()  # the last connection to close checkpoints the WAL
+
+
+class _BatchRefused(Exception):
+    """A job of a PostgreSQL batch, or the batch's deferred rows, raised: nothing was committed."""
+
+
+class _CommitFailed(Exception):
+    """The COMMIT of a PostgreSQL batch raised (its cause): it may have committed, so nothing runs again."""
+
+
+def _all_or_nothing(connection: Connection, jobs: list[Job]) -> list[tuple[bool, Any]]:
+    """Every job and the rows they deferred in one transaction, committed; _BatchRefused if any
+    of them raised (the transaction is then rolled back when the connection returns to the pool)."""
+    connection.info[DEFERRED] = []
+    try:
+        transaction = connection.begin()
+        results = [job(connection) for job in jobs]
+        _insert_deferred(connection)
+    except Exception as exc:
+        raise _BatchRefused from exc
+    finally:
+        del connection.info[DEFERRED]  # the pooled connection also serves single jobs
+    try:
+        transaction.commit()
+    except Exception as exc:
+        raise _CommitFailed from exc
+    return [(True, result) for result in results]
+
+
+class ServerWriter(GroupCommit):
+    """PostgreSQL's writer: the jobs that arrive together run in one transaction on one pooled
+    connection, so they share its BEGIN and COMMIT and their deferred rows are inserted by one
+    executemany (each a round trip to the server, and through SQLAlchemy's greenlet layer).
+
+    A failed statement aborts a PostgreSQL transaction, and unlike SQLite it does not tell whether
+    a job that raised had written, so a batch is all or nothing: if any job raised (a missing task,
+    a refused permission, a deadlock with another process), the batch is rolled back and every job
+    runs again in a transaction of its own (`alone`, Database's path for single writes, which also
+    runs a write again on a new connection when its pooled one turned out broken). A job alone in
+    its batch takes that path at once. A failed COMMIT fails the whole batch: it may have
+    committed, so it is not run again.
+    """
+
+    def __init__(self, engine: AsyncEngine, alone: Callable[[Job], Awaitable[Any]]) -> None:
+        super().__init__(asyncio.Lock())
+        self._engine = engine
+        self._alone = alone
+
+    async def _commit(self, jobs: list[Job]) -> list[tuple[bool, Any]]:
+        if len(jobs) > 1:
+            try:
+                async with self._engine.connect() as connection:
+                    return await connection.run_sync(_all_or_nothing, jobs)
+            except _CommitFailed as failed:
+                return [(False, failed.__cause__)] * len(jobs)
+            except Exception:  # _BatchRefused, or no connection: each job on its own says why
+                pass
+        results = await asyncio.gather(*(self._alone(job) for job in jobs), return_exceptions=True)
+        for result in results:
+            if isinstance(result, BaseException) and not isinstance(result, Exception):
+                raise result  # cancelled: not an outcome of the job
+        return [(False, r) if isinstance(r, Exception) else (True, r) for r in results]

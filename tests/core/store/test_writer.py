@@ -227,8 +227,8 @@ async def test_a_database_file_has_a_writer_and_an_in_memory_one_none(tmp_path):
     memory = Database("sqlite+aiosqlite:///:memory:")
     file = Database(f"sqlite+aiosqlite:///{tmp_path / 'f.sqlite3'}")
     try:
-        assert memory.sqlite_writer is None
-        assert file.sqlite_writer is not None
+        assert memory.writer is None
+        assert isinstance(file.writer, SqliteWriter)
     finally:
         await memory.aclose()
         await file.aclose()
