@@ -3,8 +3,10 @@
 A job is a plain function of a synchronous SQLAlchemy connection (Database.run_write; the
 store's functions are written that way). GroupCommit queues the jobs and delivers their results;
 jobs that arrive while a batch commits form the next batch. SqliteWriter commits a batch on a
-SQLite file, ServerWriter on PostgreSQL (see its docstring). On SQLite, through SQLAlchemy's async layer and aiosqlite, every statement, BEGIN and COMMIT would be a
-round trip between the event loop and aiosqlite's thread; here a job runs its statements
+SQLite file, ServerWriter on PostgreSQL (see its docstring).
+
+On SQLite, through SQLAlchemy's async layer and aiosqlite, every statement, BEGIN and COMMIT
+would be a round trip between the event loop and aiosqlite's thread; here a job runs its statements
 synchronously on the writer's pysqlite connection, and jobs that arrive while a transaction runs
 are committed together in the next one (group commit). A job that raises leaves nothing behind
 and does not disturb the rest of its batch: most fail before they write (a task that does not
@@ -16,19 +18,21 @@ _transaction). A job's result is delivered only after the COMMIT that made its w
 Rows that nothing in the batch reads back (every feedback's interaction) are inserted together:
 a job hands them to insert_at_commit, and the writer inserts a batch's rows of one table with
 one executemany before its COMMIT, instead of one statement per job (SQLAlchemy's per-statement
-work is most of an insert's cost). On PostgreSQL and an in-memory database, which run one job per
-transaction, insert_at_commit inserts at once.
+work is most of an insert's cost; on PostgreSQL each statement is also a round trip). Where a job
+runs in a transaction of its own (an in-memory database; on PostgreSQL, a job alone in its batch
+or run again alone), insert_at_commit inserts at once.
 
 A batch runs on the event loop itself. That is deliberate and measured (docs/performance.md):
 with WAL and synchronous=NORMAL a commit writes to the page cache and never waits for the disk,
 so a batch is CPU work like any other, and on a worker thread it lost more time to the GIL hand-
-over than it saved. The two things that could make SQLite wait are kept off the loop: a write lock held by another process (the loop's attempt
-does not wait, busy_timeout=0; the batch is then retried on a thread that may) and checkpoints
+over than it saved. The two things that could make SQLite wait are kept off the loop: a write
+lock held by another process (the loop's attempt does not wait, busy_timeout=0; the batch is
+then retried on a thread that may) and checkpoints
 (automatic ones are off for this connection; a thread runs them after every CHECKPOINT_EVERY jobs,
 see checkpoint()).
 
-The writer shares the Database's asyncio write lock with the SQLAlchemy sessions, so the process
-has one writer at a time and never meets its own lock in SQLite's busy handler.
+The SQLite writer shares the Database's asyncio write lock with the SQLAlchemy sessions, so the
+process has one writer at a time and never meets its own lock in SQLite's busy handler.
 """
 
 from __future__ import annotations
