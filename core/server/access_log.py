@@ -57,4 +57,4 @@ class AccessLog:
             }
             if interaction is not None:
                 line["interactionId"] = interaction.decode("latin-1")
-            log.handle(log.makeRecord(log.name, logging.INFO, __file__, 0, json.dumps(line), None, None))
+            log.handle(log.makeRecord(log.name, logging.INFO, __file__, 0, json.dumps(line), (), None))
