@@ -18,7 +18,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from core.api import (
     AspectDefinition,
@@ -39,6 +39,11 @@ from core.engine.base import to_aspect, topic_for
 from core.engine.messages import Catalogue
 
 C = TypeVar("C")
+
+_Item = FeedbackItem[Any]
+_Detected = DetectedAspect[Any]
+"""The generic models parametrised once: every subscription costs pydantic a cache lookup, and
+the engines build several items and aspects per answer."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,7 +83,7 @@ def feedback_items(
 def detected_aspects(parts: Sequence[JudgedPart[C]]) -> list[DetectedAspect[C]]:
     """Every aspect a part shows, with that part as its single context (API.md 2.4)."""
     return [
-        DetectedAspect[C](aspect=to_aspect(definition), context=part.context)
+        _Detected(aspect=to_aspect(definition), context=part.context)
         for part in parts
         for definition in part.detected
     ]
@@ -169,7 +174,7 @@ def _item(
 ) -> FeedbackItem[C]:
     grouped = next((a for a in aspects if a.aspectGroup is not None), None)
     unique = list({a.name: a for a in aspects}.values())
-    return FeedbackItem[C](
+    return _Item(
         message=message,
         aspects=[to_aspect(a) for a in unique],
         correctness=correctness,

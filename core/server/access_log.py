@@ -5,6 +5,10 @@ A pure ASGI middleware, outermost, so that the line has the status the client go
 The line is JSON: {method, path, status, ms, client, interactionId?}. It replaces uvicorn's own
 access log (core.cli turns that off), which is prepared and formatted in the server for every
 request; when INFO is dropped, this middleware costs one level check.
+
+The record is made and handed to the logger's handlers directly (Logger.makeRecord, handle):
+Logger.info would first walk the stack to find the calling line, which for this logger is
+always the same line of this module.
 """
 
 from __future__ import annotations
@@ -53,4 +57,4 @@ class AccessLog:
             }
             if interaction is not None:
                 line["interactionId"] = interaction.decode("latin-1")
-            log.info(json.dumps(line))
+            log.handle(log.makeRecord(log.name, logging.INFO, __file__, 0, json.dumps(line), (), None))

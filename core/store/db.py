@@ -25,7 +25,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from sqlalchemy.pool import ConnectionPoolEntry, PoolProxiedConnection
 
 from core.api import ApiModel
-from core.store.writer import SqliteWriter, apply_pragmas
+from core.store.writer import GroupCommit, ServerWriter, SqliteWriter, apply_pragmas
 
 if TYPE_CHECKING:
     from alembic.config import Config
@@ -34,6 +34,10 @@ T = TypeVar("T")
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 MIGRATION_LOCK = 0x46535F4D49475241  # "FS_MIGRA": the advisory lock key of schema migrations
+POOL_SIZE = 30
+"""PostgreSQL connections a process opens at most, and keeps: a request that finds them all in use
+waits for one. (With overflow connections above a smaller pool, every request beyond the pool's
+size opened a connection and closed it on return; docs/performance.md has what that cost.)"""
 IDLE_PING_SECONDS = 1.0
 """A pooled PostgreSQL connection idle for longer than this is pinged before it is used."""
 
@@ -63,14 +67,14 @@ class Database:
         self.url = url
         self.is_sqlite = url.startswith("sqlite")
         self._sqlite_write_lock = asyncio.Lock()
-        self.sqlite_writer: SqliteWriter | None = None
-        """The one writer of a SQLite file (run_write; an in-memory database is private to its
-        connection, and PostgreSQL's driver needs no thread hand-overs)."""
+        self.writer: GroupCommit | None = None
+        """The store's writer (run_write): a SQLite file's, or PostgreSQL's; an in-memory database,
+        private to its one connection, has none."""
         if self.is_sqlite:
             file = make_url(url).database
             if file and file != ":memory:":
                 Path(file).parent.mkdir(parents=True, exist_ok=True)
-                self.sqlite_writer = SqliteWriter(file, self._sqlite_write_lock, json_serializer=json_text)
+                self.writer = SqliteWriter(file, self._sqlite_write_lock, json_serializer=json_text)
             # The Session ends every transaction itself; the pool's extra reset rollback would cost
             # one more trip to the driver thread per request.
             self.engine = create_async_engine(
@@ -79,9 +83,10 @@ class Database:
             _sqlite_setup(self.engine)
         else:
             self.engine = create_async_engine(
-                url, echo=echo, pool_size=10, max_overflow=20, json_serializer=json_text
+                url, echo=echo, pool_size=POOL_SIZE, max_overflow=0, json_serializer=json_text
             )
             _ping_when_idle(self.engine)
+            self.writer = ServerWriter(self.engine, self._run_on_server)
         self._sessions = async_sessionmaker(self.engine, expire_on_commit=False)
 
     async def migrate(self) -> None:
@@ -123,20 +128,20 @@ class Database:
         """`job(connection)` in a write transaction; its result once that transaction is committed.
 
         The one way the request paths write: the job is a plain function of a synchronous
-        connection, run by the SQLite file's writer (group commit, core.store.writer) or, on
-        PostgreSQL and an in-memory SQLite, through run_sync in a transaction of its own. Whatever
-        the job raises rolls back all it wrote.
+        connection, run by the store's writer (group commit, core.store.writer: on the SQLite file
+        on the event loop, on PostgreSQL through run_sync) or, on an in-memory SQLite, through
+        run_sync in a transaction of its own. Whatever the job raises rolls back all it wrote.
         """
-        if self.sqlite_writer is not None:
-            return await self.sqlite_writer.run(job)
-        if self.is_sqlite:  # in memory: one connection, shared with the sessions under their lock
-            async with self.write() as session:
-                connection = await session.connection()
-                return await connection.run_sync(job)
-        return await self._run_on_server(job)
+        if self.writer is not None:
+            return await self.writer.run(job)
+        # in memory: one connection, shared with the sessions under their lock
+        async with self.write() as session:
+            connection = await session.connection()
+            return await connection.run_sync(job)
 
     async def _run_on_server(self, job: Callable[[Connection], T]) -> T:
-        """`job` in a transaction of a pooled connection; tried once more on a new connection if
+        """`job` in a transaction of its own on a pooled connection (PostgreSQL's writer runs a job
+        so when it is alone in its batch, or its batch was refused); tried once more on a new connection if
         the first turned out broken before anything was committed (the database server restarted
         or dropped it while it sat in the pool). A failure of the COMMIT itself is not retried:
         the transaction may have been committed."""
@@ -154,8 +159,8 @@ class Database:
         raise AssertionError("unreachable")
 
     async def aclose(self) -> None:
-        if self.sqlite_writer is not None:
-            await self.sqlite_writer.aclose()
+        if self.writer is not None:
+            await self.writer.aclose()
         await self.engine.dispose()
 
 

@@ -10,14 +10,17 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from core.store import models as m
 from core.store.common import insert_for
+from core.store.writer import insert_at_commit
 
 _INSERT_INTERACTION = insert(m.Base.metadata.tables[m.Interaction.__tablename__])
 
 
 def add_interaction(connection: Connection, values: dict[str, Any]) -> None:
-    """One INSERT statement (no ORM unit of work): every feedback computation records one.
-    Its JSON columns (answer, feedback, learner_meta) may be given as wire models."""
-    connection.execute(_INSERT_INTERACTION, values)
+    """One INSERT (no ORM unit of work): every feedback computation records one, which nothing in
+    its transaction reads back, so the writer inserts a batch's interactions together
+    (insert_at_commit). Its JSON columns (answer, feedback, learner_meta) may be given as wire
+    models."""
+    insert_at_commit(connection, _INSERT_INTERACTION, values)
 
 
 async def get_interaction(session: AsyncSession, interaction_id: str) -> m.Interaction | None:

@@ -1,9 +1,12 @@
-"""The SQLite file's one writer: the write jobs of concurrent requests share a transaction.
+"""The store's one writer: the write jobs of concurrent requests share a transaction.
 
 A job is a plain function of a synchronous SQLAlchemy connection (Database.run_write; the
-store's functions are written that way), the same function PostgreSQL runs through run_sync.
-Through SQLAlchemy's async layer and aiosqlite, every statement, BEGIN and COMMIT would be a
-round trip between the event loop and aiosqlite's thread; here a job runs its statements
+store's functions are written that way). GroupCommit queues the jobs and delivers their results;
+jobs that arrive while a batch commits form the next batch. SqliteWriter commits a batch on a
+SQLite file, ServerWriter on PostgreSQL (see its docstring).
+
+On SQLite, through SQLAlchemy's async layer and aiosqlite, every statement, BEGIN and COMMIT
+would be a round trip between the event loop and aiosqlite's thread; here a job runs its statements
 synchronously on the writer's pysqlite connection, and jobs that arrive while a transaction runs
 are committed together in the next one (group commit). A job that raises leaves nothing behind
 and does not disturb the rest of its batch: most fail before they write (a task that does not
@@ -12,16 +15,24 @@ changed rows tells, so jobs run without a SAVEPOINT of their own; only when a jo
 writing is the batch rolled back and run again, each job then under its own SAVEPOINT (see
 _transaction). A job's result is delivered only after the COMMIT that made its writes durable.
 
+Rows that nothing in the batch reads back (every feedback's interaction) are inserted together:
+a job hands them to insert_at_commit, and the writer inserts a batch's rows of one table with
+one executemany before its COMMIT, instead of one statement per job (SQLAlchemy's per-statement
+work is most of an insert's cost; on PostgreSQL each statement is also a round trip). Where a job
+runs in a transaction of its own (an in-memory database; on PostgreSQL, a job alone in its batch
+or run again alone), insert_at_commit inserts at once.
+
 A batch runs on the event loop itself. That is deliberate and measured (docs/performance.md):
 with WAL and synchronous=NORMAL a commit writes to the page cache and never waits for the disk,
 so a batch is CPU work like any other, and on a worker thread it lost more time to the GIL hand-
-over than it saved. The two things that could make SQLite wait are kept off the loop: a write lock held by another process (the loop's attempt
-does not wait, busy_timeout=0; the batch is then retried on a thread that may) and checkpoints
+over than it saved. The two things that could make SQLite wait are kept off the loop: a write
+lock held by another process (the loop's attempt does not wait, busy_timeout=0; the batch is
+then retried on a thread that may) and checkpoints
 (automatic ones are off for this connection; a thread runs them after every CHECKPOINT_EVERY jobs,
 see checkpoint()).
 
-The writer shares the Database's asyncio write lock with the SQLAlchemy sessions, so the process
-has one writer at a time and never meets its own lock in SQLite's busy handler.
+The SQLite writer shares the Database's asyncio write lock with the SQLAlchemy sessions, so the
+process has one writer at a time and never meets its own lock in SQLite's busy handler.
 """
 
 from __future__ import annotations
@@ -29,12 +40,13 @@ from __future__ import annotations
 import asyncio
 import logging
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
 import stamina
-from sqlalchemy import Connection, create_engine, event
+from sqlalchemy import Connection, Executable, create_engine, event
+from sqlalchemy.ext.asyncio import AsyncEngine
 from sqlalchemy.pool import StaticPool
 
 T = TypeVar("T")
@@ -49,7 +61,21 @@ WAL_LIMIT_PAGES = 16384
 """Beyond this (64 MB of 4 KB pages) the log is emptied, making writers wait (on the thread) for
 the checkpoint: at 3,000 feedbacks a second about once every ten seconds."""
 
+DEFERRED = "feedback_studio.deferred_inserts"
+"""The key, in the writer's connection.info, of the rows its batch inserts before COMMIT."""
+
 log = logging.getLogger(__name__)
+
+
+def insert_at_commit(connection: Connection, statement: Executable, values: dict[str, Any]) -> None:
+    """Insert a row in the job's transaction; on the writer, with its batch's other rows of the
+    same statement, just before the COMMIT (so the job must not read the row back). A job that
+    fails inserts none of its rows."""
+    deferred = connection.info.get(DEFERRED)
+    if deferred is None:
+        connection.execute(statement, values)
+    else:
+        deferred.append((statement, values))
 
 
 def apply_pragmas(connection: Any) -> None:
@@ -82,10 +108,37 @@ def _on_connect(dbapi_connection: Any, _record: Any) -> None:
 
 
 def _outcome(connection: Connection, job: Job) -> tuple[bool, Any]:
+    """The job's result or exception; a failed job's deferred rows are dropped."""
+    deferred = connection.info[DEFERRED]
+    mark = len(deferred)
     try:
         return True, job(connection)
     except Exception as exc:
+        del deferred[mark:]
         return False, exc
+
+
+def _insert_deferred(connection: Connection) -> None:
+    """The rows the jobs handed to insert_at_commit: one executemany per statement."""
+    deferred: list[tuple[Executable, dict[str, Any]]] = connection.info[DEFERRED]
+    by_statement: dict[Executable, list[dict[str, Any]]] = {}
+    for statement, values in deferred:
+        by_statement.setdefault(statement, []).append(values)
+    deferred.clear()
+    for statement, rows in by_statement.items():
+        connection.execute(statement, rows)
+
+
+def _with_deferred(job: Job) -> Job:
+    """`job`, then the rows it deferred: a job that runs alone (or under its own SAVEPOINT) fails
+    if they do."""
+
+    def run(connection: Connection) -> Any:
+        result = job(connection)
+        _insert_deferred(connection)
+        return result
+
+    return run
 
 
 class _WroteThenFailed(Exception):
@@ -104,10 +157,10 @@ def _undone_if_failed(connection: Connection, job: Job) -> tuple[bool, Any]:
 
 
 def _in_savepoint(connection: Connection, job: Job) -> tuple[bool, Any]:
-    """The job's outcome; if it raised, whatever it wrote is undone."""
+    """The job's outcome, its deferred rows inserted; if it raised, whatever it wrote is undone."""
     driver = _driver(connection)
     driver.execute("SAVEPOINT job")
-    outcome = _outcome(connection, job)
+    outcome = _outcome(connection, _with_deferred(job))
     if not outcome[0]:
         driver.execute("ROLLBACK TO job")
     driver.execute("RELEASE job")
@@ -124,27 +177,14 @@ def _driver(connection: Connection) -> sqlite3.Connection:
     return driver
 
 
-class SqliteWriter:
-    def __init__(self, path: str, lock: asyncio.Lock, *, json_serializer: Callable[[Any], str]) -> None:
-        self._path = path
+class GroupCommit:
+    """The queue of write jobs: a batch is every job that arrived while the previous one committed;
+    each job's result or exception is delivered once its batch is over (_commit's outcomes)."""
+
+    def __init__(self, lock: asyncio.Lock) -> None:
         self._lock = lock
-        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-writer")
-        # One connection, used by one batch at a time (from the loop, or the thread when waiting);
-        # BEGIN, SAVEPOINT and COMMIT are ours, so SQLAlchemy's own transaction handling is off.
-        self._engine = create_engine(
-            f"sqlite:///{path}",
-            poolclass=StaticPool,
-            isolation_level="AUTOCOMMIT",
-            connect_args={"check_same_thread": False},
-            json_serializer=json_serializer,
-        )
-        event.listen(self._engine, "connect", _on_connect)
-        self._connection: Connection | None = None
-        self._checkpoint_connection: sqlite3.Connection | None = None
         self._pending: list[tuple[Job, asyncio.Future[Any]]] = []
         self._flusher: asyncio.Task[None] | None = None
-        self._since_checkpoint = 0
-        self._checkpoint: asyncio.Future[None] | None = None
 
     async def run(self, job: Callable[[Connection], T]) -> T:
         """Run `job` in a write transaction; its result once that transaction is committed."""
@@ -177,6 +217,39 @@ class SqliteWriter:
             self._flusher = None
 
     async def _commit(self, jobs: list[Job]) -> list[tuple[bool, Any]]:
+        """Each job's outcome (ok, result or exception), its writes committed if ok."""
+        raise NotImplementedError
+
+    def _after_commit(self, jobs: int) -> None:
+        """Called after every batch with its number of jobs."""
+
+    async def aclose(self) -> None:
+        """Finish the jobs handed over."""
+        if self._flusher is not None:
+            await asyncio.shield(self._flusher)
+
+
+class SqliteWriter(GroupCommit):
+    def __init__(self, path: str, lock: asyncio.Lock, *, json_serializer: Callable[[Any], str]) -> None:
+        super().__init__(lock)
+        self._path = path
+        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-writer")
+        # One connection, used by one batch at a time (from the loop, or the thread when waiting);
+        # BEGIN, SAVEPOINT and COMMIT are ours, so SQLAlchemy's own transaction handling is off.
+        self._engine = create_engine(
+            f"sqlite:///{path}",
+            poolclass=StaticPool,
+            isolation_level="AUTOCOMMIT",
+            connect_args={"check_same_thread": False},
+            json_serializer=json_serializer,
+        )
+        event.listen(self._engine, "connect", _on_connect)
+        self._connection: Connection | None = None
+        self._checkpoint_connection: sqlite3.Connection | None = None
+        self._since_checkpoint = 0
+        self._checkpoint: asyncio.Future[None] | None = None
+
+    async def _commit(self, jobs: list[Job]) -> list[tuple[bool, Any]]:
         connection = self._connect()
         try:
             _driver(connection).execute("BEGIN IMMEDIATE")
@@ -201,19 +274,24 @@ class SqliteWriter:
         A job that raises leaves nothing behind: alone in its batch, its transaction is rolled
         back; beside others, it either changed no rows (the usual failure, which needs no undoing)
         or the batch starts over from its one SAVEPOINT, every job then under a SAVEPOINT of its
-        own. Jobs are plain functions of the database that change rows (no schema), and their
-        results are delivered only after the COMMIT, so running them again is safe.
+        own. The same happens when inserting the batch's deferred rows fails, which the jobs'
+        own SAVEPOINTs then lay at the door of the job that deferred the failing row. Jobs are
+        plain functions of the database that change rows (no schema), and their results are
+        delivered only after the COMMIT, so running them again is safe.
         """
         driver = _driver(connection)
+        connection.info[DEFERRED].clear()
         try:
             if len(jobs) == 1:
-                outcomes = [_outcome(connection, jobs[0])]
+                outcomes = [_outcome(connection, _with_deferred(jobs[0]))]
             else:
                 driver.execute("SAVEPOINT batch")
                 try:
                     outcomes = [_undone_if_failed(connection, job) for job in jobs]
-                except _WroteThenFailed:
+                    _insert_deferred(connection)
+                except Exception:  # _WroteThenFailed, or a deferred row was refused
                     driver.execute("ROLLBACK TO batch")  # keeps the transaction, and its lock
+                    connection.info[DEFERRED].clear()
                     outcomes = [_in_savepoint(connection, job) for job in jobs]
             driver.execute("COMMIT" if any(ok for ok, _ in outcomes) else "ROLLBACK")
         except BaseException:
@@ -225,6 +303,7 @@ class SqliteWriter:
     def _connect(self) -> Connection:
         if self._connection is None:
             self._connection = self._engine.connect()
+            self._connection.info[DEFERRED] = []
             self._connection.exec_driver_sql("PRAGMA busy_timeout=0")
             self._connection.exec_driver_sql("PRAGMA wal_autocheckpoint=0")
         return self._connection
@@ -263,8 +342,7 @@ class SqliteWriter:
 
     async def aclose(self) -> None:
         """Finish the jobs handed over, then close the connections and end the thread."""
-        if self._flusher is not None:
-            await asyncio.shield(self._flusher)
+        await super().aclose()
         if self._checkpoint is not None:
             await asyncio.shield(self._checkpoint)
         loop = asyncio.get_running_loop()
@@ -276,3 +354,65 @@ class SqliteWriter:
             self._connection.close()
             self._connection = None
         self._engine.dispose()  # the last connection to close checkpoints the WAL
+
+
+class _BatchRefused(Exception):
+    """A job of a PostgreSQL batch, or the batch's deferred rows, raised: nothing was committed."""
+
+
+class _CommitFailed(Exception):
+    """The COMMIT of a PostgreSQL batch raised (its cause): it may have committed, so nothing runs again."""
+
+
+def _all_or_nothing(connection: Connection, jobs: list[Job]) -> list[tuple[bool, Any]]:
+    """Every job and the rows they deferred in one transaction, committed; _BatchRefused if any
+    of them raised (the transaction is then rolled back when the connection returns to the pool)."""
+    connection.info[DEFERRED] = []
+    try:
+        transaction = connection.begin()
+        results = [job(connection) for job in jobs]
+        _insert_deferred(connection)
+    except Exception as exc:
+        raise _BatchRefused from exc
+    finally:
+        del connection.info[DEFERRED]  # the pooled connection also serves single jobs
+    try:
+        transaction.commit()
+    except Exception as exc:
+        raise _CommitFailed from exc
+    return [(True, result) for result in results]
+
+
+class ServerWriter(GroupCommit):
+    """PostgreSQL's writer: the jobs that arrive together run in one transaction on one pooled
+    connection, so they share its BEGIN and COMMIT and their deferred rows are inserted by one
+    executemany (each a round trip to the server, and through SQLAlchemy's greenlet layer).
+
+    A failed statement aborts a PostgreSQL transaction, and unlike SQLite it does not tell whether
+    a job that raised had written, so a batch is all or nothing: if any job raised (a missing task,
+    a refused permission, a deadlock with another process), the batch is rolled back and every job
+    runs again in a transaction of its own (`alone`, Database's path for single writes, which also
+    runs a write again on a new connection when its pooled one turned out broken). A job alone in
+    its batch takes that path at once. A failed COMMIT fails the whole batch: it may have
+    committed, so it is not run again.
+    """
+
+    def __init__(self, engine: AsyncEngine, alone: Callable[[Job], Awaitable[Any]]) -> None:
+        super().__init__(asyncio.Lock())
+        self._engine = engine
+        self._alone = alone
+
+    async def _commit(self, jobs: list[Job]) -> list[tuple[bool, Any]]:
+        if len(jobs) > 1:
+            try:
+                async with self._engine.connect() as connection:
+                    return await connection.run_sync(_all_or_nothing, jobs)
+            except _CommitFailed as failed:
+                return [(False, failed.__cause__)] * len(jobs)
+            except Exception:  # _BatchRefused, or no connection: each job on its own says why
+                pass
+        results = await asyncio.gather(*(self._alone(job) for job in jobs), return_exceptions=True)
+        for result in results:
+            if isinstance(result, BaseException) and not isinstance(result, Exception):
+                raise result  # cancelled: not an outcome of the job
+        return [(False, r) if isinstance(r, Exception) else (True, r) for r in results]

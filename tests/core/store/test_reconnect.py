@@ -1,4 +1,5 @@
-"""PostgreSQL connections the server dropped: found by a ping only after idling, else by the write.
+"""PostgreSQL's pool: connections kept under load, and those the server dropped found by a ping
+only after idling, else by the write.
 
 The pool does not ping on every checkout (a round trip per request): a connection used a moment
 ago is used as it is, and one the server dropped meanwhile fails its first statement, after which
@@ -11,7 +12,7 @@ import asyncio
 
 import asyncpg
 import pytest
-from sqlalchemy import Connection, text
+from sqlalchemy import Connection, event, text
 
 from core.store import db as db_module
 from core.store.db import Database
@@ -68,3 +69,23 @@ async def test_a_connection_dropped_while_idle_is_found_by_a_ping(database, capl
     assert await database.run_write(answer) == 42
     assert pings == [1]
     assert "runs again" not in caplog.text  # the ping found it, not the write
+
+
+async def slow_read(database: Database) -> int:
+    async with database.read() as session:
+        return (await session.execute(text("SELECT 42 FROM pg_sleep(0.02)"))).scalar_one()
+
+
+async def test_more_requests_at_once_than_the_pool_holds_wait_for_its_connections_and_keep_them(database):
+    """A process never opens more than POOL_SIZE connections, and keeps those it opened: with
+    overflow connections, every request beyond the pool's size opened a connection (TCP, TLS
+    attempt, authentication, statements prepared anew) and closed it again on return
+    (docs/performance.md)."""
+    database, _ = database
+    opened: list[int] = []
+    event.listen(database.engine.sync_engine, "connect", lambda *_: opened.append(1))
+    burst = db_module.POOL_SIZE * 2
+    assert await asyncio.gather(*(slow_read(database) for _ in range(burst))) == [42] * burst
+    assert len(opened) == db_module.POOL_SIZE
+    assert await asyncio.gather(*(slow_read(database) for _ in range(burst))) == [42] * burst
+    assert len(opened) == db_module.POOL_SIZE  # the second burst found them all in the pool

@@ -7,14 +7,14 @@ import re
 import sqlite3
 
 import pytest
-from sqlalchemy import Connection
+from sqlalchemy import Connection, event, text
 from sqlalchemy.exc import IntegrityError
 
 from core.api import ComputeFeedbackRequest, ComputeTaskFeedbackRequest, TaskAction, TaskType
 from core.service.local import LocalService
 from core.store import interactions, tasks
 from core.store.db import Database, json_text
-from core.store.writer import SqliteWriter
+from core.store.writer import SqliteWriter, insert_at_commit
 
 
 @pytest.fixture
@@ -157,12 +157,78 @@ async def test_results_are_given_only_by_a_commit_that_succeeded(writer):
     assert stored_notes(path) == ["after"]
 
 
+INSERT_NOTE = text("INSERT INTO notes (text) VALUES (:text)")
+
+
+def defer_note(note: str | None, *, then_fail: bool = False):
+    def job(connection: Connection) -> str:
+        insert_at_commit(connection, INSERT_NOTE, {"text": note})
+        if then_fail:
+            raise ValueError("failed after deferring its row")
+        return "deferred"
+
+    return job
+
+
+def executions(writer: SqliteWriter) -> list[tuple[str, int]]:
+    """(statement, how many rows of parameters) of every execution through SQLAlchemy from now on."""
+    seen: list[tuple[str, int]] = []
+
+    def record(_conn, _cursor, statement, parameters, _context, executemany) -> None:  # type: ignore[no-untyped-def]
+        seen.append((statement, len(parameters) if executemany else 1))
+
+    event.listen(writer._engine, "before_cursor_execute", record)
+    return seen
+
+
+async def test_a_batchs_deferred_rows_are_inserted_by_one_statement_before_its_commit(writer):
+    writer, path = writer
+    writer._connect()
+    seen = executions(writer)
+    results = await asyncio.gather(*(writer.run(defer_note(f"d{i}")) for i in range(20)))
+    assert results == ["deferred"] * 20
+    assert [n for s, n in seen if s.startswith("INSERT INTO notes")] == [20]
+    assert sorted(stored_notes(path)) == sorted(f"d{i}" for i in range(20))
+
+
+async def test_a_job_failing_after_it_deferred_a_row_inserts_none(writer):
+    writer, path = writer
+    results = await asyncio.gather(
+        writer.run(defer_note("before")),
+        writer.run(defer_note("lost", then_fail=True)),
+        writer.run(defer_note("after")),
+        return_exceptions=True,
+    )
+    assert isinstance(results[1], ValueError)
+    assert stored_notes(path) == ["before", "after"]
+    with pytest.raises(ValueError):
+        await writer.run(defer_note("alone", then_fail=True))
+    assert stored_notes(path) == ["before", "after"]
+
+
+async def test_a_refused_deferred_row_fails_only_the_job_that_deferred_it(writer):
+    writer, path = writer
+    results = await asyncio.gather(
+        writer.run(defer_note("before")),
+        writer.run(defer_note(None)),  # NOT NULL: refused when the batch inserts its rows
+        writer.run(add_note("direct")),
+        writer.run(defer_note("after")),
+        return_exceptions=True,
+    )
+    assert isinstance(results[1], IntegrityError)
+    assert results[0] == results[3] == "deferred" and results[2] == 2  # the id of the committed run
+    assert stored_notes(path) == ["before", "direct", "after"]  # each job's rows right after it
+    with pytest.raises(IntegrityError):
+        await writer.run(defer_note(None))
+    assert stored_notes(path) == ["before", "direct", "after"]
+
+
 async def test_a_database_file_has_a_writer_and_an_in_memory_one_none(tmp_path):
     memory = Database("sqlite+aiosqlite:///:memory:")
     file = Database(f"sqlite+aiosqlite:///{tmp_path / 'f.sqlite3'}")
     try:
-        assert memory.sqlite_writer is None
-        assert file.sqlite_writer is not None
+        assert memory.writer is None
+        assert isinstance(file.writer, SqliteWriter)
     finally:
         await memory.aclose()
         await file.aclose()
