@@ -162,7 +162,11 @@ class FeedbackStudioApp(App[int | None]):
             stored = await service.get_task(self.tenant_id, task_id)
             return OpenedTask(stored.definition, stored.version)
         if task_id not in self.session_tasks:
-            raise NotFound(f"task {task_id!r} was not saved in this session (this remote cannot list tasks)")
+            raise NotFound(
+                _("task {id} was not saved in this session (this remote cannot list tasks)").format(
+                    id=task_id
+                )
+            )
         return OpenedTask(self.session_tasks[task_id], None)
 
     async def save_task(self, task: TaskBase, expected_version: int | None = None) -> UpsertTaskResponse:
@@ -220,7 +224,7 @@ class FeedbackStudioApp(App[int | None]):
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
         yield SystemCommand(_("Task library"), _("Back to the table of tasks"), self.action_library)
-        yield SystemCommand(_("Tutor chat"), "Chat with a tutor; the reply streams in", self.action_chat)
+        yield SystemCommand(_("Tutor chat"), _("Chat with a tutor; the reply streams in"), self.action_chat)
         yield SystemCommand(
             _("Connection and health"),
             _("Local or remote service, token, health checks"),

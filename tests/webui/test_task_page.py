@@ -91,7 +91,7 @@ async def test_editing_a_task_saves_a_new_version(user: User) -> None:
 
 async def test_a_new_multiple_choice_task_is_checked_then_saved(user: User) -> None:
     await user.open("/new/MULTIPLE_CHOICE")
-    await user.should_see("New multiple choice task")
+    await user.should_see("New task: Multiple choice")
     user.find("Save task").click()
     await user.should_see("id: Field required", retries=SLOW)
     fill_capital_question(user, "mc-capital")
@@ -112,7 +112,7 @@ async def test_the_new_task_menu_offers_the_six_types(user: User) -> None:
     ]:
         await user.should_see(label)
     user.find(marker="/new/SIMULATION").click()
-    await user.should_see("New simulation task")
+    await user.should_see("New task: Simulation")
 
 
 async def test_an_unknown_task_says_so(user: User) -> None:
@@ -270,7 +270,7 @@ async def test_a_save_on_top_of_another_authors_save_asks_before_overwriting(use
 async def test_a_new_task_with_a_taken_id_replaces_nothing(user: User) -> None:
     service = LocalService(harness.runtime, local_principal("default"))
     await user.open("/new/MULTIPLE_CHOICE")
-    await user.should_see("New multiple choice task")
+    await user.should_see("New task: Multiple choice")
     fill_capital_question(user, "mc-photosynthesis-en")
     user.find("Save task").click()
     await user.should_see("already exists", retries=SLOW)

@@ -54,7 +54,7 @@ def _single_choice(task: MultipleChoiceTask) -> AnswerReader:
 
     def read() -> dict[str, int]:
         if radio.value is None:
-            raise ValueError("choose an option first")
+            raise ValueError(_("choose an option first"))
         return {"selectedIndex": radio.value}
 
     return read

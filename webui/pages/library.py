@@ -229,7 +229,9 @@ class Library:
             with ui.row().classes("w-full justify-end"):
                 ui.button(_("Cancel"), on_click=box.close).props("flat")
                 for fmt in ("json", "yaml"):
-                    ui.button(f"{fmt.upper()} file", on_click=lambda f=fmt: export(f)).props("unelevated")
+                    ui.button(
+                        _("{format} file").format(format=fmt.upper()), on_click=lambda f=fmt: export(f)
+                    ).props("unelevated")
 
     def _import_dialog(self) -> None:
         async def receive(event: events.UploadEventArguments) -> None:

@@ -72,7 +72,9 @@ def register(studio: Studio) -> None:
             tenant = await studio.tenant(service)
             with ui.row().classes("items-center gap-2"):
                 ui.icon(type_icon(task_type), color="primary", size="md")
-                ui.label(f"New {type_label(task_type).lower()} task").classes("text-xl font-semibold")
+                ui.label(_("New task: {type}").format(type=type_label(task_type))).classes(
+                    "text-xl font-semibold"
+                )
 
             async def open_saved(task: TaskBase) -> None:
                 ui.navigate.to(f"/tasks/{tenant}/{task.id}")
@@ -154,7 +156,7 @@ class TaskPage:
             empty_state(
                 "theater_comedy",
                 _("A simulation is answered by a conversation"),
-                "Run a session with the persona on the Simulation page; its feedback shows there.",
+                _("Run a session with the persona on the Simulation page; its feedback shows there."),
             )
             target = f"/simulation?task={self.task.id}"
             ui.button(_("Open the simulation"), icon="play_arrow", on_click=lambda: ui.navigate.to(target))

@@ -22,7 +22,7 @@ TRANSLATED = [language for language in UI_LANGUAGES if language != SOURCE_LANGUA
 def marked_strings() -> set[str | tuple[str, str]]:
     """Every string the apps mark, as `make translations` extracts it (babel.cfg's method map)."""
     found: set[str | tuple[str, str]] = set()
-    for folder in ("tui", "webui"):
+    for folder in ("tui", "webui", "core/client"):
         for _file, _line, message, _comments, _context in extract_from_dir(
             ROOT / folder, method_map=[("**.py", "python")], keywords=KEYWORDS
         ):

@@ -211,7 +211,7 @@ class RowList(Vertical):
         for item in self._items:
             yield ItemRow(self.specs, item)
         yield Static(classes="field-error list-error")
-        yield Button(f"+ Add {self.noun}", classes="add-item", compact=True)
+        yield Button("+ " + _("Add {item}").format(item=self.noun), classes="add-item", compact=True)
 
     @property
     def rows(self) -> list[ItemRow]:
