@@ -169,7 +169,7 @@ def test_the_history_counts_verdicts_per_day_and_the_frequent_aspects() -> None:
     feedback = blanks_feedback("freezes")
     records = [record(feedback, 20, "WRONG"), record(feedback, 20, "CORRECT"), record(feedback, 21, "WRONG")]
     chart = verdicts_over_time(records)
-    assert chart["xAxis"]["data"] == ["2026-11-20", "2026-11-21"]
+    assert chart["xAxis"]["data"] == ["11/20/26", "11/21/26"]  # the days as the language writes them
     assert {s["name"]: s["data"] for s in chart["series"]} == {
         "CORRECT": [1, 0],
         "PARTIAL": [0, 0],
