@@ -16,6 +16,7 @@ from core.api import (
     MultipleResponsesTask,
     SimulationTask,
     TaskType,
+    VerdictOverrideRecord,
     parse_task_type,
 )
 from core.client.vocabulary import TYPE_LABELS
@@ -175,6 +176,12 @@ def test_the_history_counts_verdicts_per_day_and_the_frequent_aspects() -> None:
         "PARTIAL": [0, 0],
         "WRONG": [1, 1],
     }
+    moment = datetime(2026, 11, 22, tzinfo=UTC)
+    records[2].override = VerdictOverrideRecord(
+        verdict="PARTIAL", author="t", createdAt=moment, updatedAt=moment
+    )
+    chart = verdicts_over_time(records)  # the teacher's verdict counts, as in the filter
+    assert {s["name"]: s["data"][1] for s in chart["series"]} == {"CORRECT": 0, "PARTIAL": 1, "WRONG": 0}
     misconceptions, missing = aspect_counts(records)
     assert misconceptions == {"Ice is hot": 3}
     assert missing == {"Boiling": 3}

@@ -15,6 +15,7 @@ from nicegui import ui
 
 from core.api import AspectType, Correctness, InteractionRecord, TaskBase
 from core.client.history import HistoryFilter, csv_bytes, day_of
+from core.client.overrides import effective_verdict
 from webui.components.answer_text import answer_excerpt
 from webui.components.feedback_view import feedback_view
 from webui.components.verdict_override import override_section
@@ -28,9 +29,10 @@ SPLIT_LINE = {"lineStyle": {"color": "rgba(128, 128, 128, 0.25)"}}
 
 
 def verdicts_over_time(records: Sequence[InteractionRecord]) -> dict[str, Any]:
-    """Stacked bars of the verdicts per day."""
+    """Stacked bars of the verdicts per day, a teacher's verdict in place of the engine's (as the
+    filter counts it)."""
     days = sorted({r.createdAt.date() for r in records})
-    counts = Counter((r.createdAt.date(), r.verdict) for r in records)
+    counts = Counter((r.createdAt.date(), effective_verdict(r)) for r in records)
     return {
         "tooltip": {"trigger": "axis"},
         "legend": {"top": 0},
