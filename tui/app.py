@@ -191,7 +191,7 @@ class FeedbackStudioApp(App[int | None]):
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
         yield SystemCommand(_("Task library"), _("Back to the table of tasks"), self.action_library)
-        yield SystemCommand(_("Tutor chat"), "Chat with a tutor; the reply streams in", self.action_chat)
+        yield SystemCommand(_("Tutor chat"), _("Chat with a tutor; the reply streams in"), self.action_chat)
         yield SystemCommand(
             _("Connection and health"),
             _("Local or remote service, token, health checks"),

@@ -43,7 +43,7 @@ def verdict_text(verdict: str, *, word: bool = True) -> Text:
 def verdict_trail(verdicts: list[str]) -> Text:
     """The last verdicts of a task as a row of marks, most recent first."""
     if not verdicts:
-        return Text("not tried yet", style="dim")
+        return Text(_("not tried yet"), style="dim")
     return Text(" ").join(verdict_text(v, word=False) for v in verdicts)
 
 

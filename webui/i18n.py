@@ -7,14 +7,14 @@ machine. ``_()`` reads the choice where the text is built, in a page or in an ev
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
 
 from nicegui import app
 
 from core.client import i18n
 from core.client.i18n import N_
 
-__all__ = ["N_", "_", "choose", "date_time", "language", "number", "plural"]
+__all__ = ["N_", "_", "choose", "date_time", "day", "language", "number", "plural"]
 
 STORAGE_KEY = "ui_language"
 
@@ -47,6 +47,10 @@ def plural(singular: str, several: str, n: int) -> str:
 
 def number(value: float, digits: int = 2) -> str:
     return i18n.number(value, language(), digits)
+
+
+def day(value: date) -> str:
+    return i18n.day(value, language())
 
 
 def date_time(value: datetime) -> str:

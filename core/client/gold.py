@@ -7,6 +7,7 @@ already agrees.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from core.api import (
@@ -53,13 +54,18 @@ async def remove_test_answer(service: Service, tenant: str, task_id: str, label:
     await service.put_test_answers(tenant, task_id, TestAnswersRequest(answers=remaining))
 
 
-def gold_outcome(line: AnswerRetest) -> str:
-    """What the immediate retest of a gold answer says, in a sentence for the apps."""
+def gold_outcome(line: AnswerRetest, _: Callable[[str], str]) -> str:
+    """What the immediate retest of a gold answer says, in a sentence in the app's language: ``_``
+    is the app's own translation (webui.i18n, tui.i18n), as each app has its language its way."""
     expected = line.expected.verdict.value if line.expected and line.expected.verdict else "?"
     if line.passed:
-        return f"Kept as test answer “{line.label}”: the engine agrees ({expected})."
-    got = line.after.verdict.value if line.after else "no feedback"
-    return f"Kept as test answer “{line.label}”, expecting {expected}; the engine says {got}, so retests flag it."
+        return _("Kept as test answer “{label}”: the engine agrees ({expected}).").format(
+            label=line.label, expected=expected
+        )
+    got = line.after.verdict.value if line.after else _("no feedback")
+    return _(
+        "Kept as test answer “{label}”, expecting {expected}; the engine says {got}, so retests flag it."
+    ).format(label=line.label, expected=expected, got=got)
 
 
 def label_for(answer: dict[str, Any], taken: set[str]) -> str:

@@ -16,10 +16,11 @@ from __future__ import annotations
 import gettext
 import os
 from collections.abc import Mapping
-from datetime import datetime
+from datetime import date, datetime
 from functools import cache
 from pathlib import Path
 
+from babel.dates import format_date as babel_date
 from babel.dates import format_datetime as babel_datetime
 from babel.numbers import format_decimal
 
@@ -75,6 +76,11 @@ def plural(language: str, singular: str, several: str, n: int) -> str:
 def number(value: float, language: str, digits: int = 2) -> str:
     """A number as the language writes it (1,234.5 · 1.234,5 · 1 234,5)."""
     return format_decimal(value, format=f"#,##0.{'#' * digits}" if digits else "#,##0", locale=language)
+
+
+def day(value: date, language: str) -> str:
+    """A day as the language writes it, short (25.11.26 · 11/25/26)."""
+    return babel_date(value, format="short", locale=language)
 
 
 def date_time(value: datetime, language: str) -> str:

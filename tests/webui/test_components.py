@@ -16,6 +16,7 @@ from core.api import (
     MultipleResponsesTask,
     SimulationTask,
     TaskType,
+    VerdictOverrideRecord,
 )
 from core.client.vocabulary import TYPE_LABELS
 from webui.components.answer_text import answer_html, fill_gaps, sample_solution_text
@@ -168,12 +169,18 @@ def test_the_history_counts_verdicts_per_day_and_the_frequent_aspects() -> None:
     feedback = blanks_feedback("freezes")
     records = [record(feedback, 20, "WRONG"), record(feedback, 20, "CORRECT"), record(feedback, 21, "WRONG")]
     chart = verdicts_over_time(records)
-    assert chart["xAxis"]["data"] == ["2026-11-20", "2026-11-21"]
+    assert chart["xAxis"]["data"] == ["11/20/26", "11/21/26"]  # the days as the language writes them
     assert {s["name"]: s["data"] for s in chart["series"]} == {
         "CORRECT": [1, 0],
         "PARTIAL": [0, 0],
         "WRONG": [1, 1],
     }
+    moment = datetime(2026, 11, 22, tzinfo=UTC)
+    records[2].override = VerdictOverrideRecord(
+        verdict="PARTIAL", author="t", createdAt=moment, updatedAt=moment
+    )
+    chart = verdicts_over_time(records)  # the teacher's verdict counts, as in the filter
+    assert {s["name"]: s["data"][1] for s in chart["series"]} == {"CORRECT": 0, "PARTIAL": 1, "WRONG": 0}
     misconceptions, missing = aspect_counts(records)
     assert misconceptions == {"Ice is hot": 3}
     assert missing == {"Boiling": 3}

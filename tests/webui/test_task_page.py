@@ -110,7 +110,7 @@ async def test_a_new_task_opens_on_the_example_under_a_free_id_as_in_the_termina
 
 async def test_a_new_multiple_choice_task_is_checked_then_saved(user: User) -> None:
     await user.open("/new/MULTIPLE_CHOICE")
-    await user.should_see("New multiple choice task")
+    await user.should_see("New task: Multiple choice")
     with user:
         user.find("Id").elements.pop().value = ""
     user.find("Save task").click()
@@ -133,7 +133,7 @@ async def test_the_new_task_menu_offers_the_six_types(user: User) -> None:
     ]:
         await user.should_see(label)
     user.find(marker="/new/SIMULATION").click()
-    await user.should_see("New simulation task")
+    await user.should_see("New task: Simulation")
 
 
 async def test_an_unknown_task_says_so(user: User) -> None:
@@ -287,7 +287,7 @@ async def test_a_save_on_top_of_another_authors_save_asks_before_overwriting(use
 async def test_a_new_task_with_a_taken_id_replaces_nothing(user: User) -> None:
     service = LocalService(harness.runtime, local_principal("default"))
     await user.open("/new/MULTIPLE_CHOICE")
-    await user.should_see("New multiple choice task")
+    await user.should_see("New task: Multiple choice")
     fill_capital_question(user, "mc-photosynthesis-en")
     user.find("Save task").click()
     await user.should_see("already exists", retries=SLOW)

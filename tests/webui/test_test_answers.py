@@ -46,6 +46,24 @@ async def test_without_test_answers_the_tab_says_how_to_keep_one(user: User) -> 
     await user.should_see("Keep an answer as a test answer from Try or History", retries=SLOW)
 
 
+async def test_an_answer_kept_from_try_shows_when_the_tab_is_opened_again(user: User) -> None:
+    await user.open(f"/tasks/default/{TASK}")
+    user.find("Test answers").click()
+    await user.should_see("No test answers yet", retries=SLOW)
+
+    user.find("Try").click()
+    with user:
+        user.find(ui.radio).elements.pop().value = 0  # "Oxygen": WRONG
+    user.find("Get feedback").click()
+    await user.should_see("WRONG", retries=SLOW)
+    user.find(kind=ui.button, content="Keep as test answer").click()  # not the empty state's hint
+    await user.should_see("the engine agrees (WRONG)", retries=SLOW)
+
+    user.find("Test answers").click()
+    await user.should_see(marker="test-answer-0", retries=SLOW)  # re-read, no reload needed
+    await user.should_not_see("No test answers yet")
+
+
 async def test_a_test_answer_is_edited_then_deleted_after_asking(user: User, service: LocalService) -> None:
     await service.put_test_answers("default", TASK, TestAnswersRequest(answers=[OXYGEN, CO2]))
     await user.open(f"/tasks/default/{TASK}")

@@ -33,15 +33,15 @@ class ConnectionScreen(Screen):
             )
             with Horizontal(classes="form-row"):
                 yield Input(placeholder="https://feedback.example.org", id="remote-url", compact=True)
-                yield Input(placeholder="bearer token", id="remote-token", password=True, compact=True)
+                yield Input(placeholder=_("bearer token"), id="remote-token", password=True, compact=True)
                 yield Button(_("Connect"), id="connect", variant="primary", compact=True)
             yield Static(_("Health"), classes="section-title")
             with Horizontal(classes="form-row"):
                 yield Button(_("Check the service"), id="check-api", compact=True)
-                yield Label("not checked yet", id="api-health", classes="hint")
+                yield Label(_("not checked yet"), id="api-health", classes="hint")
             with Horizontal(classes="form-row"):
                 yield Button(_("Check a tutor round trip"), id="check-chat", compact=True)
-                yield Label("not checked yet", id="chat-health", classes="hint")
+                yield Label(_("not checked yet"), id="chat-health", classes="hint")
         yield Footer()
 
     def on_mount(self) -> None:

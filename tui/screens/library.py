@@ -202,7 +202,9 @@ class LibraryScreen(Screen):
         if not self.tasks:  # the keys the empty state names must reach the screen, not the filter
             self.set_focus(None)
         if self.tasks and needle:
-            empty.update(f"No task matches “{needle}”. Press [b]escape[/] to clear the filter.")
+            empty.update(
+                _("No task matches “{filter}”. Press [b]escape[/] to clear the filter.").format(filter=needle)
+            )
         else:
             empty.update(NO_TASKS if self.extensions else NO_LIST)
 

@@ -16,9 +16,9 @@ from tui.i18n import _
 from tui.labels import type_label
 
 TYPE_HINTS: dict[TaskType, str] = {
-    TaskType.FREEFORM_TEXT: "a written answer judged by aspects and sample solutions",
-    TaskType.IN_TEXT_FILL_IN_BLANKS: "gaps {{1}} … in a text, each with accepted answers",
-    TaskType.IN_TEXT_CHOICES: "choice points {{1}} … in a text, one option correct",
+    TaskType.FREEFORM_TEXT: _("a written answer judged by aspects and sample solutions"),
+    TaskType.IN_TEXT_FILL_IN_BLANKS: _("gaps {{1}} … in a text, each with accepted answers"),
+    TaskType.IN_TEXT_CHOICES: _("choice points {{1}} … in a text, one option correct"),
     TaskType.MULTIPLE_CHOICE: _("options, exactly one correct"),
     TaskType.MULTIPLE_RESPONSES: _("options, any number correct"),
     TaskType.SIMULATION: _("a role-play with a persona, judged on the conversation"),

@@ -19,7 +19,7 @@ from textual.widgets import Button, DataTable, Input, Select
 from core.api import Correctness, InteractionRecord
 from core.client.history import HistoryFilter, csv_bytes, day_of
 from core.workspace.table import answer_summary
-from tui.i18n import _, number, plural
+from tui.i18n import _, date_time, number, plural
 from tui.labels import verdict_text
 from tui.widgets.empty import EmptyState
 from tui.widgets.feedback.rating import rating_summary
@@ -110,7 +110,7 @@ class HistoryPanel(Vertical):
         for record in sorted(records, key=lambda r: r.createdAt, reverse=True):
             points = record.feedback.result.points
             table.add_row(
-                record.createdAt.strftime("%Y-%m-%d %H:%M:%S"),
+                date_time(record.createdAt),
                 record.userId,
                 verdict_text(record.verdict),
                 verdict_text(record.override.verdict) if record.override else "",

@@ -107,7 +107,7 @@ def _row(item: AnswerRetest, task: TaskBase | None) -> tuple[Text, ...]:
         name = Text(_("test {label}").format(label=item.label))
     else:
         times = f" ×{item.occurrences}" if item.occurrences > 1 else ""
-        name = Text(f"earlier{times}", style="dim")
+        name = Text(_("earlier") + times, style="dim")
     return (
         name,
         Text(_given(item.answer, task)[:40]),
@@ -165,7 +165,7 @@ def _check(item: AnswerRetest) -> Text:
     if item.failures:
         return Text("; ".join(item.failures), style=FAILURE_STYLE)
     if item.error:
-        return Text(f"no feedback: {item.error}", style=FAILURE_STYLE)
+        return Text(_("no feedback: {error}").format(error=item.error), style=FAILURE_STYLE)
     if item.changed:
         return Text("changed", style=VERDICT_STYLES[Correctness.PARTIAL])
     return Text("passed" if item.expected else "unchanged", style="dim")

@@ -30,15 +30,25 @@ def answer_form(task: TaskBase) -> AnswerReader:
     if isinstance(task, MultipleResponsesTask):
         return _multiple_choice(task)
     if isinstance(task, InTextFillInBlanksTask):
-        return _in_text(task, lambda _: ui.input().props("dense outlined").classes("w-40").mark("gap"))
+        return _in_text(
+            task, lambda n: ui.input().props(f"dense outlined {_gap_name(n)}").classes("w-40").mark("gap")
+        )
     if isinstance(task, InTextChoicesTask):
         return _in_text(
             task,
             lambda n: (
-                ui.select(task.choices[n - 1].options).props("dense outlined").classes("min-w-32").mark("gap")
+                ui.select(task.choices[n - 1].options)
+                .props(f"dense outlined {_gap_name(n)}")
+                .classes("min-w-32")
+                .mark("gap")
             ),
         )
     return _free_text()
+
+
+def _gap_name(n: int) -> str:
+    """The gap's name for screen readers (and tests), as the field shows no label of its own."""
+    return f'aria-label="{_("gap {number}").format(number=n)}"'
 
 
 def _free_text() -> AnswerReader:
@@ -54,7 +64,7 @@ def _single_choice(task: MultipleChoiceTask) -> AnswerReader:
 
     def read() -> dict[str, int]:
         if radio.value is None:
-            raise ValueError("choose an option first")
+            raise ValueError(_("choose an option first"))
         return {"selectedIndex": radio.value}
 
     return read

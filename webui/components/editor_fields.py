@@ -25,7 +25,7 @@ def list_editor(
     @ui.refreshable
     def rows() -> None:
         if not items:
-            ui.label(f"No {noun}s yet.").classes("text-sm opacity-70")
+            ui.label(_("None yet.")).classes("text-sm opacity-70")
         for index, item in enumerate(items):
             with ui.card().classes("w-full gap-2 p-3").props("flat bordered"):
                 with ui.row().classes("w-full items-center"):

@@ -29,7 +29,9 @@ def gold_bar(studio: Studio, feedback: Feedback) -> None:
                     Correctness(verdict.value),
                     learn=bool(learn.value),
                 )
-                ui.notify(gold_outcome(line), type="positive" if line.passed else "warning", multi_line=True)
+                ui.notify(
+                    gold_outcome(line, _), type="positive" if line.passed else "warning", multi_line=True
+                )
         finally:
             keep_button.props(remove="loading")
 
@@ -39,7 +41,7 @@ def gold_bar(studio: Studio, feedback: Feedback) -> None:
             "dense no-caps"
         )
         learn = (
-            ui.checkbox("and the engine learns from it")
+            ui.checkbox(_("and the engine learns from it"))
             .props("dense")
             .tooltip(
                 _("Also store it as a graded answer: free-text answers like it are then judged the same way")

@@ -15,11 +15,12 @@ from nicegui import ui
 
 from core.api import AspectType, Correctness, InteractionRecord, TaskBase
 from core.client.history import HistoryFilter, csv_bytes, day_of
+from core.client.overrides import effective_verdict
 from webui.components.answer_text import answer_excerpt
 from webui.components.feedback_view import feedback_view
 from webui.components.verdict_override import override_section
 from webui.context import Studio
-from webui.i18n import _, date_time, number
+from webui.i18n import _, date_time, day, number
 from webui.theme import CHART_COLORS, dialog, empty_state, section_title, verdict_badge
 
 VERDICTS = [Correctness.CORRECT, Correctness.PARTIAL, Correctness.WRONG]
@@ -28,14 +29,15 @@ SPLIT_LINE = {"lineStyle": {"color": "rgba(128, 128, 128, 0.25)"}}
 
 
 def verdicts_over_time(records: Sequence[InteractionRecord]) -> dict[str, Any]:
-    """Stacked bars of the verdicts per day."""
-    days = sorted({r.createdAt.date().isoformat() for r in records})
-    counts = Counter((r.createdAt.date().isoformat(), r.verdict) for r in records)
+    """Stacked bars of the verdicts per day, a teacher's verdict in place of the engine's (as the
+    filter counts it)."""
+    days = sorted({r.createdAt.date() for r in records})
+    counts = Counter((r.createdAt.date(), effective_verdict(r)) for r in records)
     return {
         "tooltip": {"trigger": "axis"},
         "legend": {"top": 0},
         "grid": {"left": 40, "right": 16, "bottom": 30, "top": 36},
-        "xAxis": {"type": "category", "data": days},
+        "xAxis": {"type": "category", "data": [day(d) for d in days]},
         "yAxis": {"type": "value", "minInterval": 1, "splitLine": SPLIT_LINE},
         "series": [
             {
@@ -44,7 +46,7 @@ def verdicts_over_time(records: Sequence[InteractionRecord]) -> dict[str, Any]:
                 "stack": "verdicts",
                 "barMaxWidth": 40,
                 "itemStyle": {"color": CHART_COLORS[v.value]},
-                "data": [counts[(day, v)] for day in days],
+                "data": [counts[(d, v)] for d in days],
             }
             for v in VERDICTS
         ],

@@ -112,11 +112,19 @@ class RetestPanel:
                 box.close()  # last: closing deletes the dialog, the context of this handler
 
         with dialog("max-w-lg") as box:
-            ui.label(f"Accept the new feedback of {count} answer{'s' * (count != 1)}?").classes("text-lg")
             ui.label(
-                "Each changed answer that fails no expectation is added to the task's graded answers "
-                "with its new verdict, points and messages; the engines learn from graded answers. "
-                "The earlier interactions keep the feedback they were given."
+                plural(
+                    "Accept the new feedback of {count} answer?",
+                    "Accept the new feedback of {count} answers?",
+                    count,
+                ).format(count=count)
+            ).classes("text-lg")
+            ui.label(
+                _(
+                    "Each changed answer that fails no expectation is added to the task's graded answers "
+                    "with its new verdict, points and messages; the engines learn from graded answers. "
+                    "The earlier interactions keep the feedback they were given."
+                )
             ).classes("text-sm opacity-70")
             with ui.row().classes("w-full justify-end"):
                 ui.button(_("Cancel"), on_click=box.close).props("flat")
@@ -149,7 +157,7 @@ def _summary(report: TaskRetest) -> None:
             text_color="white",
         ).props("dense").mark("retest-failed")
     else:
-        ui.chip("all expectations hold", icon="check", color="positive", text_color="white").props("dense")
+        ui.chip(_("all expectations hold"), icon="check", color="positive", text_color="white").props("dense")
 
 
 def _table(task: TaskBase, answers: list[AnswerRetest]) -> None:
@@ -178,7 +186,7 @@ def _row(task: TaskBase, item: AnswerRetest) -> None:
             if item.after is not None:
                 verdict_chip(item.after.verdict)
             else:
-                ui.label("no feedback").classes("text-sm opacity-70")
+                ui.label(_("no feedback")).classes("text-sm opacity-70")
         with ui.element("td"):
             _points(item)
         with ui.element("td").classes("min-w-40"):
@@ -242,7 +250,7 @@ def _aspects(item: AnswerRetest) -> None:
     for name in item.aspectsLost:
         ui.label(f"−\u00a0{name}").classes("text-sm fs-bad")
     if not item.aspectsGained and not item.aspectsLost:
-        ui.label("no change").classes("text-sm opacity-60")
+        ui.label(_("no change")).classes("text-sm opacity-60")
 
 
 def _check(item: AnswerRetest) -> None:
@@ -252,12 +260,12 @@ def _check(item: AnswerRetest) -> None:
                 ui.icon("error", size="1rem").classes("mt-0.5")
                 ui.label(failure).classes("text-sm")
     elif item.error:
-        ui.label(f"no feedback: {item.error}").classes("text-sm fs-bad")
+        ui.label(_("no feedback: {error}").format(error=item.error)).classes("text-sm fs-bad")
     elif item.source is AnswerSource.TEST_ANSWER:
         with ui.row().classes("items-center gap-1 no-wrap fs-good"):
             ui.icon("check", size="1rem")
-            ui.label("as expected").classes("text-sm")
+            ui.label(_("as expected")).classes("text-sm")
     else:
-        ui.label("changed" if item.changed else "unchanged").classes(
+        ui.label(_("changed") if item.changed else _("unchanged")).classes(
             "text-sm " + ("fs-changed font-medium" if item.changed else "opacity-60")
         )

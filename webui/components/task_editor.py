@@ -41,7 +41,7 @@ def task_editor(studio: Studio, tenant: str, draft: Item, *, version: int | None
         section_title(_("Task"))
         with ui.row().classes("w-full gap-2 no-wrap max-sm:flex-wrap"):
             text(draft, "id", _("Id")).props("" if is_new else "readonly").tooltip(
-                "The id names the task for good; duplicate the task to give it another"
+                _("The id names the task for good; duplicate the task to give it another")
             )
             ui.select([lang.value for lang in Language], label=_("Language")).props("outlined dense").classes(
                 "min-w-32"
@@ -165,7 +165,7 @@ def _options(single: bool) -> Callable[[Item], None]:
         def render(option: Item, index: int) -> None:
             with ui.row().classes("w-full items-center gap-2 no-wrap"):
                 text(option, "content", _("Option"))
-                ui.checkbox("correct", on_change=lambda e: only_one(e.value, index)).bind_value(
+                ui.checkbox(_("correct"), on_change=lambda e: only_one(e.value, index)).bind_value(
                     option, "correct"
                 )
             text(

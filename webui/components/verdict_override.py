@@ -66,7 +66,9 @@ def override_section(
             )
             changed(updated)
             if gold:
-                ui.notify(gold_outcome(gold), type="positive" if gold.passed else "warning", multi_line=True)
+                ui.notify(
+                    gold_outcome(gold, _), type="positive" if gold.passed else "warning", multi_line=True
+                )
 
     async def remove_override() -> None:
         with reporting(_("Removing the teacher's verdict")):

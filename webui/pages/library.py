@@ -261,7 +261,9 @@ class Library:
             with ui.row().classes("w-full justify-end"):
                 ui.button(_("Cancel"), on_click=box.close).props("flat")
                 for fmt in ("json", "yaml"):
-                    sends(ui.button(f"{fmt.upper()} file"), lambda f=fmt: export(f)).props("unelevated")
+                    sends(
+                        ui.button(_("{format} file").format(format=fmt.upper())), lambda f=fmt: export(f)
+                    ).props("unelevated")
 
     async def _import(self, file: str, task: TaskDefinition, agreed: Sequence[Replacement] = ()) -> None:
         """Save an uploaded task; one that would replace a different stored task asks first."""

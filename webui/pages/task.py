@@ -2,7 +2,8 @@
 
 Try, Edit, History, Retest, Test answers and Versions are tabs of one page, so an author edits,
 tries again and sees the effect without losing their place. The history and the retest run when their tab is first opened,
-not before (unless the page is opened on it, ``?tab=Versions``); Retest, Test answers and Versions
+not before (unless the page is opened on it, ``?tab=Versions``); the test answers are read again
+each time their tab is shown, as Try and History keep new ones. Retest, Test answers and Versions
 are offered only by a service with the authoring extensions.
 """
 
@@ -67,7 +68,9 @@ def register(studio: Studio) -> None:
             draft = new_task(task_type, {t.taskId for t in await library.list()}).to_wire()
             with ui.row().classes("items-center gap-2"):
                 ui.icon(type_icon(task_type), color="primary", size="md")
-                ui.label(f"New {type_label(task_type).lower()} task").classes("text-xl font-semibold")
+                ui.label(_("New task: {type}").format(type=type_label(task_type))).classes(
+                    "text-xl font-semibold"
+                )
 
             async def open_saved(task: TaskBase) -> None:
                 ui.navigate.to(f"/tasks/{tenant}/{task.id}")
@@ -84,6 +87,8 @@ class Tab:
     icon: str
     build: Callable[[TaskPage], Awaitable[None] | None]
     lazy: bool = False
+    reread: bool = False
+    """Built again each time it is shown, as what it shows changes on other tabs (a lazy tab)."""
     extension: bool = False
     """Needs Feedback Studio's authoring extensions, which a remote server of the API may lack."""
 
@@ -99,7 +104,9 @@ class TaskPage:
         """The stored version (None on a remote without the extensions, which keeps none)."""
         self.tabs = [tab for tab in TABS if extensions or not tab.extension]
         self.opened = opened if any(tab.name == opened for tab in self.tabs) else self.tabs[0].name
-        self.pending: dict[str, ui.tab_panel] = {}
+        self.panels: dict[str, ui.tab_panel] = {}
+        self.pending: set[str] = set()
+        """The lazy tabs not built yet."""
 
     async def build(self) -> None:
         self._header()
@@ -108,23 +115,26 @@ class TaskPage:
                 ui.tab(tab.name, label=_(tab.name), icon=tab.icon)
         with ui.tab_panels(tabs, value=self.opened).classes("w-full bg-transparent").props("animated=false"):
             for tab in self.tabs:
-                with ui.tab_panel(tab.name).classes("px-0") as panel:
+                with ui.tab_panel(tab.name).classes("px-0") as self.panels[tab.name]:
                     if tab.lazy and tab.name != self.opened:
                         ui.spinner(size="lg").classes("self-center")
-                        self.pending[tab.name] = panel
+                        self.pending.add(tab.name)
                     elif built := tab.build(self):
                         await built
         tabs.on_value_change(self._tab_opened)
 
     async def _tab_opened(self, event) -> None:
-        panel = self.pending.pop(event.value, None)
-        if panel is None:
-            return
         tab = next(t for t in self.tabs if t.name == event.value)
+        if tab.name not in self.pending and not tab.reread:
+            return
+        self.pending.discard(tab.name)
+        panel = self.panels[tab.name]
+        shown = list(panel)  # the spinner, or what the tab showed last time: kept till the new is built
         with panel:
             if built := tab.build(self):
                 await built
-        panel.remove(0)  # the spinner
+        for element in shown:
+            panel.remove(element)
 
     def _header(self) -> None:
         task = self.task
@@ -146,7 +156,7 @@ class TaskPage:
             empty_state(
                 "theater_comedy",
                 _("A simulation is answered by a conversation"),
-                "Run a session with the persona on the Simulation page; its feedback shows there.",
+                _("Run a session with the persona on the Simulation page; its feedback shows there."),
             )
             target = f"/simulation?task={self.task.id}"
             ui.button(_("Open the simulation"), icon="play_arrow", on_click=lambda: ui.navigate.to(target))
@@ -185,7 +195,7 @@ TABS = [
     Tab(N_("Edit"), "edit", TaskPage._edit),
     Tab(N_("History"), "insights", TaskPage._history, lazy=True),
     Tab(N_("Retest"), "published_with_changes", TaskPage._retest, lazy=True, extension=True),
-    Tab(TEST_ANSWERS_TAB, "verified", TaskPage._test_answers, lazy=True, extension=True),
+    Tab(TEST_ANSWERS_TAB, "verified", TaskPage._test_answers, lazy=True, reread=True, extension=True),
     Tab(VERSIONS_TAB, "history", TaskPage._versions, lazy=True, extension=True),
 ]
 """The tabs of the task page, in order; a workflow of its own adds one here."""

@@ -3,8 +3,11 @@ at once, and (when asked) also a graded answer."""
 
 from __future__ import annotations
 
+from functools import partial
+
 from core.api import Correctness
-from core.client.gold import label_for, mark_gold, remove_test_answer
+from core.client.gold import gold_outcome, label_for, mark_gold, remove_test_answer
+from core.client.i18n import translate
 from core.store import interactions
 from tests.contract.builders import mc_task
 
@@ -47,6 +50,19 @@ async def test_learn_also_stores_a_graded_answer(service):
             lambda sync: interactions.list_graded(sync.connection(), "default", task.id)
         )
     assert [(g.answer, g.correctness) for g in graded] == [({"selectedIndex": 1}, "WRONG")]
+
+
+async def test_the_outcome_is_said_in_the_apps_language(service):
+    task = await stored_task(service)
+    agreeing = await mark_gold(service, "default", task.id, {"selectedIndex": 0}, Correctness.CORRECT)
+    disagreeing = await mark_gold(service, "default", task.id, {"selectedIndex": 1}, Correctness.PARTIAL)
+    assert gold_outcome(agreeing, partial(translate, "en")) == (
+        "Kept as test answer “option 0”: the engine agrees (CORRECT)."
+    )
+    german = gold_outcome(disagreeing, partial(translate, "de"))
+    assert (
+        german.startswith("Als Testantwort „option 1“ behalten") and "PARTIAL" in german and "WRONG" in german
+    )
 
 
 def test_labels_are_short_unique_and_without_slashes():

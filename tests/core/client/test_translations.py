@@ -12,7 +12,16 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
-from core.client.i18n import DOMAIN, LOCALE_DIR, SOURCE_LANGUAGE, UI_LANGUAGES, date_time, number, translate
+from core.client.i18n import (
+    DOMAIN,
+    LOCALE_DIR,
+    SOURCE_LANGUAGE,
+    UI_LANGUAGES,
+    date_time,
+    day,
+    number,
+    translate,
+)
 
 ROOT = Path(__file__).resolve().parents[3]
 KEYWORDS = {"_": None, "N_": None, "plural": (1, 2)}
@@ -22,7 +31,7 @@ TRANSLATED = [language for language in UI_LANGUAGES if language != SOURCE_LANGUA
 def marked_strings() -> set[str | tuple[str, str]]:
     """Every string the apps mark, as `make translations` extracts it (babel.cfg's method map)."""
     found: set[str | tuple[str, str]] = set()
-    for folder in ("tui", "webui"):
+    for folder in ("tui", "webui", "core/client"):
         for _file, _line, message, _comments, _context in extract_from_dir(
             ROOT / folder, method_map=[("**.py", "python")], keywords=KEYWORDS
         ):
@@ -84,6 +93,10 @@ def test_the_apps_speak_each_language_and_write_numbers_and_dates_its_way() -> N
     ]
     assert number(1234.5, "de") == "1.234,5" and number(1234.5, "en") == "1,234.5"
     assert date_time(datetime(2026, 11, 25, 14, 3), "de") == "25.11.26, 14:03"
+    assert (
+        day(datetime(2026, 11, 25).date(), "de") == "25.11.26"
+        and day(datetime(2026, 11, 25).date(), "en") == "11/25/26"
+    )
 
 
 @pytest.mark.parametrize(

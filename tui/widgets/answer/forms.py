@@ -116,7 +116,9 @@ class BlanksAnswerForm(_GapForm):
         return len(self.definition.blanks)
 
     def gap_widget(self, index: int) -> Input:
-        return Input(placeholder=f"gap {index + 1}", classes="gap-value", compact=True)
+        return Input(
+            placeholder=_("gap {number}").format(number=index + 1), classes="gap-value", compact=True
+        )
 
     def answer(self) -> Answer:
         return InTextFillInBlanksAnswer(blanks=self.pieces())

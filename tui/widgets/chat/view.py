@@ -81,8 +81,8 @@ class ChatView(Vertical):
             yield Button(_("Send"), id="chat-send", variant="primary", disabled=True)
         with Horizontal(id="trace-actions"):
             yield Label(_("Rate this reply:"), classes="hint")
-            yield Button("▲ Helpful", id="trace-good", compact=True)
-            yield Button("▼ Not helpful", id="trace-bad", compact=True)
+            yield Button("▲ " + _("Helpful"), id="trace-good", compact=True)
+            yield Button("▼ " + _("Not helpful"), id="trace-bad", compact=True)
             yield Label("", id="trace-status")
 
     @property

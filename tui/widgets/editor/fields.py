@@ -219,7 +219,7 @@ class RowList(Vertical):
         for item in self._items:
             yield ItemRow(self.specs, item)
         yield Problems(classes="field-error list-error")
-        yield Button(f"+ Add {self.noun}", classes="add-item", compact=True)
+        yield Button("+ " + _("Add {item}").format(item=self.noun), classes="add-item", compact=True)
 
     @property
     def rows(self) -> list[ItemRow]:

@@ -7,8 +7,8 @@ from tui.i18n import _
 from tui.widgets.editor.fields import FieldSet, RowList, Spec
 
 COMMON = (
-    Spec(("id",), _("Id"), placeholder="letters, digits, dashes; unique in the tenant"),
-    Spec(("title",), _("Title"), placeholder="shown in the library; the id when empty"),
+    Spec(("id",), _("Id"), placeholder=_("letters, digits, dashes; unique in the tenant")),
+    Spec(("title",), _("Title"), placeholder=_("shown in the library; the id when empty")),
     Spec(("language",), _("Language"), "select", choices=tuple(lang.value for lang in Language)),
     Spec(("problemStatement",), _("Problem statement"), "text"),
     Spec(
@@ -17,16 +17,16 @@ COMMON = (
 )
 
 ASPECTS = (
-    Spec(("name",), _("Aspect"), placeholder="name"),
+    Spec(("name",), _("Aspect"), placeholder=_("name")),
     Spec(("type",), _("Type"), "select", choices=tuple(t.value for t in AspectType)),
-    Spec(("cues",), _("Cues (a | b)"), "list", placeholder="phrasings that show it"),
-    Spec(("message",), _("Message"), "optional", placeholder="shown when missing / detected"),
+    Spec(("cues",), _("Cues (a | b)"), "list", placeholder=_("phrasings that show it")),
+    Spec(("message",), _("Message"), "optional", placeholder=_("shown when missing / detected")),
     Spec(("points",), _("Points"), "number"),
 )
 OPTIONS = (
-    Spec(("content",), _("Option"), placeholder="what the learner reads"),
+    Spec(("content",), _("Option"), placeholder=_("what the learner reads")),
     Spec(("correct",), _("Correct"), "check"),
-    Spec(("feedback",), _("Feedback"), "optional", placeholder="shown when chosen"),
+    Spec(("feedback",), _("Feedback"), "optional", placeholder=_("shown when chosen")),
 )
 BLANKS = (
     Spec(("acceptedAnswers",), _("Accepted answers (a | b)"), "list"),
@@ -36,25 +36,25 @@ BLANKS = (
 )
 CHOICES = (
     Spec(("options",), _("Options (a | b)"), "list"),
-    Spec(("correct",), _("Correct option"), placeholder="one of the options"),
+    Spec(("correct",), _("Correct option"), placeholder=_("one of the options")),
     Spec(("feedback",), _("Feedback"), "optional", placeholder="hint when wrong"),
 )
 SIMULATION = (
     Spec(("scenarioDescription",), _("Scenario"), "text"),
-    Spec(("persona", "name"), _("Persona"), placeholder="who the learner talks to"),
-    Spec(("persona", "description"), _("Persona description"), placeholder="how they behave"),
+    Spec(("persona", "name"), _("Persona"), placeholder=_("who the learner talks to")),
+    Spec(("persona", "description"), _("Persona description"), placeholder=_("how they behave")),
     Spec(("initialMessage",), _("First message of the persona")),
     Spec(("sampleSolution",), _("Sample solution"), "text"),
     Spec(("timeLimitInMinutes",), _("Time limit (minutes)"), "number"),
     Spec(("maxTurns",), _("Maximum turns"), "integer"),
 )
 
-GAP_HINT = "Mark each gap in the problem statement as {{1}}, {{2}} …; item n belongs to {{n}}."
+GAP_HINT = _("Mark each gap in the problem statement as {{1}}, {{2}} …; item n belongs to {{n}}.")
 NEW_ASPECT = {"name": "", "type": "CONCEPT", "cues": []}
 
 
 def aspect_list(document: dict, title: str) -> RowList:
-    return RowList("aspects", title, "aspect", ASPECTS, document.get("aspects", []), NEW_ASPECT)
+    return RowList("aspects", title, _("aspect"), ASPECTS, document.get("aspects", []), NEW_ASPECT)
 
 
 def type_parts(task_type: TaskType, document: dict) -> list[FieldSet | RowList]:
@@ -65,17 +65,19 @@ def type_parts(task_type: TaskType, document: dict) -> list[FieldSet | RowList]:
             if task_type is TaskType.MULTIPLE_CHOICE
             else _("Options (any number correct)")
         )
-        return [RowList("options", title, "option", OPTIONS, document["options"], {"content": ""})]
+        return [RowList("options", title, _("option"), OPTIONS, document["options"], {"content": ""})]
     if task_type is TaskType.IN_TEXT_FILL_IN_BLANKS:
         blank = {"acceptedAnswers": [], "matching": Matching.CASE_INSENSITIVE.value}
-        return [RowList("blanks", f"{_('Blanks')}. {GAP_HINT}", "blank", BLANKS, document["blanks"], blank)]
+        return [
+            RowList("blanks", f"{_('Blanks')}. {GAP_HINT}", _("blank"), BLANKS, document["blanks"], blank)
+        ]
     if task_type is TaskType.IN_TEXT_CHOICES:
         point = {"options": [], "correct": ""}
         return [
             RowList(
                 "choices",
                 f"{_('Choice points')}. {GAP_HINT}",
-                "choice point",
+                _("choice point"),
                 CHOICES,
                 document["choices"],
                 point,
@@ -87,14 +89,14 @@ def type_parts(task_type: TaskType, document: dict) -> list[FieldSet | RowList]:
             RowList(
                 "sampleSolutions",
                 _("Sample solutions"),
-                "sample solution",
+                _("sample solution"),
                 (Spec(("content",), _("Solution")),),
                 document.get("sampleSolutions", []),
                 {"content": ""},
             ),
             aspect_list(
                 document,
-                "Aspects: concepts to show, misconceptions to catch; cues are phrasings that show them",
+                _("Aspects: concepts to show, misconceptions to catch; cues are phrasings that show them"),
             ),
         ]
     return [

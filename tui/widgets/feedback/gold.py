@@ -57,4 +57,4 @@ class GoldBar(Vertical):
                 verdict,
                 learn=learn,
             )
-            self.query_one("#gold-status", Label).update(gold_outcome(line))
+            self.query_one("#gold-status", Label).update(gold_outcome(line, _))

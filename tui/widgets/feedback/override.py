@@ -103,7 +103,7 @@ class OverrideBar(Vertical):
                 await app.ready(), app.tenant_id, self.record, verdict, note, keep_as_test=keep
             )
             self._show(record)
-            self.query_one("#override-gold", Label).update(gold_outcome(gold) if gold else "")
+            self.query_one("#override-gold", Label).update(gold_outcome(gold, _) if gold else "")
 
     @work(exclusive=True, group="override")
     async def remove_override(self) -> None:

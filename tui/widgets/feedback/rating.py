@@ -33,8 +33,8 @@ class RatingBar(Vertical):
     def compose(self) -> ComposeResult:
         yield Label(_("Was this feedback helpful?"), classes="rating-question")
         with Horizontal(classes="rating-row"):
-            yield Button("▲ Good", id="rate-good", classes="rate-kind", compact=True)
-            yield Button("▼ Bad", id="rate-bad", classes="rate-kind", compact=True)
+            yield Button("▲ " + _("Good"), id="rate-good", classes="rate-kind", compact=True)
+            yield Button("▼ " + _("Bad"), id="rate-bad", classes="rate-kind", compact=True)
             yield Select[RatingSubtype]([], prompt=_("why? (optional)"), id="rate-subtype", compact=True)
         with Horizontal(classes="rating-row"):
             yield Input(placeholder=_("note (optional)"), id="rate-note", compact=True)
