@@ -11,6 +11,12 @@ same, whatever its size. Cut points: among the pairs whose mean macro-F1 over th
 is within 0.01 of the best, the median of each (a flat optimum's middle, not its edge).
 
 --write trains on all three corpora the same way and writes core/engine/freeform/grader.json.
+
+--cohort N measures a frozen cohort (docs/freeform-engine.md, "Relative evidence"): per question,
+the mean and spread of the features over its first N answers are frozen, and a second model adds
+each answer's z-scores of fact alignment and fact gain among them. Judged are the answers after
+the first N (those the freeze would change), plain and with the cohort, in file order and in
+--orders random orders of each question's answers (which answers come first is chance).
 Needs scikit-learn (a dev dependency); the product itself reads the JSON with numpy only.
 """
 
@@ -57,6 +63,11 @@ class Example:
     file: str
     values: np.ndarray
     label: str
+    question: str = ""
+    position: int = 0
+    """Where the answer stands among its question's answers (train, then test, in file order)."""
+    per_reference: np.ndarray | None = None
+    """The features against each sample solution, one row each (``values`` is one of them)."""
 
 
 def labels_of(examples: list[Example]) -> list[str]:
@@ -71,12 +82,47 @@ def examples_of(corpus: str, file: str) -> list[Example]:
         model = build_model(task, (), LexicalBackend())
         if not model.references:
             continue
-        for item in question.get("train", []) + question.get("test", []):
+        for position, item in enumerate(question.get("train", []) + question.get("test", [])):
             answer = AnswerText.of(analyse(item["answer"], model.base))
-            # With several sample solutions, the one the answer covers best (the judge takes the
-            # likeliest; before there are weights, coverage plus gain is the stand-in).
-            values = max((evidence(r, answer).features for r in model.references), key=lambda v: v[0] + v[1])
-            out.append(Example(corpus, file, values, item["label"]))
+            per_reference = np.array([evidence(r, answer).features for r in model.references])
+            values = per_reference[best_reference(per_reference)]
+            out.append(Example(corpus, file, values, item["label"], task.id, position, per_reference))
+    return out
+
+
+def best_reference(per_reference: np.ndarray) -> int:
+    """With several sample solutions, the one the answer covers best (the judge takes the
+    likeliest; before there are weights, coverage plus gain is the stand-in)."""
+    return int(np.argmax(per_reference[:, 0] + per_reference[:, 1]))
+
+
+COHORT_FEATURES = (0, 1)
+"""Which features get a z-score among the cohort: fact alignment and fact gain (facts beaten as
+well, fact alignment alone, ranks instead of z-scores, the cohort's means as features: no better,
+docs/freeform-engine.md)."""
+SPREAD_FLOOR = 0.02
+"""A cohort whose answers barely differ in a feature must not blow its z-scores up."""
+
+
+def with_cohort(examples: list[Example], size: int, seed: int | None) -> list[Example]:
+    """Each answer with z-scores against the first ``size`` answers of its question, in file
+    order or (``seed``) in a random order; ``position`` is then the answer's place in that order."""
+    by_question: dict[tuple[str, str], list[Example]] = defaultdict(list)
+    for e in examples:
+        by_question[(e.file, e.question)].append(e)
+    rng = np.random.default_rng(seed)
+    out = []
+    for answers in by_question.values():
+        ordered = sorted(answers, key=lambda e: e.position)
+        if seed is not None:
+            ordered = [ordered[i] for i in rng.permutation(len(ordered))]
+        cohort = np.array([e.per_reference for e in ordered[:size]])
+        mean, spread = cohort.mean(axis=0), np.maximum(cohort.std(axis=0), SPREAD_FLOOR)
+        for position, e in enumerate(ordered):
+            best = best_reference(e.per_reference)
+            z = (e.per_reference[best] - mean[best]) / spread[best]
+            values = np.concatenate([e.values, z[list(COHORT_FEATURES)]])
+            out.append(replace(e, values=values, position=position))
     return out
 
 
@@ -85,7 +131,7 @@ def read(weights: JudgeWeights, probabilities: np.ndarray, labels: list[str]) ->
     return [read_verdict(weights.verdict(p)[0], labels) for p in probabilities]
 
 
-def fit(train: list[Example]) -> dict:
+def fit(train: list[Example], features: tuple[str, ...] = FEATURES) -> dict:
     by_corpus: dict[str, list[Example]] = defaultdict(list)
     for e in train:
         by_corpus[e.corpus].append(e)
@@ -97,7 +143,7 @@ def fit(train: list[Example]) -> dict:
         scaler.transform(x), [e.label == "CORRECT" for e in train], sample_weight=weights
     )
     grader = {
-        "features": list(FEATURES),
+        "features": list(features),
         "mean": scaler.mean_.tolist(),
         "scale": scaler.scale_.tolist(),
         "coef": model.coef_[0].tolist(),
@@ -105,7 +151,7 @@ def fit(train: list[Example]) -> dict:
         "correct_from": 0.5,
         "wrong_below": 0.5,
     }
-    weights = JudgeWeights.from_json(grader)
+    weights = weights_of(grader)
     scored = {
         c: (probabilities(weights, es), [e.label for e in es], labels_of(es)) for c, es in by_corpus.items()
     }
@@ -122,17 +168,65 @@ def fit(train: list[Example]) -> dict:
     return grader
 
 
+def weights_of(grader: dict) -> JudgeWeights:
+    """The model of a grader dict of any features (JudgeWeights.from_json insists on the judge's own)."""
+    return JudgeWeights.from_json({**grader, "features": list(FEATURES)})
+
+
 def probabilities(weights: JudgeWeights, examples: list[Example]) -> np.ndarray:
     return weights.probabilities(np.array([e.values for e in examples]))
+
+
+def cohort_weights(examples: list[Example], corpus: str, cohort: bool) -> JudgeWeights:
+    """The plain or the cohort model, weights and cut points from the corpora other than ``corpus``."""
+    names = FEATURES + tuple(f"cohort_z_{FEATURES[i]}" for i in COHORT_FEATURES) if cohort else FEATURES
+    return weights_of(
+        fit([replace(e, values=e.values[: len(names)]) for e in examples if e.corpus != corpus], names)
+    )
+
+
+def f1_after_freeze(examples: list[Example], corpus: str, size: int, weights: JudgeWeights) -> float:
+    """Macro-F1 on the corpus's unseen-questions answers after the first ``size`` of each question."""
+    width = len(weights.coef)
+    judged = [e for e in examples if e.file == CORPORA[corpus][-1] and e.position >= size]
+    labels = labels_of(judged)
+    chances = weights.probabilities(np.array([e.values[:width] for e in judged]))
+    return macro_f1([e.label for e in judged], read(weights, chances, labels), labels)
+
+
+def cohort_table(examples: list[Example], size: int, orders: int) -> None:
+    print(f"frozen cohort of the first {size} answers: macro-F1 on the answers after them, plain -> cohort")
+    print(f"{'judged':<14} {'file order':>16} {f'mean of {orders} random orders':>30} {'worst change':>12}")
+    for corpus in CORPORA:
+        plain = cohort_weights(examples, corpus, cohort=False)
+        runs = []
+        for seed in [None, *range(1, orders + 1)]:
+            ordered = with_cohort(examples, size, seed)
+            relative = cohort_weights(ordered, corpus, cohort=True)
+            runs.append([f1_after_freeze(ordered, corpus, size, w) for w in (plain, relative)])
+        first, rest = runs[0], np.array(runs[1:])
+        change = rest[:, 1] - rest[:, 0]
+        print(
+            f"{corpus:<14} {first[0]:>7.3f} -> {first[1]:.3f} {rest[:, 0].mean():>15.3f} -> "
+            f"{rest[:, 1].mean():.3f} ({change.mean():+.3f}) {change.min():>+12.3f}",
+            flush=True,
+        )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--write", action="store_true", help="retrain on all corpora and write grader.json")
+    parser.add_argument(
+        "--cohort", type=int, metavar="N", help="measure a frozen cohort of N answers instead"
+    )
+    parser.add_argument("--orders", type=int, default=5, help="random answer orders for --cohort")
     args = parser.parse_args()
     started = time.perf_counter()
     examples = [e for corpus, files in CORPORA.items() for file in files for e in examples_of(corpus, file)]
     print(f"features of {len(examples)} answers in {time.perf_counter() - started:.1f} s\n")
+    if args.cohort:
+        cohort_table(examples, args.cohort, args.orders)
+        return
     print(
         f"{'judged (unseen questions)':<14} {'trained on':<28} {'answers':>7} {'accuracy':>8} "
         f"{'macro-F1':>8} {'goal':>5} {'before':>6}"
