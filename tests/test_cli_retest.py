@@ -149,7 +149,7 @@ def test_import_and_retest_show_their_progress_on_a_terminal_and_keep_standard_o
 def test_retest_of_the_stored_tasks_after_an_import_of_the_edit(in_process, task_files):
     assert in_process("tasks", "import", str(task_files))[0] == 0
     (task_files / "capital.json").write_text(json.dumps(mc_document(correct=1)), encoding="utf-8")
-    assert in_process("tasks", "import", str(task_files / "capital.json")) == (
+    assert in_process("tasks", "import", "--overwrite", str(task_files / "capital.json")) == (
         0,
         f"UPDATED    capital  ({task_files / 'capital.json'})\n",
     )

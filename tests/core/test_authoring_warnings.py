@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from core.client.authoring import sample_solution_warnings
+from core.client import i18n
+from core.client.authoring import failing_sample_solutions, warning
 from tests.core.engine.test_freeform_self_check import concept, task
 
 
@@ -14,8 +15,12 @@ def test_the_editor_warning_names_the_solution_the_verdict_and_what_to_change():
             concept("resistance heats the filament", "tungsten filament glows"),
         ],
     )
-    assert sample_solution_warnings(checked) == [
+    [failing] = failing_sample_solutions(checked)
+    assert warning(failing, lambda message: message) == (
         "Sample solution 1 scores PARTIAL on this task: it does not show “resistance heats the filament” "
         "(give a cue in the words the solution uses)."
-    ]
-    assert sample_solution_warnings(task("Closing the switch completes the circuit.")) == []
+    )
+    assert warning(failing, lambda message: i18n.translate("de", message)).startswith(
+        "Musterlösung 1 erreicht PARTIAL in dieser Aufgabe: "
+    )
+    assert failing_sample_solutions(task("Closing the switch completes the circuit.")) == []

@@ -33,13 +33,13 @@ def test_create_a_task_answer_it_and_see_the_evidence_highlighted(page) -> None:
     page.get_by_label("Id").fill("ff-e2e-circuit")
     page.get_by_label("Title").fill("Why the bulb lights")
     page.get_by_label("Problem statement").fill("Explain why the bulb lights up.")
-    page.get_by_role("button", name="Add sample solution").click()
-    page.get_by_label("Sample solution").fill(
+    # a new task opens on the example of its type: the author rewrites its sample solution and
+    # turns its first aspect into the concept of this task
+    page.get_by_label("Sample solution").first.fill(
         "The circuit is closed, so a current flows through the filament."
     )
-    page.get_by_role("button", name="Add aspect").click()
-    page.get_by_label("Name").fill("Closed circuit")
-    cues = page.get_by_label("Cues: phrasings that show it")
+    page.get_by_label("Name").first.fill("Closed circuit")
+    cues = page.get_by_label("Cues: phrasings that show it").first
     cues.fill("closed circuit")
     cues.press("Enter")
     page.get_by_role("button", name="Save task").click()

@@ -100,7 +100,7 @@ async def test_a_new_task_opens_on_the_example_under_a_free_id_as_in_the_termina
     service = LocalService(harness.runtime, local_principal("default"))
     await service.upsert_task("default", new_task(TaskType.MULTIPLE_CHOICE, set()))  # takes -1
     await user.open("/new/MULTIPLE_CHOICE")
-    await user.should_see("New multiple choice task")
+    await user.should_see("New task: Multiple choice")
     assert user.find("Id").elements.pop().value == "multiple-choice-2"
     assert user.find("Problem statement").elements.pop().value == "Which planet is closest to the sun?"
     user.find("Save task").click()  # the example is a valid task as it stands

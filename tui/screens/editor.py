@@ -17,7 +17,7 @@ from textual.screen import Screen
 from textual.widgets import Button, Checkbox, Footer, Header, Input, Select, Static, TextArea
 
 from core.api import InTextChoicesTask, InTextFillInBlanksTask, TaskBase, VersionConflict
-from core.client.authoring import sample_solution_warnings
+from core.client.authoring import failing_sample_solutions, warning
 from core.client.validation import field_path, validate
 from tui.calls import service_call, studio
 from tui.i18n import _
@@ -162,9 +162,9 @@ class EditorScreen(Screen[str | None]):
             ):
                 response = await (await studio(self).library()).save(task, expected)
                 self.notify(f"{task.id}: {response.action.value.lower()}", title=_("Task saved"))
-                if warnings := await asyncio.to_thread(sample_solution_warnings, task):
+                if failing := await asyncio.to_thread(failing_sample_solutions, task):
                     self.notify(
-                        "\n".join(warnings),
+                        "\n".join(warning(check, _) for check in failing),
                         title=_("Check the sample solution"),
                         severity="warning",
                         timeout=20,

@@ -51,7 +51,13 @@ def list_editor(
 
 
 def text(owner: Item, key: str, label: str, *, area: bool = False, hint: str | None = None) -> ui.input:
-    element = ui.textarea(label).props("autogrow") if area else ui.input(label)
+    """A text field bound to ``owner[key]``.
+
+    It is made with the value it shows: set afterwards by the binding, a value is sent again when
+    the browser connects, and that overwrote what the author had typed in the moment before (the
+    new task's id of the example, typed over as the page opened, was saved as the example's)."""
+    value = owner.get(key, "")
+    element = ui.textarea(label, value=value).props("autogrow") if area else ui.input(label, value=value)
     element.props("outlined dense").classes("w-full").bind_value(owner, key)
     if hint:
         element.props(f'hint="{hint}"')

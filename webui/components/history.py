@@ -125,9 +125,11 @@ def history_view(studio: Studio, task: TaskBase, records: Sequence[InteractionRe
             ("since", _("From"), 'type="date"'),
             ("until", _("To"), 'type="date"'),
         ):
-            ui.input(label).props(f"outlined dense {props}").classes("min-w-36").bind_value(
-                chosen, field
-            ).on_value_change(lambda: answers.refresh())
+            ui.input(label, value=chosen.get(field, "")).props(f"outlined dense {props}").classes(
+                "min-w-36"
+            ).bind_value(chosen, field).on_value_change(
+                lambda: answers.refresh()
+            )  # made with its value: see editor_fields.text
         ui.select([v.value for v in VERDICTS], multiple=True, label=_("Verdicts")).props(
             "outlined dense use-chips"
         ).classes("min-w-48").bind_value(chosen, "verdicts").on_value_change(lambda: answers.refresh())

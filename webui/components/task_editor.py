@@ -20,7 +20,7 @@ from core.api import (
     VersionConflict,
     parse_task_type,
 )
-from core.client.authoring import sample_solution_warnings
+from core.client.authoring import failing_sample_solutions, warning
 from core.client.validation import problem_lines, validate
 from webui.components.editor_fields import Item, aspects_editor, chips, cleaned, list_editor, number, text
 from webui.components.task_types import action_word
@@ -74,9 +74,9 @@ def task_editor(studio: Studio, tenant: str, draft: Item, *, version: int | None
                 notify_on_next_page(
                     _("Task {action}").format(action=action_word(response.action)), type="positive"
                 )
-                for warning in await run.io_bound(sample_solution_warnings, task):
+                for check in await run.io_bound(failing_sample_solutions, task):
                     notify_on_next_page(
-                        warning, type="warning", multi_line=True, close_button=True, timeout=20000
+                        warning(check, _), type="warning", multi_line=True, close_button=True, timeout=20000
                     )
                 await on_saved(task)
         finally:
