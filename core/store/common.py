@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import Connection
+from sqlalchemy import Connection, Row
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncSession
+
+from core.store import models as m
 
 
 def insert_for(executor: AsyncSession | Connection, table: Any) -> Any:
@@ -17,3 +19,18 @@ def insert_for(executor: AsyncSession | Connection, table: Any) -> Any:
     else:
         dialect = executor.bind.dialect.name if executor.bind is not None else "sqlite"
     return (pg_insert if dialect == "postgresql" else sqlite_insert)(table)
+
+
+def put_interaction_row(connection: Connection, table: Any, interaction_id: str, **fields: Any) -> Row[Any]:
+    """Create ``table``'s one row of an interaction or replace its ``fields`` (keeping when it was
+    first made), atomically under concurrency; the row as stored. A rating and a teacher's
+    override are such rows."""
+    now = m.utcnow()
+    stmt = insert_for(connection, table).values(
+        interaction_id=interaction_id, created_at=now, updated_at=now, **fields
+    )
+    return connection.execute(
+        stmt.on_conflict_do_update(
+            index_elements=["interaction_id"], set_={**fields, "updated_at": now}
+        ).returning(table)
+    ).one()

@@ -9,7 +9,7 @@ from sqlalchemy import Connection, Row, bindparam, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from core.store import models as m
-from core.store.common import insert_for
+from core.store.common import put_interaction_row
 from core.store.writer import insert_at_commit
 
 _INSERT_INTERACTION = insert(m.Base.metadata.tables[m.Interaction.__tablename__])
@@ -61,21 +61,9 @@ def put_rating(
     connection: Connection, interaction_id: str, type_: str, subtype: str | None, message: str | None
 ) -> Row[Any]:
     """Create the rating on the first call, update it after (atomic under concurrency); the row."""
-    now = m.utcnow()
-    stmt = insert_for(connection, _ratings).values(
-        interaction_id=interaction_id,
-        type=type_,
-        subtype=subtype,
-        message=message,
-        created_at=now,
-        updated_at=now,
+    return put_interaction_row(
+        connection, _ratings, interaction_id, type=type_, subtype=subtype, message=message
     )
-    return connection.execute(
-        stmt.on_conflict_do_update(
-            index_elements=["interaction_id"],
-            set_={"type": type_, "subtype": subtype, "message": message, "updated_at": now},
-        ).returning(_ratings)
-    ).one()
 
 
 async def add_graded_answers(

@@ -12,7 +12,7 @@ from sqlalchemy import Connection, Row, delete
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from core.store import models as m
-from core.store.common import insert_for
+from core.store.common import put_interaction_row
 
 _overrides = m.Base.metadata.tables[m.VerdictOverride.__tablename__]
 
@@ -21,21 +21,9 @@ def put_override(
     connection: Connection, interaction_id: str, verdict: str, note: str | None, author: str
 ) -> Row[Any]:
     """Set the override, or change it (keeping when it was first set); the row as stored."""
-    now = m.utcnow()
-    stmt = insert_for(connection, _overrides).values(
-        interaction_id=interaction_id,
-        verdict=verdict,
-        note=note,
-        author=author,
-        created_at=now,
-        updated_at=now,
+    return put_interaction_row(
+        connection, _overrides, interaction_id, verdict=verdict, note=note, author=author
     )
-    return connection.execute(
-        stmt.on_conflict_do_update(
-            index_elements=["interaction_id"],
-            set_={"verdict": verdict, "note": note, "author": author, "updated_at": now},
-        ).returning(_overrides)
-    ).one()
 
 
 def delete_override(connection: Connection, interaction_id: str) -> None:
