@@ -21,21 +21,28 @@ def downgrade_to(connection, revision: str) -> None:
     command.downgrade(config, revision)
 
 
+async def insert_task_a_of_tenant_t(connection, *, definition: str, version: int) -> None:
+    """Tenant "t" and its task "a", written as an older schema holds them (raw SQL: the models
+    describe the newest schema)."""
+    await connection.execute(
+        text("INSERT INTO tenants (id, name, created_at) VALUES ('t', 't', '2026-01-01')")
+    )
+    await connection.execute(
+        text(
+            "INSERT INTO tasks (tenant_id, task_id, type, title, language, definition, content_hash, version,"
+            " created_at, updated_at) VALUES ('t', 'a', 'FREEFORM_TEXT', 'A', 'EN_US', :definition, 'h',"
+            " :version, '2026-01-01', '2026-02-01')"
+        ),
+        {"definition": definition, "version": version},
+    )
+
+
 async def test_graded_count_is_backfilled_from_existing_graded_answers(database_url):
     db = Database(database_url)
     try:
         async with db.engine.begin() as connection:
             await connection.run_sync(upgrade_to, "0001")
-            await connection.execute(
-                text("INSERT INTO tenants (id, name, created_at) VALUES ('t', 't', '2026-01-01')")
-            )
-            await connection.execute(
-                text(
-                    "INSERT INTO tasks (tenant_id, task_id, type, title, language, definition, content_hash, version,"
-                    " created_at, updated_at) VALUES ('t', 'a', 'FREEFORM_TEXT', 'A', 'EN_US', '{}', 'h', 1,"
-                    " '2026-01-01', '2026-01-01')"
-                )
-            )
+            await insert_task_a_of_tenant_t(connection, definition="{}", version=1)
             for _ in range(2):
                 await connection.execute(
                     text(
@@ -86,16 +93,7 @@ async def test_each_existing_task_keeps_its_current_version_as_its_first_in_the_
     try:
         async with db.engine.begin() as connection:
             await connection.run_sync(upgrade_to, "0002")
-            await connection.execute(
-                text("INSERT INTO tenants (id, name, created_at) VALUES ('t', 't', '2026-01-01')")
-            )
-            await connection.execute(
-                text(
-                    "INSERT INTO tasks (tenant_id, task_id, type, title, language, definition, content_hash, version,"
-                    " created_at, updated_at) VALUES ('t', 'a', 'FREEFORM_TEXT', 'A', 'EN_US', '{\"id\": \"a\"}',"
-                    " 'h', 4, '2026-01-01', '2026-02-01')"
-                )
-            )
+            await insert_task_a_of_tenant_t(connection, definition='{"id": "a"}', version=4)
         await db.migrate()
         async with db.engine.connect() as connection:
             rows = (
