@@ -128,9 +128,25 @@ class FileReport:
         return sum(self.warmup_ms) / len(self.warmup_ms) if self.warmup_ms else 0.0
 
 
+REQUIRED = ("id", "problemStatement")
+
+
 def read_questions(path: Path) -> list[dict[str, Any]]:
+    """One question a line; a line that is not one, or lacks a field, is named in the error."""
+    questions = []
     with path.open(encoding="utf-8") as lines:
-        return [json.loads(line) for line in lines if line.strip()]
+        for number, line in enumerate(lines, start=1):
+            if not line.strip():
+                continue
+            try:
+                question = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise ValueError(f"{path}, line {number}: not one JSON object on one line ({exc.msg})") from None
+            missing = [key for key in REQUIRED if not isinstance(question, dict) or key not in question]
+            if missing:
+                raise ValueError(f"{path}, line {number}: a question needs {' and '.join(missing)}")
+            questions.append(question)
+    return questions
 
 
 def task_of(question: dict[str, Any]) -> FreeformTextTask:

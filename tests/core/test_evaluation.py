@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from core.api import Correctness
+from core.cli import main
 from core.evaluation import (
     FileReport,
     accuracy,
@@ -92,3 +95,20 @@ def test_a_file_whose_gold_lacks_a_predicted_label_gets_that_column() -> None:
     assert report.matrix_labels == ["CORRECT", "WRONG"]
     assert lines[-2].split() == ["CORRECT", "1", "1"]
     assert lines[-1].split() == ["WRONG", "0", "0"]
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ('{"id": "q1",\n "problemStatement": "Why?"}\n', "line 1: not one JSON object on one line"),
+        (
+            '{"id": "q1", "problemStatement": "Why?"}\n\n{"id": "q2"}\n',
+            "line 3: a question needs problemStatement",
+        ),
+    ],
+)
+def test_eval_names_the_line_of_a_file_it_cannot_read(tmp_path, capsys, content: str, message: str) -> None:
+    path = tmp_path / "answers.jsonl"
+    path.write_text(content, encoding="utf-8")
+    assert main(["eval", str(path)]) == 2
+    assert message in capsys.readouterr().err

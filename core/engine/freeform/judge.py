@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 
 from core.api import Correctness
-from core.engine.text.coverage import AnswerWords, Coverage, KeyTerm, coverage, sentence_words
+from core.engine.text.coverage import AnswerWords, Coverage, KeyTerm, coverage, sentence_words, substituted
 from core.engine.text.embedding import encoder
 from core.engine.text.relations import Causal, reversed_relation, sentence_relations
 from core.engine.text.tokens import Analysis, Token
@@ -66,6 +66,11 @@ class Reference:
     """Unit vectors of the facts, one row each."""
     statement_similarity: np.ndarray
     """Per fact, the cosine of the nearest sentence of the problem statement: the task's baseline."""
+
+    @property
+    def values(self) -> frozenset[str]:
+        """The numbers and labels the solution names ("bulb A", "0 V")."""
+        return frozenset(t.stem for t in self.terms if t.value)
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,8 +191,14 @@ def evidence(reference: Reference, answer: AnswerText) -> Evidence:
     in_sentence = [aligned(answer, fact.terms) for fact in reference.facts]
     # Its words in a swapped relation ("heated because it expands" for "expands because it is
     # heated") do not state a fact, however many of them there are.
+    # So do its words around another element or quantity ("bulb B" for "bulb A").
+    values = reference.values
     swapped = np.array(
-        [bool(f.relation and reversed_relation(f.relation, answer.relations)) for f in reference.facts]
+        [
+            bool(f.relation and reversed_relation(f.relation, answer.relations))
+            or bool(values and substituted(f.terms, values, answer.words))
+            for f in reference.facts
+        ]
     )
     lexical = np.where(swapped, 0.0, [c.score for c in in_sentence])
     nearest = (answer.vectors @ reference.vectors.T).max(axis=0)

@@ -11,13 +11,14 @@ because "is not attracted" contradicts "is attracted".
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
 from core.engine.text.languages import antonyms
 from core.engine.text.normalise import strip_accents
-from core.engine.text.tokens import Analysis, Token, sentence_tokens
+from core.engine.text.tokens import LABEL, Analysis, Token, sentence_tokens, value_heads
 
 FUNCTION_WORD_WEIGHT = 0.2
 ECHOED_WORD_WEIGHT = 0.2
@@ -46,6 +47,10 @@ class KeyTerm:
     norm: str
     negated: bool
     weight: float
+    value: bool = False
+    """A number or a label ("bulb A"): see :func:`substituted`."""
+    head: str = ""
+    """For a value, the stem of the word it belongs to ("bulb" for "bulb A")."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +65,7 @@ class Coverage:
 
 
 def key_terms(reference: Analysis, question_stems: frozenset[str] = frozenset()) -> tuple[KeyTerm, ...]:
+    heads = {token.start: head for token, head in value_heads(reference.tokens)}
     terms: dict[tuple[str, bool], KeyTerm] = {}
     for token in reference.tokens:
         if token.negation or (token.stem, token.negated) in terms:
@@ -67,8 +73,35 @@ def key_terms(reference: Analysis, question_stems: frozenset[str] = frozenset())
         weight = FUNCTION_WORD_WEIGHT if token.stop else 1.0
         if token.stem in question_stems:
             weight *= ECHOED_WORD_WEIGHT
-        terms[(token.stem, token.negated)] = KeyTerm(token.stem, token.norm, token.negated, weight)
+        head = heads.get(token.start, "")
+        terms[(token.stem, token.negated)] = KeyTerm(
+            token.stem, token.norm, token.negated, weight, token.value, head
+        )
     return tuple(terms.values())
+
+
+def substituted(terms: tuple[KeyTerm, ...], known: frozenset[str], words: AnswerWords) -> bool:
+    """The answer names another value where ``terms`` name one: a value of the terms is missing, and
+    the answer gives the same word a value of the same kind that ``known`` (every value of the
+    sample solution) lacks: "bulb B" for "bulb A", "the voltage is 1.5" for "the voltage is 0". A
+    wrong element in a right sentence, which word overlap and sentence vectors both take for the
+    right one."""
+    missing = {
+        (t.head, value_kind(t.stem))
+        for t in terms
+        if t.value and t.head and not t.negated and t.stem not in words.by_stem
+    }
+    return bool(missing) and any(
+        (head, value_kind(v)) in missing for v, head in words.values if v not in known
+    )
+
+
+def value_kind(stem: str) -> str:
+    """Values replace values of their kind: a number another number, a letter ("bulb B") another
+    letter, a code ("S2", "OJ1") another code; "vitamin C" does not replace "OJ2"."""
+    if stem[:1].isdigit():
+        return "number"
+    return "letter" if stem.startswith(LABEL) else "code"
 
 
 class AnswerWords:
@@ -86,6 +119,12 @@ class AnswerWords:
             self.by_spelling.setdefault(strip_accents(token.norm), []).append(token)
         self._spellings = list(self.by_spelling)
         self._found: dict[tuple[str, str], tuple[list[Token], float]] = {}
+        self._tokens = analysis.tokens
+
+    @cached_property
+    def values(self) -> frozenset[tuple[str, str]]:
+        """The answer's values with the words they belong to ("#b", "bulb" for "bulb B")."""
+        return frozenset((t.stem, head) for t, head in value_heads(self._tokens) if not t.negated)
 
     def find(self, term: KeyTerm) -> tuple[list[Token], float]:
         """Answer tokens for ``term`` and the credit they earn (1, a typo's, or none); remembered,

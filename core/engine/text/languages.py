@@ -152,6 +152,26 @@ ANTONYMS: dict[str, tuple[tuple[str, str], ...]] = {
 pairs that decide answers in school science; no packaged multilingual antonym lexicon exists."""
 
 
+LETTER_WORDS: dict[str, frozenset[str]] = {
+    "en": frozenset({"a", "i"}),
+    "de": frozenset(),
+    "fr": frozenset({"a", "y"}),
+    "it": frozenset({"a", "e", "i", "o"}),
+    "es": frozenset({"a", "e", "o", "y"}),
+}
+"""Single letters that are words of the language, so a label only where that word cannot stand."""
+
+NUMBER_WORDS: dict[str, tuple[str, ...]] = {
+    "en": ("zero", "", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"),
+    "de": ("null", "", "zwei", "drei", "vier", "fünf", "sechs", "sieben", "acht", "neun", "zehn"),
+    "fr": ("zéro", "", "deux", "trois", "quatre", "cinq", "six", "sept", "huit", "neuf", "dix"),
+    "it": ("zero", "", "due", "tre", "quattro", "cinque", "sei", "sette", "otto", "nove", "dieci"),
+    "es": ("cero", "", "dos", "tres", "cuatro", "cinco", "seis", "siete", "ocho", "nueve", "diez"),
+}
+"""Number words from zero to ten, by value, so "zero" meets "0". One is left out: "one", "ein",
+"un", "uno" are also articles and pronouns ("the one that …")."""
+
+
 def base_of(language: Language | str) -> str:
     code = language.base if isinstance(language, Language) else str(language)[:2].lower()
     return code if code in STEMMER_NAMES else "en"
@@ -169,8 +189,17 @@ def stem(base: str, word: str) -> str:
     Stemming the lemma rather than the word joins forms that a stemmer alone keeps apart: strong
     verbs ("trifft" and "treffen", "went" and "go"), umlaut plurals ("Häuser" and "Haus"),
     irregular comparatives ("better" and "good"). Measured on the labelled corpora it lifts the
-    judge of new tasks in every language (docs/freeform-engine.md)."""
+    judge of new tasks in every language (docs/freeform-engine.md). A number word's stem is its
+    digits ("zero" → "0")."""
+    number = _number_words(base).get(word)
+    if number is not None:
+        return number
     return str(_stemmer(base).stemWord(lemma(base, word)))
+
+
+@cache
+def _number_words(base: str) -> dict[str, str]:
+    return {word: str(value) for value, word in enumerate(NUMBER_WORDS[base]) if word}
 
 
 def lemma(base: str, word: str) -> str:

@@ -6,22 +6,31 @@ connective ("because", "aber", "mais" …). In a clause, the words after a negat
 nicht"), a final negation covers the whole clause. A negation right before a connective denies
 what follows ("not because the Earth is closer"), so it covers that clause too. Negated words
 carry a distinct feature, so "not connected" never counts as "connected".
+
+Values name an element or a quantity: a number ("0", "12", "zero" is "0"), or a letter or code
+that labels something ("bulb A", "switch Z", "S1"). A letter label has a stem of its own, so the
+article "a" never stands for bulb A; an answer that names another value where the sample solution
+names one says something else (:func:`coverage.substituted`).
 """
 
 from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
+from itertools import chain, takewhile
 from typing import NamedTuple
 
-from core.engine.text.languages import CLAUSE_CONNECTIVES, NEGATION_WORDS, stem, stop_words
+from core.engine.text.languages import CLAUSE_CONNECTIVES, LETTER_WORDS, NEGATION_WORDS, stem, stop_words
 from core.engine.text.normalise import normalise_word
 from core.engine.text.segment import Span, clause_breaks, sentences
 
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
 NEGATED = "¬"
+LABEL = "#"
+"""Prefix of a letter label's stem: "bulb A" names A, which the article "a" must not match."""
 
 
 class Token(NamedTuple):
@@ -39,6 +48,8 @@ class Token(NamedTuple):
     """A negation word of the same clause covers this word."""
     sentence: int
     clause: int
+    value: bool = False
+    """The word is a number or a label ("bulb A"): see the module's docstring."""
 
     @property
     def feature(self) -> str:
@@ -105,17 +116,21 @@ def analyse(text: str, base: str) -> Analysis:
             clause += 1
         raw_tokens.append((match.start(), match.end(), word, sentence, clause))
     negated = _negated_positions(raw_tokens, base)
+    values = _value_positions(text, raw_tokens, base, stops)
     tokens = tuple(
         Token(
             start=start,
             end=end,
             norm=word.norm,
-            stem=stem(base, word.norm),
+            stem=LABEL + word.norm
+            if index in values and len(word.norm) == 1 and word.norm.isalpha()
+            else stem(base, word.norm),
             stop=word.norm in stops,
             negation=word.negation,
             negated=index in negated,
             sentence=sentence,
             clause=clause,
+            value=index in values,
         )
         for index, (start, end, word, sentence, clause) in enumerate(raw_tokens)
     )
@@ -152,6 +167,81 @@ def _negated_positions(raw_tokens: list[tuple[int, int, _Word, int, int]], base:
             # "not because the Earth is closer", "nicht, weil …": the negation denies the reason.
             negated.update(i for i in following if not raw_tokens[i][2].negation)
     return negated
+
+
+def value_heads(tokens: Sequence[Token]) -> list[tuple[Token, str]]:
+    """Each value with the stem of the content word it belongs to ("bulb" for "bulb A", "voltage"
+    for "the voltage is 0"): the nearest content word before it in its clause, else after it."""
+
+    def heads(token: Token, side: Iterable[Token]) -> Iterator[str]:
+        for other in takewhile(lambda t: t.clause == token.clause, side):
+            if not (other.stop or other.negation or other.value):
+                yield other.stem
+
+    out = []
+    for index, token in enumerate(tokens):
+        if token.value:
+            found = chain(heads(token, reversed(tokens[:index])), heads(token, tokens[index + 1 :]))
+            out.append((token, next(found, "")))
+    return out
+
+
+def _value_positions(
+    text: str, raw_tokens: list[tuple[int, int, _Word, int, int]], base: str, stops: frozenset[str]
+) -> set[int]:
+    """Positions of the words that are numbers or labels.
+
+    A word with a digit is one, and so is a number word ("zero", "zwei"). A single letter is a
+    label unless it belongs to an abbreviation ("e.g.", "z.B."); a letter that is also a word of
+    the language (English "a", Italian "e") only where the word cannot stand: after a content word
+    and before a function word or the end ("bulb a is on", "Lampe A und B"), or written as a
+    capital before a function word or the end ("A is on", "between A and B").
+    """
+    letter_words = LETTER_WORDS[base]
+    found: set[int] = set()
+    for index, (start, end, word, _, _) in enumerate(raw_tokens):
+        norm = word.norm
+        if any(ch.isdigit() for ch in norm) or stem(base, norm).isdigit():
+            found.add(index)
+            continue
+        if (
+            len(norm) != 1
+            or not norm.isalpha()
+            or _in_abbreviation(text, start, end)
+            or _marker(text, start, end, raw_tokens[index - 1][1] if index else 0)
+        ):
+            continue
+        if norm not in letter_words:
+            found.add(index)
+            continue
+        following = raw_tokens[index + 1][2].norm if index + 1 < len(raw_tokens) else None
+        if following is not None and following not in stops:
+            continue
+        previous = raw_tokens[index - 1][2] if index else None
+        after_content = previous is not None and previous.norm not in stops and not previous.negation
+        if after_content or (text[start].isupper() and norm != "i"):
+            found.add(index)
+    return found
+
+
+def _in_abbreviation(text: str, start: int, end: int) -> bool:
+    """A letter of "e.g.", "i.e.", "z.B.", "d.h.": a full stop joins it to another letter."""
+    return (text[end : end + 1] == "." and text[end + 1 : end + 2].isalpha()) or (
+        text[start - 1 : start] == "." and text[start - 2 : start - 1].isalpha()
+    )
+
+
+def _marker(text: str, start: int, end: int, previous_end: int) -> bool:
+    """A letter that marks a list item ("a)", "o" as a bullet) or ends a word ("router(s)",
+    "Schüler/innen"), rather than naming something. ``previous_end``: where the word before ends."""
+    if text[end : end + 1] == ")" or (
+        text[start - 1 : start] in ("(", "/") and text[start - 2 : start - 1].isalpha()
+    ):
+        return True
+    line_start = previous_end == 0 or "\n" in text[previous_end:start]
+    return line_start and (
+        text[end : end + 1] in (".", "\t") or (text[start] == "o" and text[end : end + 1].isspace())
+    )
 
 
 def _opens_with_connective(raw_tokens: list[tuple[int, int, _Word, int, int]], index: int, base: str) -> bool:

@@ -240,6 +240,19 @@ def test_cause_and_effect_swapped_is_not_correct_however_many_words_match(
     assert reversed_answer.allAspects == []
 
 
+BULBS = FreeformTextTask(
+    id="bulbs",
+    problemStatement="In circuit 1, bulb A stays on when switch Z is open, while bulb B goes off. "
+    "Explain why bulb A stays on.",
+    sampleSolutions=[{"content": "Bulb A is still contained in a closed path with the battery."}],
+)
+
+
+def test_the_right_sentence_about_the_wrong_element_is_not_correct() -> None:
+    assert verdict(BULBS, "bulb a is in a closed path with the battery") is Correctness.CORRECT
+    assert verdict(BULBS, "bulb B is in a closed path with the battery") is not Correctness.CORRECT
+
+
 def test_a_stated_fact_points_at_the_sentence_that_states_it() -> None:
     answer = "The current is what matters. Connect the wires so that a current flows through the filament."
     stated = judge(CIRCUIT, answer).allAspects

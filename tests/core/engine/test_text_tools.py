@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from core.engine.text.coverage import AnswerWords, coverage, key_terms, sentence_words
+from core.engine.text.coverage import AnswerWords, coverage, key_terms, sentence_words, substituted
 from core.engine.text.languages import stem, stop_words
 from core.engine.text.normalise import normalise_word
 from core.engine.text.phrases import Found, evidence_spans, find_phrase, phrase_terms
@@ -146,3 +146,35 @@ def test_a_relation_is_reversed_only_when_no_sentence_states_it_the_right_way() 
     assert not reversed_relation(
         fact, swapped + sentence_relations(analyse("It expands because it is heated.", "en"))
     )
+
+
+def _values(text: str, base: str = "en") -> list[str]:
+    return [t.stem for t in analyse(text, base).tokens if t.value]
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        ("Bulb A is in a closed path with the battery.", ["#a"]),
+        ("bulb a and c are on", ["#a", "#c"]),
+        ("A is on, between A and B.", ["#a", "#a", "#b"]),
+        ("A bulb makes a loop.", []),
+        ("I think it is on, e.g. in circuit 2.", ["2"]),
+        ("The voltage is zero across switch Z.", ["0", "#z"]),
+        ("a) the router(s) forward\no Packets are sent", []),
+        ("Lampe A und Lampe B leuchten, die Spannung ist null.", ["#a", "#b", "0"]),
+    ],
+)
+def test_values_are_numbers_and_labels_not_articles_or_list_marks(text: str, values: list[str]) -> None:
+    base = "de" if "Lampe" in text else "en"
+    assert _values(text, base) == values
+
+
+def test_another_value_for_the_same_word_is_a_substitution() -> None:
+    reference = key_terms(analyse("Bulb A is in a closed path with the battery.", "en"))
+    known = frozenset(t.stem for t in reference if t.value)
+    assert substituted(reference, known, AnswerWords(analyse("bulb B is in a closed path", "en")))
+    assert not substituted(reference, known, AnswerWords(analyse("bulb a is in a closed path", "en")))
+    assert not substituted(reference, known, AnswerWords(analyse("bulbs A and B are in closed paths", "en")))
+    # "vitamin C" is not a bulb: another word, and a letter is no number either.
+    assert not substituted(reference, known, AnswerWords(analyse("it has vitamin C and 2 bulbs", "en")))
