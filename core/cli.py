@@ -358,7 +358,9 @@ def build_parser() -> argparse.ArgumentParser:
     seed = command("seed-demo", _async(_seed_demo), "add the demo tasks to a tenant")
     seed.add_argument("--tenant")
 
-    evaluate = command("eval", _async(_reporting_errors(_eval)), "judge the test answers of JSONL benchmark files")
+    evaluate = command(
+        "eval", _async(_reporting_errors(_eval)), "judge the test answers of JSONL benchmark files"
+    )
     evaluate.add_argument("files", nargs="+")
     evaluate.add_argument("--tenant")
 

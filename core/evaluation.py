@@ -141,7 +141,9 @@ def read_questions(path: Path) -> list[dict[str, Any]]:
             try:
                 question = json.loads(line)
             except json.JSONDecodeError as exc:
-                raise ValueError(f"{path}, line {number}: not one JSON object on one line ({exc.msg})") from None
+                raise ValueError(
+                    f"{path}, line {number}: not one JSON object on one line ({exc.msg})"
+                ) from None
             missing = [key for key in REQUIRED if not isinstance(question, dict) or key not in question]
             if missing:
                 raise ValueError(f"{path}, line {number}: a question needs {' and '.join(missing)}")

@@ -39,6 +39,25 @@ CLAUSE_CONNECTIVES: dict[str, frozenset[str]] = {
 }
 """Words that open a new clause, and so end the scope of a negation before them."""
 
+COORDINATORS: dict[str, frozenset[str]] = {
+    "en": frozenset({"and", "or"}),
+    "de": frozenset({"und", "oder"}),
+    "fr": frozenset({"et", "ou"}),
+    "it": frozenset({"e", "o"}),
+    "es": frozenset({"y", "o"}),
+}
+SUBJECT_OPENERS: dict[str, frozenset[str]] = {
+    "en": frozenset(
+        {"the", "a", "an", "this", "that", "these", "those", "it", "they", "he", "she", "we", "there"}
+    ),
+    "de": frozenset({"der", "die", "das", "ein", "eine", "es", "sie", "er", "wir", "ich", "man"}),
+    "fr": frozenset({"le", "la", "les", "un", "une", "il", "elle", "ils", "elles", "on", "ce", "cela"}),
+    "it": frozenset({"il", "lo", "la", "gli", "le", "un", "una", "uno", "esso", "essa"}),
+    "es": frozenset({"el", "la", "los", "las", "un", "una", "ello", "ella", "ellos", "ellas"}),
+}
+"""A coordinator followed by one of these words joins a new clause with its own subject ("no gap
+and the voltage is 0"), which a negation before it does not cover; "not hot and dry" stays one."""
+
 
 ANTONYMS: dict[str, tuple[tuple[str, str], ...]] = {
     "en": (

@@ -1,7 +1,8 @@
 """Words of a text with their offsets, normalised form, stem, and whether a negation covers them.
 
-Negation is judged per clause: a clause ends at a sentence end, at clause punctuation or at a
-connective ("because", "aber", "mais" …). In a clause, the words after a negation word are negated
+Negation is judged per clause: a clause ends at a sentence end, at clause punctuation, at a
+connective ("because", "aber", "mais" …) or where "and"/"or" joins a new subject ("there is no gap
+and the voltage is 0": the voltage is not denied). In a clause, the words after a negation word are negated
 ("the bulb is not lit"); in German, where the negation often stands last ("leuchtet die Lampe
 nicht"), a final negation covers the whole clause. A negation right before a connective denies
 what follows ("not because the Earth is closer"), so it covers that clause too. Negated words
@@ -23,7 +24,15 @@ from functools import cache, lru_cache
 from itertools import chain, takewhile
 from typing import NamedTuple
 
-from core.engine.text.languages import CLAUSE_CONNECTIVES, LETTER_WORDS, NEGATION_WORDS, stem, stop_words
+from core.engine.text.languages import (
+    CLAUSE_CONNECTIVES,
+    COORDINATORS,
+    LETTER_WORDS,
+    NEGATION_WORDS,
+    SUBJECT_OPENERS,
+    stem,
+    stop_words,
+)
 from core.engine.text.normalise import normalise_word
 from core.engine.text.segment import Span, clause_breaks, sentences
 
@@ -101,6 +110,7 @@ def analyse(text: str, base: str) -> Analysis:
     breaks = clause_breaks(text)
     stops = stop_words(base)
     connectives = CLAUSE_CONNECTIVES[base]
+    coordinators, subjects = COORDINATORS[base], SUBJECT_OPENERS[base]
     raw_tokens: list[tuple[int, int, _Word, int, int]] = []
     clause = 0
     last_sentence = -1
@@ -112,7 +122,8 @@ def analyse(text: str, base: str) -> Analysis:
             last_sentence = sentence
         if raw_tokens and bisect_left(breaks, match.start()) != bisect_left(breaks, raw_tokens[-1][1]):
             clause += 1
-        if word.norm in connectives:
+        joins_subject = bool(raw_tokens) and word.norm in subjects and raw_tokens[-1][2].norm in coordinators
+        if word.norm in connectives or joins_subject:
             clause += 1
         raw_tokens.append((match.start(), match.end(), word, sentence, clause))
     negated = _negated_positions(raw_tokens, base)

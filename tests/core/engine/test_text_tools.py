@@ -40,6 +40,9 @@ def test_clause_breaks_at_punctuation() -> None:
         ("fr", "L'ampoule brille mais le circuit n'est pas connecté.", "connecté", "brille"),
         ("it", "La lampadina è accesa ma il circuito non è collegato.", "collegato", "accesa"),
         ("es", "La bombilla está encendida pero el circuito no está conectado.", "conectado", "encendida"),
+        ("en", "There is no gap between them and the voltage is 0.", "gap", "voltage"),
+        ("en", "The wire is not hot and dry.", "dry", "wire"),
+        ("de", "Es gibt keine Lücke und die Spannung ist null.", "Lücke", "Spannung"),
     ],
 )
 def test_negation_covers_its_clause_only(base: str, text: str, negated_word: str, plain_word: str) -> None:
