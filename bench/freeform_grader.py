@@ -3,7 +3,7 @@
     python bench/freeform_grader.py            # the leave-one-corpus-out table
     python bench/freeform_grader.py --write    # also retrain on all corpora and write the weights
 
-The judge (core/engine/freeform/judge.py) reads three features of an answer against the sample
+The judge (core/engine/freeform/judge.py) reads four features of an answer against the sample
 solutions' facts. Here a logistic regression over them is trained across tasks, and its two cut
 points chosen, on two corpora; the third corpus's unseen-questions file is then judged. No weight
 and no cut point ever sees an answer of the corpus being judged. Each training corpus weighs the

@@ -1,6 +1,6 @@
 """Judging an answer against the sample solutions alone: the case of a new task.
 
-Three signals per sample solution, each about its facts (:mod:`facts`), and all relative to the
+Four signals per sample solution, each about its facts (:mod:`facts`), and all relative to the
 task, since absolute word overlap and cosines differ by language and by how long authors write:
 
 - ``fact_alignment``: per fact, the lexical coverage of its key terms by the one answer sentence
@@ -11,9 +11,13 @@ task, since absolute word overlap and cosines differ by language and by how long
   than the problem statement does (USE multilingual cosines), averaged; this is what carries a
   paraphrase in other words or another language;
 - ``facts_beaten``: the share of facts that some sentence of the answer is closer to than the
-  problem statement is.
+  problem statement is;
+- ``fact_agreement``: per fact, alignment times gain, averaged. With the same two means, an answer
+  that states a few facts fully, in the solution's words and by meaning, has a higher agreement
+  than one that touches every fact; the model learns a negative weight for it, so it tells a
+  partial answer from a complete one (held out, every corpus gained: docs/freeform-engine.md).
 
-A logistic model over the three, trained across tasks on the labelled corpora in ../shared/bench
+A logistic model over the four, trained across tasks on the labelled corpora in ../shared/bench
 by ``bench/freeform_grader.py`` (which also judges it leaving one corpus out), gives the chance
 that the answer is correct; two cut points, chosen there on the training corpora, read it as
 CORRECT, PARTIAL or WRONG. The best of the sample solutions (they are alternatives) counts.
@@ -35,7 +39,7 @@ from core.engine.text.embedding import encoder
 from core.engine.text.relations import Causal, reversed_relation, sentence_relations
 from core.engine.text.tokens import Analysis, Token
 
-FEATURES = ("fact_alignment", "fact_gain", "facts_beaten")
+FEATURES = ("fact_alignment", "fact_gain", "facts_beaten", "fact_agreement")
 FACT_SHOWN_LEXICALLY = 0.5
 FACT_SHOWN_BY_MEANING = 0.25
 """A fact counts as stated (for the feedback's "n of m") when half its key terms are there, or the
@@ -212,7 +216,7 @@ def evidence(reference: Reference, answer: AnswerText) -> Evidence:
     )
     gain = np.where(opposed | swapped, np.minimum(gain, 0.0), gain)
     return Evidence(
-        features=np.array([lexical.mean(), gain.mean(), (gain > 0).mean()]),
+        features=np.array([lexical.mean(), gain.mean(), (gain > 0).mean(), (lexical * gain).mean()]),
         shown=(lexical >= FACT_SHOWN_LEXICALLY) | (gain >= FACT_SHOWN_BY_MEANING),
         matched=tuple(c.matched for c in in_sentence),
         verbatim=bool((nearest >= SAME_TEXT).all() and not (opposed | swapped).any()),
