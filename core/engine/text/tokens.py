@@ -18,10 +18,9 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
-from itertools import chain, takewhile
 from typing import NamedTuple
 
 from core.engine.text.languages import (
@@ -182,18 +181,23 @@ def _negated_positions(raw_tokens: list[tuple[int, int, _Word, int, int]], base:
 
 def value_heads(tokens: Sequence[Token]) -> list[tuple[Token, str]]:
     """Each value with the stem of the content word it belongs to ("bulb" for "bulb A", "voltage"
-    for "the voltage is 0"): the nearest content word before it in its clause, else after it."""
+    for "the voltage is 0"): the nearest content word before it in its clause, else after it.
+    Two passes, so a pasted text of thousands of values costs no more than its length."""
+    before = _nearest_content(tokens)
+    after = _nearest_content(tokens[::-1])[::-1]
+    return [(t, before[i] or after[i]) for i, t in enumerate(tokens) if t.value]
 
-    def heads(token: Token, side: Iterable[Token]) -> Iterator[str]:
-        for other in takewhile(lambda t: t.clause == token.clause, side):
-            if not (other.stop or other.negation or other.value):
-                yield other.stem
 
+def _nearest_content(tokens: Sequence[Token]) -> list[str]:
+    """For each token, the stem of the last content word before it in its clause ("" if none)."""
     out = []
-    for index, token in enumerate(tokens):
-        if token.value:
-            found = chain(heads(token, reversed(tokens[:index])), heads(token, tokens[index + 1 :]))
-            out.append((token, next(found, "")))
+    last, clause = "", -1
+    for token in tokens:
+        if token.clause != clause:
+            last, clause = "", token.clause
+        out.append(last)
+        if not (token.stop or token.negation or token.value):
+            last = token.stem
     return out
 
 

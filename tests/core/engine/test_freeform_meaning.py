@@ -134,14 +134,25 @@ def test_a_denied_reason_is_not_flagged_as_the_misconception() -> None:
         "🙂🙂🔥",
         "x" * 10_000,
         "the circuit " * 1_000,
+        "x y " * 2_500,
         "Die Birne leuchtet, weil der Stromkreis geschlossen ist.",
     ],
-    ids=["empty", "whitespace", "punctuation", "emoji", "one-long-word", "10k-chars", "other-language"],
+    ids=[
+        "empty",
+        "whitespace",
+        "punctuation",
+        "emoji",
+        "one-long-word",
+        "10k-chars",
+        "10k-labels",
+        "other-language",
+    ],
 )
 def test_bad_input_gets_a_verdict(content: str) -> None:
-    result = judge(CIRCUIT, content)
-    assert result.points.verdict in {Correctness.CORRECT, Correctness.PARTIAL, Correctness.WRONG}
-    assert result.feedback
+    for task in (CIRCUIT, BULBS):  # BULBS names values ("bulb A"), which an answer's labels are read against
+        result = judge(task, content)
+        assert result.points.verdict in {Correctness.CORRECT, Correctness.PARTIAL, Correctness.WRONG}
+        assert result.feedback
 
 
 def test_the_packaged_encoder_ranks_a_translation_above_an_unrelated_sentence() -> None:
