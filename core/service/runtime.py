@@ -18,7 +18,6 @@ from urllib.parse import quote
 
 from core.api import TaskBase, TutorUpsert, parse_task
 from core.assets import demo_tasks, demo_tutors, load_catalogue
-from core.auth import Principal
 from core.config import Settings
 from core.engine.base import GradedExample
 from core.engine.messages import Catalogue
@@ -29,6 +28,7 @@ from core.store.task_history import DEMO_AUTHOR
 
 if TYPE_CHECKING:
     from core.engine.similarity import SimilarityBackend
+    from core.service.local import LocalService
 
 log = logging.getLogger(__name__)
 PRINCIPAL_TTL_SECONDS = 5.0
@@ -112,8 +112,10 @@ class Runtime:
         self.task_cache: LruCache[tuple[str, str, str], TaskBase] = LruCache(1024)
         """Stored task definitions as models by (tenant, task id, content hash): compute by id
         parses a task once per revision, not once per answer."""
-        self.principal_cache: TimedCache[Principal] = TimedCache(PRINCIPAL_TTL_SECONDS)
-        """Principals by token hash: a revoked token or a changed grant is noticed within the TTL."""
+        self.callers: TimedCache[LocalService] = TimedCache(PRINCIPAL_TTL_SECONDS)
+        """The API's callers by token hash: each a LocalService of the token's principal, built once
+        per TTL rather than per request (core.server.deps); a revoked token or a changed grant is
+        noticed within the TTL."""
         self._similarity: SimilarityBackend | None = None
 
     @classmethod
