@@ -9,13 +9,14 @@ spends a request: CPU time (user and system), and with --callgrind the instructi
 machine's load at all. The echo (bench/echo_app.py) gets the same requests in the same way.
 
 Rows: multiple choice and fill-in blanks on both compute routes, answers and user ids varied on
-every request (drawn from a seeded generator, so every run judges the same answers).
+every request (drawn from a seeded generator, so every run judges the same answers), and
+multiple choice by id once more with the access log off (its cost).
 
     .venv/bin/python bench/in_process.py [--requests 2000] [--rounds 3]
     .venv/bin/python bench/in_process.py --callgrind [--requests 300]   # needs valgrind
 
 --profile ROW writes a cProfile of that row's requests (pstats file) for a look at where the time
-goes (`python -m pstats FILE`).
+goes (`python -m pstats FILE`); with --profile-file NAME.txt or .html, pyinstrument's instead.
 """
 
 from __future__ import annotations
@@ -40,6 +41,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "bench")]
 
 CONCURRENCY = 32
+QUIET = "MC, by id, access log off"
+"""The row whose requests run with the access log's level above INFO (the line's cost)."""
 Request = tuple[str, str, dict[str, Any]]
 ASGI = Callable[
     [dict[str, Any], Callable[[], Awaitable[dict[str, Any]]], Callable[[dict[str, Any]], Awaitable[None]]],
@@ -129,6 +132,7 @@ def rows(rng: random.Random) -> tuple[dict[str, Callable[[int], list[Request]]],
         "MC, by id": lambda n: [realistic.compute_by_id(mc) for _ in range(n)],
         "blanks, POST /feedback/compute": lambda n: realistic.compute_supplied(blanks, n),
         "blanks, by id": lambda n: [realistic.compute_by_id(blanks) for _ in range(n)],
+        QUIET: lambda n: [realistic.compute_by_id(mc) for _ in range(n)],
     }, [mc, blanks]
 
 
@@ -173,6 +177,11 @@ async def measure(args: argparse.Namespace) -> list[tuple[str, list[float], list
             _callgrind("dump", "start")
             _callgrind("dump", "nothing")  # what a dump itself costs the measured stretch
             for name, make in plan.items():
+                if args.row and name not in args.row:
+                    continue
+                logging.getLogger("feedback_studio.access").setLevel(
+                    logging.WARNING if name == QUIET else logging.NOTSET
+                )
                 warm = make(200)
                 await run_requests(app, warm, headers)
                 await run_requests(echo, warm, [])
@@ -183,19 +192,17 @@ async def measure(args: argparse.Namespace) -> list[tuple[str, list[float], list
                         (echo, [], echo_costs),
                         (app, headers, studio_costs),
                     ):
-                        profile = None
-                        if args.profile == name and target is app:
-                            import cProfile
-
-                            profile = cProfile.Profile()
-                            profile.enable()
+                        profile = (
+                            profiler(args.profile_file) if args.profile == name and target is app else None
+                        )
+                        if profile is not None:
+                            profile.start()
                         _callgrind("dump", "warm-up")
                         started = time.process_time()
                         statuses = await run_requests(target, requests, target_headers)
                         spent = time.process_time() - started
                         if profile is not None:
-                            profile.disable()
-                            profile.dump_stats(args.profile_file)
+                            profile.stop()
                         bad = [s for s in statuses if s != 200]
                         if bad:
                             raise SystemExit(f"{name}: {len(bad)} answers not 200 (e.g. {bad[0]})")
@@ -203,6 +210,40 @@ async def measure(args: argparse.Namespace) -> list[tuple[str, list[float], list
                         _callgrind("dump", f"{name} {'echo' if target is echo else 'studio'}")
                 results.append((name, studio_costs, echo_costs))
     return results
+
+
+class profiler:
+    """cProfile into a pstats file, or, for a file ending in .txt or .html, pyinstrument's sampling
+    profile (pip install pyinstrument; it distorts the calls' costs much less)."""
+
+    def __init__(self, file: str) -> None:
+        self.file = file
+        if file.endswith((".txt", ".html")):
+            from pyinstrument import Profiler
+
+            self.sampler: Any = Profiler(interval=0.0002, async_mode="disabled")
+        else:
+            import cProfile
+
+            self.sampler = cProfile.Profile()
+
+    def start(self) -> None:
+        self.sampler.start() if hasattr(self.sampler, "start") else self.sampler.enable()
+
+    def stop(self) -> None:
+        if hasattr(self.sampler, "enable"):
+            self.sampler.disable()
+            self.sampler.dump_stats(self.file)
+            return
+        self.sampler.stop()
+        session = self.sampler.last_session
+        from pyinstrument.renderers import ConsoleRenderer, HTMLRenderer
+
+        renderer = (
+            HTMLRenderer() if self.file.endswith(".html") else ConsoleRenderer(unicode=True, short_mode=False)
+        )
+        Path(self.file).write_text(renderer.render(session))
+        session.save(self.file.rsplit(".", 1)[0] + ".pyisession")  # for other views of the samples
 
 
 def median(values: list[float]) -> float:
@@ -215,6 +256,7 @@ def main() -> int:
     parser.add_argument("--requests", type=int, default=2000, help="a row's requests per round")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--callgrind", action="store_true", help="count instructions under valgrind")
+    parser.add_argument("--row", action="append", help="only the rows of these names (repeatable)")
     parser.add_argument("--callgrind-dir", help="keep valgrind's files there (callgrind_annotate)")
     parser.add_argument("--profile", metavar="ROW", help="cProfile that row's requests")
     parser.add_argument("--profile-file", default="in_process.pstats")
@@ -258,6 +300,7 @@ def under_callgrind(args: argparse.Namespace) -> int:
             str(args.requests),
             "--rounds",
             str(args.rounds),
+            *(option for row in args.row or () for option in ("--row", row)),
         ]
         env = {**os.environ, "IN_PROCESS_CALLGRIND": "1"}
         output = subprocess.run(command, env=env, capture_output=True, text=True, check=True).stdout

@@ -13,6 +13,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Hashable
+from functools import lru_cache
 from typing import TYPE_CHECKING, Generic, TypeVar
 from urllib.parse import quote
 
@@ -102,6 +103,13 @@ class TimedCache(Generic[V]):
             self._items.put(key, (value, time.monotonic() + self._ttl))
 
 
+@lru_cache(maxsize=4096)
+def _path_segment(value: str) -> str:
+    """A value percent-encoded as one segment of a URL path, remembered (every feedback links its
+    task, and the same few tenants and tasks come again and again)."""
+    return quote(value, safe="")
+
+
 class Runtime:
     def __init__(self, settings: Settings, db: Database, catalogue: Catalogue) -> None:
         self.settings = settings
@@ -143,7 +151,7 @@ class Runtime:
 
     def task_link(self, tenant_id: str, task_id: str) -> str:
         """The task's page in the web app; ids are percent-encoded ("Übung 1", "a?b" stay one link)."""
-        return f"{self.settings.base_url}/tasks/{quote(tenant_id, safe='')}/{quote(task_id, safe='')}"
+        return f"{self.settings.base_url}/tasks/{_path_segment(tenant_id)}/{_path_segment(task_id)}"
 
     async def seed_demo_if_empty(self, tenant_id: str | None = None) -> int:
         """Seed the demo tasks into a tenant that has none; returns how many were added."""
