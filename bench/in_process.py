@@ -14,6 +14,10 @@ multiple choice by id once more with the access log off (its cost).
 
     .venv/bin/python bench/in_process.py [--requests 2000] [--rounds 3]
     .venv/bin/python bench/in_process.py --callgrind [--requests 300]   # needs valgrind
+    .venv/bin/python bench/in_process.py --postgres postgresql+asyncpg://postgres@127.0.0.1:5432/test
+
+With --postgres, a fresh database on that server instead of the SQLite file; the counts are then
+this process's alone (not the database server's).
 
 --profile ROW writes a cProfile of that row's requests (pstats file) for a look at where the time
 goes (`python -m pstats FILE`); with --profile-file NAME.txt or .html, pyinstrument's instead.
@@ -34,11 +38,14 @@ import tempfile
 import threading
 import time
 from collections.abc import Awaitable, Callable
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "bench")]
+
+from harness import fresh_database  # noqa: E402  (bench/ is on the path from here)
 
 CONCURRENCY = 32
 QUIET = "MC, by id, access log off"
@@ -136,7 +143,9 @@ def rows(rng: random.Random) -> tuple[dict[str, Callable[[int], list[Request]]],
     }, [mc, blanks]
 
 
-async def measure(args: argparse.Namespace) -> list[tuple[str, list[float], list[float]]]:
+async def measure(
+    args: argparse.Namespace, database: str | None
+) -> list[tuple[str, list[float], list[float]]]:
     """Per row: the studio's and the echo's cost a request in each round (µs of CPU, or
     instructions under callgrind, which the parent reads from valgrind's files)."""
     from echo_app import app as echo
@@ -149,7 +158,7 @@ async def measure(args: argparse.Namespace) -> list[tuple[str, list[float], list
     plan, tasks = rows(rng)
     with tempfile.TemporaryDirectory() as tmp:
         os.environ.update(
-            FEEDBACK_STUDIO_DATABASE_URL=f"sqlite+aiosqlite:///{Path(tmp) / 'bench.sqlite3'}",
+            FEEDBACK_STUDIO_DATABASE_URL=database or f"sqlite+aiosqlite:///{Path(tmp) / 'bench.sqlite3'}",
             FEEDBACK_STUDIO_SEED_DEMO="false",
             FEEDBACK_STUDIO_LOG_LEVEL="INFO",
         )
@@ -257,6 +266,11 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--callgrind", action="store_true", help="count instructions under valgrind")
     parser.add_argument("--row", action="append", help="only the rows of these names (repeatable)")
+    parser.add_argument(
+        "--postgres",
+        metavar="URL",
+        help="a fresh database on this PostgreSQL server instead of a SQLite file",
+    )
     parser.add_argument("--callgrind-dir", help="keep valgrind's files there (callgrind_annotate)")
     parser.add_argument("--profile", metavar="ROW", help="cProfile that row's requests")
     parser.add_argument("--profile-file", default="in_process.pstats")
@@ -265,7 +279,9 @@ def main() -> int:
 
     if args.callgrind and not os.environ.get("IN_PROCESS_CALLGRIND"):
         return under_callgrind(args)
-    results = uvloop.run(measure(args))
+    with ExitStack() as stack:
+        database = stack.enter_context(fresh_database(args.postgres)) if args.postgres else None
+        results = uvloop.run(measure(args, database))
     print(
         f"In process, {CONCURRENCY} requests at a time, {args.rounds} rounds of {args.requests} requests a row"
     )
@@ -301,6 +317,7 @@ def under_callgrind(args: argparse.Namespace) -> int:
             "--rounds",
             str(args.rounds),
             *(option for row in args.row or () for option in ("--row", row)),
+            *(("--postgres", args.postgres) if args.postgres else ()),
         ]
         env = {**os.environ, "IN_PROCESS_CALLGRIND": "1"}
         output = subprocess.run(command, env=env, capture_output=True, text=True, check=True).stdout
