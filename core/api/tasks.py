@@ -32,7 +32,13 @@ Name = Annotated[str, Field(min_length=1, max_length=200)]
 def normalised_id(value: str) -> str:
     """One id, one spelling: Unicode NFC (an id typed on a Mac or pasted from a PDF may arrive
     decomposed, and would otherwise be a second task), and no control or invisible format
-    characters (bidi overrides, zero-width joiners) that make two different ids look alike."""
+    characters (bidi overrides, zero-width joiners) that make two different ids look alike.
+
+    Most ids are printable ASCII, which NFC leaves as it is and which holds no such character
+    (ASCII's only ones are the controls, which are not printable): those are taken as they are,
+    without a look at each character."""
+    if value.isascii() and value.isprintable():
+        return value
     value = unicodedata.normalize("NFC", value)
     hidden = next((ch for ch in value if unicodedata.category(ch).startswith("C")), None)
     if hidden is not None:

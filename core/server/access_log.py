@@ -13,9 +13,9 @@ always the same line of this module.
 
 from __future__ import annotations
 
-import json
 import logging
 import time
+from json.encoder import encode_basestring_ascii as json_string
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -33,28 +33,42 @@ class AccessLog:
             return
         started = time.perf_counter()
         status = 500  # what the client sees if the app fails before answering
-        interaction = None
+        interaction: bytes | None = None
 
         async def observing_send(message: Message) -> None:
             nonlocal status, interaction
             if message["type"] == "http.response.start":
                 status = message["status"]
-                interaction = next(
-                    (value for name, value in message.get("headers", ()) if name == INTERACTION_HEADER),
-                    None,
-                )
+                for name, value in message.get("headers", ()):
+                    if name == INTERACTION_HEADER:
+                        interaction = value
+                        break
             await send(message)
 
         try:
             await self.app(scope, receive, observing_send)
         finally:
-            line = {
-                "method": scope["method"],
-                "path": scope["path"],
-                "status": status,
-                "ms": round((time.perf_counter() - started) * 1000, 2),
-                "client": scope["client"][0] if scope.get("client") else None,
-            }
-            if interaction is not None:
-                line["interactionId"] = interaction.decode("latin-1")
-            log.handle(log.makeRecord(log.name, logging.INFO, __file__, 0, json.dumps(line), (), None))
+            client = scope.get("client")
+            line = access_line(
+                scope["method"],
+                scope["path"],
+                status,
+                round((time.perf_counter() - started) * 1000, 2),
+                client[0] if client else None,
+                interaction,
+            )
+            log.handle(log.makeRecord(log.name, logging.INFO, __file__, 0, line, (), None))
+
+
+def access_line(
+    method: str, path: str, status: int, ms: float, client: str | None, interaction: bytes | None
+) -> str:
+    """The line's JSON, as json.dumps writes the object {method, path, status, ms, client,
+    interactionId?}, put together directly (a third of json.dumps's time for this one shape)."""
+    line = (
+        f'{{"method": {json_string(method)}, "path": {json_string(path)}, "status": {status}, '
+        f'"ms": {ms!r}, "client": {"null" if client is None else json_string(client)}'
+    )
+    if interaction is None:
+        return line + "}"
+    return f'{line}, "interactionId": {json_string(interaction.decode("latin-1"))}}}'

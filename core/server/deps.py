@@ -7,7 +7,7 @@ from typing import Annotated
 from fastapi import Depends, Request
 
 from core.api import InvalidToken
-from core.auth import Principal, hash_token
+from core.auth import hash_token
 from core.service.local import LocalService
 from core.service.runtime import Runtime
 from core.store import principals
@@ -27,12 +27,11 @@ async def local_service(request: Request) -> LocalService:
     One dependency that reads the header itself, rather than a chain of runtime, HTTPBearer and
     principal: FastAPI resolves every dependency of a route on every call (tens of microseconds
     each), and this one is on every request. It is async because FastAPI would run a plain def
-    in a worker thread.
+    in a worker thread. The service is built once per token and kept for a few seconds with its
+    principal (Runtime.callers), not once per request.
     """
     runtime: Runtime = request.app.state.runtime  # Starlette's app state is untyped; create_app sets it
-    return LocalService(
-        runtime, await _principal_for(runtime, bearer_token(request.headers.get("authorization")))
-    )
+    return await _service_for(runtime, bearer_token(request.headers.get("authorization")))
 
 
 ServiceDep = Annotated[LocalService, Depends(local_service)]
@@ -50,17 +49,18 @@ def bearer_token(header: str | None) -> str:
     return token.strip()
 
 
-async def _principal_for(runtime: Runtime, token: str) -> Principal:
-    """The token's principal, remembered for a few seconds to spare a query per call."""
+async def _service_for(runtime: Runtime, token: str) -> LocalService:
+    """The token's principal's service, remembered for a few seconds to spare a query per call."""
     key = hash_token(token)
-    principal = runtime.principal_cache.fresh(key)
-    if principal is None:
+    service = runtime.callers.fresh(key)
+    if service is None:
 
-        async def lookup() -> Principal | None:
+        async def lookup() -> LocalService | None:
             async with runtime.db.read() as session:
-                return await principals.principal_for_token(session, token)
+                principal = await principals.principal_for_token(session, token)
+            return None if principal is None else LocalService(runtime, principal)
 
-        principal = await runtime.principal_cache.get(key, lookup)
-    if principal is None:
+        service = await runtime.callers.get(key, lookup)
+    if service is None:
         raise InvalidToken("the bearer token is unknown or has been revoked")
-    return principal
+    return service

@@ -3,7 +3,8 @@ their ratings (2.5; listing and reading interactions are extensions).
 
 Both compute routes judge and record in one write job of the store's writer: the stored task's
 revision is read, the answer judged, and the interaction inserted in one transaction, so a
-refused or failing request stores nothing. Parsed tasks and graded answers are cached per
+refused or failing request stores nothing. The writer reads the revisions of all the tasks of a
+batch's jobs in one statement (tasks.revision_read) and inserts their interactions in another. Parsed tasks and graded answers are cached per
 revision (the content hash and the graded count name it), valid across processes.
 """
 
@@ -66,7 +67,8 @@ class FeedbackOperations:
         digest = tasks.task_hash(request.taskDefinition)
         transcript = await self.transcript(tenant, request.answer)
         return await self.ctx.runtime.db.run_write(
-            partial(self._judge_supplied, tenant, request, digest, transcript)
+            partial(self._judge_supplied, tenant, request, digest, transcript),
+            tasks.revision_read(tenant, request.taskDefinition.id),
         )
 
     def _judge_supplied(
@@ -99,7 +101,8 @@ class FeedbackOperations:
         tenant = self.ctx.tenant(request.tenantId, Permission.ACCESS)
         transcript = await self.transcript(tenant, request.answer)
         return await self.ctx.runtime.db.run_write(
-            partial(self._judge_stored, tenant, task_id, request, transcript)
+            partial(self._judge_stored, tenant, task_id, request, transcript),
+            tasks.revision_read(tenant, task_id),
         )
 
     def _judge_stored(

@@ -13,12 +13,12 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Hashable
+from functools import lru_cache
 from typing import TYPE_CHECKING, Generic, TypeVar
 from urllib.parse import quote
 
 from core.api import TaskBase, TutorUpsert, parse_task
 from core.assets import demo_tasks, demo_tutors, load_catalogue
-from core.auth import Principal
 from core.config import Settings
 from core.engine.base import GradedExample
 from core.engine.messages import Catalogue
@@ -29,6 +29,7 @@ from core.store.task_history import DEMO_AUTHOR
 
 if TYPE_CHECKING:
     from core.engine.similarity import SimilarityBackend
+    from core.service.local import LocalService
 
 log = logging.getLogger(__name__)
 PRINCIPAL_TTL_SECONDS = 5.0
@@ -102,6 +103,13 @@ class TimedCache(Generic[V]):
             self._items.put(key, (value, time.monotonic() + self._ttl))
 
 
+@lru_cache(maxsize=4096)
+def _path_segment(value: str) -> str:
+    """A value percent-encoded as one segment of a URL path, remembered (every feedback links its
+    task, and the same few tenants and tasks come again and again)."""
+    return quote(value, safe="")
+
+
 class Runtime:
     def __init__(self, settings: Settings, db: Database, catalogue: Catalogue) -> None:
         self.settings = settings
@@ -112,8 +120,10 @@ class Runtime:
         self.task_cache: LruCache[tuple[str, str, str], TaskBase] = LruCache(1024)
         """Stored task definitions as models by (tenant, task id, content hash): compute by id
         parses a task once per revision, not once per answer."""
-        self.principal_cache: TimedCache[Principal] = TimedCache(PRINCIPAL_TTL_SECONDS)
-        """Principals by token hash: a revoked token or a changed grant is noticed within the TTL."""
+        self.callers: TimedCache[LocalService] = TimedCache(PRINCIPAL_TTL_SECONDS)
+        """The API's callers by token hash: each a LocalService of the token's principal, built once
+        per TTL rather than per request (core.server.deps); a revoked token or a changed grant is
+        noticed within the TTL."""
         self._similarity: SimilarityBackend | None = None
 
     @classmethod
@@ -141,7 +151,7 @@ class Runtime:
 
     def task_link(self, tenant_id: str, task_id: str) -> str:
         """The task's page in the web app; ids are percent-encoded ("Übung 1", "a?b" stay one link)."""
-        return f"{self.settings.base_url}/tasks/{quote(tenant_id, safe='')}/{quote(task_id, safe='')}"
+        return f"{self.settings.base_url}/tasks/{_path_segment(tenant_id)}/{_path_segment(task_id)}"
 
     async def seed_demo_if_empty(self, tenant_id: str | None = None) -> int:
         """Seed the demo tasks into a tenant that has none; returns how many were added."""

@@ -25,7 +25,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from sqlalchemy.pool import ConnectionPoolEntry, PoolProxiedConnection
 
 from core.api import ApiModel
-from core.store.writer import GroupCommit, ServerWriter, SqliteWriter, apply_pragmas
+from core.store.writer import GroupCommit, Read, ServerWriter, SqliteWriter, apply_pragmas
 
 if TYPE_CHECKING:
     from alembic.config import Config
@@ -124,8 +124,9 @@ class Database:
             await session.connection(execution_options={"sqlite_immediate": True})
             yield session
 
-    async def run_write(self, job: Callable[[Connection], T]) -> T:
+    async def run_write(self, job: Callable[[Connection], T], read: Read | None = None) -> T:
         """`job(connection)` in a write transaction; its result once that transaction is committed.
+        `read`: what the job reads first, which the writer may read for its whole batch at once.
 
         The one way the request paths write: the job is a plain function of a synchronous
         connection, run by the store's writer (group commit, core.store.writer: on the SQLite file
@@ -133,7 +134,7 @@ class Database:
         run_sync in a transaction of its own. Whatever the job raises rolls back all it wrote.
         """
         if self.writer is not None:
-            return await self.writer.run(job)
+            return await self.writer.run(job, read)
         # in memory: one connection, shared with the sessions under their lock
         async with self.write() as session:
             connection = await session.connection()

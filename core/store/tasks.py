@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from functools import lru_cache
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import Connection, bindparam, delete, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -29,6 +30,7 @@ from core.api import (
 from core.store import models as m
 from core.store.common import insert_for
 from core.store.task_history import record_version
+from core.store.writer import Read, forget, prefetched
 
 
 def canonical_json(task: TaskBase) -> dict[str, Any]:
@@ -119,12 +121,45 @@ _READ_REVISION = select(_tasks.c.type, _tasks.c.content_hash, _tasks.c.version, 
 """Built once: the read every feedback computation starts with (building a statement costs as much
 as running it)."""
 _READ_DEFINITION = select(_tasks.c.definition).where(_BY_KEY)
+_READ_REVISIONS = select(
+    _tasks.c.task_id, _tasks.c.type, _tasks.c.content_hash, _tasks.c.version, _tasks.c.graded_count
+).where(
+    (_tasks.c.tenant_id == bindparam("tenant_id"))
+    & _tasks.c.task_id.in_(bindparam("task_ids", expanding=True))
+)
 
 
 def read_revision(connection: Connection, tenant_id: str, task_id: str) -> TaskRevision | None:
-    """The task's type and revision, or None."""
+    """The task's type and revision, or None; as its writer's batch read it, if it did
+    (revision_read)."""
+    known = prefetched(connection, read_revisions)
+    if (tenant_id, task_id) in known:
+        revision: TaskRevision | None = known[(tenant_id, task_id)]
+        return revision
     row = connection.execute(_READ_REVISION, {"tenant_id": tenant_id, "task_id": task_id}).first()
     return TaskRevision(TaskType(row[0]), row[1], row[2], row[3]) if row is not None else None
+
+
+def revision_read(tenant_id: str, task_id: str) -> Read:
+    """The read of a task's revision, for a write job that starts with it (Database.run_write):
+    the writer reads the revisions of all the tasks its batch's jobs start with in one statement."""
+    return Read(read_revisions, (tenant_id, task_id))
+
+
+def read_revisions(connection: Connection, keys: Sequence[Hashable]) -> dict[Hashable, TaskRevision | None]:
+    """The revisions of the tasks of these (tenant id, task id) keys, None where there is none:
+    one statement per tenant (a batch's are usually all of one), which finds the rows by the key's
+    index (a list of pairs does not use it on SQLite)."""
+    found: dict[Hashable, TaskRevision | None] = dict.fromkeys(keys)
+    by_tenant: dict[str, list[str]] = {}
+    for key in keys:
+        tenant_id, task_id = cast(tuple[str, str], key)  # the keys of revision_read
+        by_tenant.setdefault(tenant_id, []).append(task_id)
+    for tenant_id, task_ids in by_tenant.items():
+        rows = connection.execute(_READ_REVISIONS, {"tenant_id": tenant_id, "task_ids": task_ids})
+        for task_id, type_, digest, version, graded_count in rows:
+            found[(tenant_id, task_id)] = TaskRevision(TaskType(type_), digest, version, graded_count)
+    return found
 
 
 def read_definition(connection: Connection, tenant_id: str, task_id: str) -> dict[str, Any]:
@@ -151,6 +186,7 @@ def write_task(
     opened): 0 means the task must not exist yet, n that version n must still be the stored one.
     Writing what is stored already is no conflict for an editor (n); a create (0) finds any task
     with the id a conflict. The row is locked while it is checked."""
+    forget(connection, read_revisions, (tenant_id, task.id))  # the batch's later jobs read it anew
     document = canonical_json(task)
     digest = content_hash(document)
     now = m.utcnow()

@@ -22,6 +22,13 @@ work is most of an insert's cost; on PostgreSQL each statement is also a round t
 runs in a transaction of its own (an in-memory database; on PostgreSQL, a job alone in its batch
 or run again alone), insert_at_commit inserts at once.
 
+What a job reads first (every feedback: its task's revision) the writer can read for the whole
+batch at once: a job handed over with a Read (run(job, read)) finds its key's value among those
+one statement read for every job of its batch (prefetched), instead of making a statement of its
+own (each a round trip on PostgreSQL). The values are read in the batch's transaction, after every
+job of the batch arrived; a job that changes what a key names forgets it (forget), so that the
+jobs after it read it again.
+
 A batch runs on the event loop itself. That is deliberate and measured (docs/performance.md):
 with WAL and synchronous=NORMAL a commit writes to the page cache and never waits for the disk,
 so a batch is CPU work like any other, and on a worker thread it lost more time to the GIL hand-
@@ -40,8 +47,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import sqlite3
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Hashable, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import stamina
@@ -63,6 +71,39 @@ the checkpoint: at 3,000 feedbacks a second about once every ten seconds."""
 
 DEFERRED = "feedback_studio.deferred_inserts"
 """The key, in the writer's connection.info, of the rows its batch inserts before COMMIT."""
+PREFETCHED = "feedback_studio.prefetched"
+"""The key, in connection.info, of what the batch's Reads read (by their `many`, then key)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Read:
+    """What a job reads first, read for its whole batch at once: `many(connection, keys)` reads the
+    value of every key of the batch in one statement (a value for each key, None where nothing is
+    stored), and the job finds its own with prefetched(connection, many)."""
+
+    many: Callable[[Connection, Sequence[Hashable]], dict[Hashable, Any]]
+    key: Hashable
+
+
+def prefetched(connection: Connection, many: Callable[..., dict[Hashable, Any]]) -> dict[Hashable, Any]:
+    """The values the batch's Reads of `many` read, by key (empty outside a batch that read them)."""
+    known: dict[Any, dict[Hashable, Any]] | None = connection.info.get(PREFETCHED)
+    return known.get(many, {}) if known else {}
+
+
+def forget(connection: Connection, many: Callable[..., dict[Hashable, Any]], key: Hashable) -> None:
+    """A job changes what `key` names: the batch's later jobs read it anew."""
+    prefetched(connection, many).pop(key, None)
+
+
+def _prefetch(connection: Connection, reads: Sequence[Read | None]) -> None:
+    """Make the batch's reads, one statement per kind of read."""
+    keys: dict[Any, dict[Hashable, None]] = {}
+    for read in reads:
+        if read is not None:
+            keys.setdefault(read.many, {})[read.key] = None
+    connection.info[PREFETCHED] = {many: many(connection, list(wanted)) for many, wanted in keys.items()}
+
 
 log = logging.getLogger(__name__)
 
@@ -183,13 +224,14 @@ class GroupCommit:
 
     def __init__(self, lock: asyncio.Lock) -> None:
         self._lock = lock
-        self._pending: list[tuple[Job, asyncio.Future[Any]]] = []
+        self._pending: list[tuple[Job, Read | None, asyncio.Future[Any]]] = []
         self._flusher: asyncio.Task[None] | None = None
 
-    async def run(self, job: Callable[[Connection], T]) -> T:
-        """Run `job` in a write transaction; its result once that transaction is committed."""
+    async def run(self, job: Callable[[Connection], T], read: Read | None = None) -> T:
+        """Run `job` in a write transaction; its result once that transaction is committed. `read`:
+        what the job reads first, which its batch may read for all its jobs at once."""
         future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
-        self._pending.append((job, future))
+        self._pending.append((job, read, future))
         if self._flusher is None:
             self._flusher = asyncio.create_task(self._flush())
         return await future
@@ -199,13 +241,13 @@ class GroupCommit:
         try:
             while self._pending:
                 batch, self._pending = self._pending, []
-                jobs = [job for job, _ in batch]
+                jobs = [job for job, _, _ in batch]
                 async with self._lock:
                     try:
-                        outcomes = await self._commit(jobs)
+                        outcomes = await self._commit(jobs, [read for _, read, _ in batch])
                     except Exception as exc:  # the transaction itself failed: nothing is stored
                         outcomes = [(False, exc)] * len(batch)
-                for (_, future), (ok, value) in zip(batch, outcomes, strict=True):
+                for (_, _, future), (ok, value) in zip(batch, outcomes, strict=True):
                     if future.done():  # its caller went away (cancelled); the work is stored anyway
                         continue
                     if ok:
@@ -216,7 +258,7 @@ class GroupCommit:
         finally:
             self._flusher = None
 
-    async def _commit(self, jobs: list[Job]) -> list[tuple[bool, Any]]:
+    async def _commit(self, jobs: list[Job], reads: list[Read | None]) -> list[tuple[bool, Any]]:
         """Each job's outcome (ok, result or exception), its writes committed if ok."""
         raise NotImplementedError
 
@@ -249,27 +291,33 @@ class SqliteWriter(GroupCommit):
         self._since_checkpoint = 0
         self._checkpoint: asyncio.Future[None] | None = None
 
-    async def _commit(self, jobs: list[Job]) -> list[tuple[bool, Any]]:
+    async def _commit(self, jobs: list[Job], reads: list[Read | None]) -> list[tuple[bool, Any]]:
         connection = self._connect()
         try:
             _driver(connection).execute("BEGIN IMMEDIATE")
         except sqlite3.OperationalError:  # another process writes: wait for it off the loop
-            return await asyncio.get_running_loop().run_in_executor(self._thread, self._waiting, jobs)
-        return self._transaction(connection, jobs)
+            return await asyncio.get_running_loop().run_in_executor(self._thread, self._waiting, jobs, reads)
+        return self._transaction(connection, jobs, reads)
 
-    def _waiting(self, jobs: list[Job]) -> list[tuple[bool, Any]]:
+    def _waiting(self, jobs: list[Job], reads: list[Read | None]) -> list[tuple[bool, Any]]:
         connection = self._connect()
         driver = _driver(connection)
         driver.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
         try:
             driver.execute("BEGIN IMMEDIATE")
-            return self._transaction(connection, jobs)
+            return self._transaction(connection, jobs, reads)
         finally:
             driver.execute("PRAGMA busy_timeout=0")
 
     @staticmethod
-    def _transaction(connection: Connection, jobs: list[Job]) -> list[tuple[bool, Any]]:
+    def _transaction(
+        connection: Connection, jobs: list[Job], reads: list[Read | None]
+    ) -> list[tuple[bool, Any]]:
         """Run the jobs in the transaction just begun, and commit it.
+
+        Beside others, the jobs' Reads are made first, for all of them at once. They stay good
+        when the batch starts over from its SAVEPOINT (that undoes only what jobs wrote, and a job
+        that changed a read value forgot it).
 
         A job that raises leaves nothing behind: alone in its batch, its transaction is rolled
         back; beside others, it either changed no rows (the usual failure, which needs no undoing)
@@ -285,6 +333,7 @@ class SqliteWriter(GroupCommit):
             if len(jobs) == 1:
                 outcomes = [_outcome(connection, _with_deferred(jobs[0]))]
             else:
+                _prefetch(connection, reads)
                 driver.execute("SAVEPOINT batch")
                 try:
                     outcomes = [_undone_if_failed(connection, job) for job in jobs]
@@ -298,6 +347,8 @@ class SqliteWriter(GroupCommit):
             if driver.in_transaction:
                 driver.execute("ROLLBACK")
             raise
+        finally:
+            connection.info.pop(PREFETCHED, None)
         return outcomes
 
     def _connect(self) -> Connection:
@@ -364,18 +415,23 @@ class _CommitFailed(Exception):
     """The COMMIT of a PostgreSQL batch raised (its cause): it may have committed, so nothing runs again."""
 
 
-def _all_or_nothing(connection: Connection, jobs: list[Job]) -> list[tuple[bool, Any]]:
-    """Every job and the rows they deferred in one transaction, committed; _BatchRefused if any
-    of them raised (the transaction is then rolled back when the connection returns to the pool)."""
+def _all_or_nothing(
+    connection: Connection, jobs: list[Job], reads: list[Read | None]
+) -> list[tuple[bool, Any]]:
+    """Every job and the rows they deferred in one transaction, committed, their Reads made first
+    for all of them at once; _BatchRefused if any of them raised (the transaction is then rolled
+    back when the connection returns to the pool)."""
     connection.info[DEFERRED] = []
     try:
         transaction = connection.begin()
+        _prefetch(connection, reads)
         results = [job(connection) for job in jobs]
         _insert_deferred(connection)
     except Exception as exc:
         raise _BatchRefused from exc
-    finally:
-        del connection.info[DEFERRED]  # the pooled connection also serves single jobs
+    finally:  # the pooled connection also serves single jobs
+        del connection.info[DEFERRED]
+        connection.info.pop(PREFETCHED, None)
     try:
         transaction.commit()
     except Exception as exc:
@@ -402,11 +458,11 @@ class ServerWriter(GroupCommit):
         self._engine = engine
         self._alone = alone
 
-    async def _commit(self, jobs: list[Job]) -> list[tuple[bool, Any]]:
+    async def _commit(self, jobs: list[Job], reads: list[Read | None]) -> list[tuple[bool, Any]]:
         if len(jobs) > 1:
             try:
                 async with self._engine.connect() as connection:
-                    return await connection.run_sync(_all_or_nothing, jobs)
+                    return await connection.run_sync(_all_or_nothing, jobs, reads)
             except _CommitFailed as failed:
                 return [(False, failed.__cause__)] * len(jobs)
             except Exception:  # _BatchRefused, or no connection: each job on its own says why

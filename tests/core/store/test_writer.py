@@ -14,7 +14,7 @@ from core.api import ComputeFeedbackRequest, ComputeTaskFeedbackRequest, TaskAct
 from core.service.local import LocalService
 from core.store import interactions, tasks
 from core.store.db import Database, json_text
-from core.store.writer import SqliteWriter, insert_at_commit
+from core.store.writer import Read, SqliteWriter, forget, insert_at_commit, prefetched
 
 
 @pytest.fixture
@@ -223,6 +223,59 @@ async def test_a_refused_deferred_row_fails_only_the_job_that_deferred_it(writer
     assert stored_notes(path) == ["before", "direct", "after"]
 
 
+class NoteReads:
+    """A Read of notes by id, counting the statements it makes for whole batches."""
+
+    def __init__(self) -> None:
+        self.batches: list[list[int]] = []
+
+    def many(self, connection: Connection, ids) -> dict:
+        self.batches.append(sorted(ids))
+        marks = ",".join("?" * len(ids))
+        rows = connection.exec_driver_sql(f"SELECT id, text FROM notes WHERE id IN ({marks})", tuple(ids))
+        return {**dict.fromkeys(ids), **dict(rows.all())}
+
+    def job(self, note_id: int, *, rewrite: str | None = None):
+        """The note's text as the job finds it; with `rewrite`, the text is changed first."""
+
+        def job(connection: Connection) -> str | None:
+            if rewrite is not None:
+                connection.exec_driver_sql("UPDATE notes SET text = ? WHERE id = ?", (rewrite, note_id))
+                forget(connection, self.many, note_id)
+            known = prefetched(connection, self.many)
+            if note_id in known:
+                return known[note_id]
+            return connection.exec_driver_sql("SELECT text FROM notes WHERE id = ?", (note_id,)).scalar()
+
+        return job
+
+
+async def test_a_batchs_reads_are_made_by_one_statement_for_all_its_jobs(writer):
+    writer, _ = writer
+    await asyncio.gather(writer.run(add_note("one")), writer.run(add_note("two")))
+    notes = NoteReads()
+    texts = await asyncio.gather(
+        *(writer.run(notes.job(i % 3 + 1), Read(notes.many, i % 3 + 1)) for i in range(12))
+    )
+    assert texts == ["one", "two", None] * 4
+    assert notes.batches == [[1, 2, 3]]
+    assert await writer.run(notes.job(2), Read(notes.many, 2)) == "two"  # alone: its own statement
+    assert notes.batches == [[1, 2, 3]]
+
+
+async def test_a_value_a_job_changed_is_read_anew_by_the_jobs_after_it(writer):
+    writer, _ = writer
+    await writer.run(add_note("old"))
+    notes = NoteReads()
+    texts = await asyncio.gather(
+        writer.run(notes.job(1), Read(notes.many, 1)),
+        writer.run(notes.job(1, rewrite="new"), Read(notes.many, 1)),
+        writer.run(notes.job(1), Read(notes.many, 1)),
+    )
+    assert texts == ["old", "new", "new"]
+    assert len(notes.batches) == 1
+
+
 async def test_a_database_file_has_a_writer_and_an_in_memory_one_none(tmp_path):
     memory = Database("sqlite+aiosqlite:///:memory:")
     file = Database(f"sqlite+aiosqlite:///{tmp_path / 'f.sqlite3'}")
@@ -295,6 +348,28 @@ async def test_a_tasks_revision_is_read_by_its_key(runtime, service: LocalServic
     revision = await runtime.db.run_write(lambda c: tasks.read_revision(c, "default", "capital"))
     assert (revision.type, revision.version, revision.graded_count) == (TaskType.MULTIPLE_CHOICE, 1, 0)
     assert await runtime.db.run_write(lambda c: tasks.read_revision(c, "default", "nope")) is None
+
+
+async def test_a_task_changed_in_a_batch_is_judged_as_changed_by_the_jobs_after_it(runtime, service):
+    """The batch reads its tasks' revisions before its jobs run; a computation that changes its
+    task (sent along) makes the computations by id after it in the batch read the new version."""
+    await service.compute_feedback(mc_request(1))  # version 1: Bern is correct
+    changed = mc_request(1).model_copy(deep=True)
+    changed.taskDefinition.options[0].correct, changed.taskDefinition.options[1].correct = False, True
+    seen = executions(runtime.db.writer)
+    by_id = ComputeTaskFeedbackRequest.model_validate(
+        {"userId": "learner", "taskType": "MULTIPLE_CHOICE", "answer": {"selectedIndex": 1}}
+    )
+    before, updated, after = await asyncio.gather(
+        service.compute_feedback_for_task("capital", by_id),
+        service.compute_feedback(changed),
+        service.compute_feedback_for_task("capital", by_id),
+    )
+    assert [s for s, _ in seen if "FROM tasks" in s and " IN (" in s]  # they shared a batch's read
+    assert updated.metaData.taskAction is TaskAction.UPDATED
+    assert (before.result.verdict.value, after.result.verdict.value) == ("WRONG", "CORRECT")
+    records = {r.interactionId: r for r in await service.list_interactions("default", "capital")}
+    assert [records[f.metaData.interactionId].taskVersion for f in (before, updated, after)] == [1, 2, 2]
 
 
 async def test_another_processes_write_lock_is_waited_for_off_the_event_loop(writer):
