@@ -4,8 +4,9 @@ their ratings (2.5; listing and reading interactions are extensions).
 Both compute routes judge and record in one write job of the store's writer: the stored task's
 revision is read, the answer judged, and the interaction inserted in one transaction, so a
 refused or failing request stores nothing. The writer reads the revisions of all the tasks of a
-batch's jobs in one statement (tasks.revision_read) and inserts their interactions in another. Parsed tasks and graded answers are cached per
-revision (the content hash and the graded count name it), valid across processes.
+batch's jobs in one statement (tasks.revision_read) and inserts their interactions in another.
+Parsed tasks and graded answers are cached per revision (the content hash and the graded count
+name it), valid across processes.
 """
 
 from __future__ import annotations

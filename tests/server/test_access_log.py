@@ -53,3 +53,13 @@ async def test_no_line_while_the_level_drops_info(live_server, caplog):
         caplog.set_level(logging.INFO, logger=ACCESS)
         assert (await client.get("/studio/info")).status_code == 200
     assert [line["path"] for line in await access_lines(caplog, 1)] == ["/studio/info"]
+
+
+def test_a_line_is_json_whatever_the_path_holds():
+    from core.server.access_log import access_line
+
+    for path in ['/tasks/"quoted"/x', "/tasks/back\\slash", "/tasks/Übung 1/😀", "/a\x00b\x7f\n"]:
+        line = access_line("GET", path, 404, 1.5, None, None)
+        assert json.loads(line) == {"method": "GET", "path": path, "status": 404, "ms": 1.5, "client": None}
+    line = access_line("POST", "/feedback/compute", 200, 0.25, "::1", b"0192-abc")
+    assert json.loads(line)["interactionId"] == "0192-abc" and json.loads(line)["client"] == "::1"
