@@ -30,8 +30,8 @@ lint: $(STAMP)
 test: lint  ## the whole suite (pytest's exit 5, no tests collected, fails the target)
 	$(BIN)/python -m pytest
 
-test-fast: lint  ## the inner loop: everything but the tests marked slow (browser, PostgreSQL, hardening)
-	$(BIN)/python -m pytest -m "not slow"
+test-fast: lint  ## the inner loop: everything but the tests marked slow (tests/conftest.py: is_slow), on every core
+	$(BIN)/python -m pytest -m "not slow" -n auto
 
 bench: $(STAMP)  ## every benchmark in bench/, each prints its table (harness.py and echo_app.py are helpers)
 	@for b in bench/*.py; do case $$b in bench/harness.py|bench/echo_app.py) continue;; esac; \
