@@ -4,6 +4,11 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cksum pyproject.toml | cut -d' ' -f1)
 
+# Test workers (pytest-xdist): one more than the cores, so that a test waiting for a server to
+# start or stop, or for an app to redraw, leaves no core idle (2 cores: 3 workers, 124 s for
+# test-fast against 152 s with 2; docs/performance.md).
+TEST_WORKERS ?= $(shell $(PYTHON) -c 'import os; print((os.cpu_count() or 1) + 1)')
+
 .PHONY: run test test-fast lint bench serve tui translations clean
 
 $(STAMP): pyproject.toml
@@ -27,11 +32,11 @@ lint: $(STAMP)
 	$(BIN)/lint-imports
 	$(BIN)/mypy
 
-test: lint  ## the whole suite (pytest's exit 5, no tests collected, fails the target)
-	$(BIN)/python -m pytest
+test: lint  ## the whole suite, on every core (pytest's exit 5, no tests collected, fails the target)
+	$(BIN)/python -m pytest -n $(TEST_WORKERS)
 
-test-fast: lint  ## the inner loop: everything but the tests marked slow (browser, PostgreSQL, hardening)
-	$(BIN)/python -m pytest -m "not slow"
+test-fast: lint  ## the inner loop: everything but the tests marked slow (tests/conftest.py: is_slow), on every core
+	$(BIN)/python -m pytest -m "not slow" -n $(TEST_WORKERS)
 
 bench: $(STAMP)  ## every benchmark in bench/, each prints its table (harness.py and echo_app.py are helpers)
 	@for b in bench/*.py; do case $$b in bench/harness.py|bench/echo_app.py) continue;; esac; \

@@ -7,14 +7,19 @@ it gets a database of its own, created and dropped around it.
 from __future__ import annotations
 
 import asyncio
+import gc
 import os
+import shutil
 import socket
 import tempfile
 import threading
 import time
 import uuid
 from collections.abc import AsyncIterator, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
 
 import pytest
 import uvicorn
@@ -39,13 +44,66 @@ SLOW_FOLDERS = ("hardening",)
 """Whole folders of slow tests: real processes killed and restarted, idle connections, fuzzing."""
 
 
+def is_slow(item: pytest.Item) -> bool:
+    """What `make test-fast` leaves out, by what the test needs rather than by a time measured:
+
+    - a real browser (`browser`: Chromium driven by Playwright, seconds per journey);
+    - a PostgreSQL server (`postgres`: a database created and dropped per test);
+    - the hardening folder (processes killed and restarted, idle connections, fuzzing);
+    - a Python process of its own (`process`: the command as a user starts it, every import paid
+      again, about 1.5 s of CPU a start; the same commands run in-process in the fast set);
+    - a whole-screen SVG snapshot (`snap_compare`: a journey to the screen, then the SVG drawn and
+      compared; the journeys themselves are tested in the fast set without the picture);
+    - a long journey through the terminal app (`journey`: several screens, 3 s of CPU or more on
+      the 2-core machine); a shorter test of the fast set visits each of those screens.
+
+    `make test` runs everything; docs/architecture.md has the numbers.
+    """
+    return (
+        item.path.parent.name in SLOW_FOLDERS
+        or item.get_closest_marker("browser") is not None
+        or item.get_closest_marker("process") is not None
+        or item.get_closest_marker("journey") is not None
+        or "postgres" in item.keywords
+        or "snap_compare" in getattr(item, "fixturenames", ())
+    )
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """`slow` marks what `make test-fast` leaves out: the browser journeys, the PostgreSQL runs and
-    the hardening folder. `make test` runs everything."""
+    """`slow` marks what `make test-fast` leaves out (see ``is_slow``)."""
     for item in items:
-        folder = item.path.parent.name
-        if folder in SLOW_FOLDERS or item.get_closest_marker("browser") or "postgres" in item.keywords:
+        if is_slow(item):
             item.add_marker(pytest.mark.slow)
+
+
+FROZEN_GROWTH_BEFORE_A_FULL_COLLECTION = 1_000_000
+"""Objects frozen since the last full collection that make the next test start with one."""
+_frozen_after_full_collection = 0
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """What exists before a test starts is frozen (``gc.freeze``): the collector no longer walks it.
+
+    The suite's heap grows to over a million objects (every module of the apps, Textual's style
+    caches, the sentence encoder), and a full collection walks all of them: NiceGUI's user
+    simulation asks for two per test and Python starts others by itself, which made the collector
+    about half of the CPU time of the terminal and web app tests. Frozen, it walks only what the
+    running test made, and it still collects that test's garbage as before. What earlier tests
+    left in cycles (a finished app's widget tree) is frozen with the rest, so once the frozen
+    part has grown by ``FROZEN_GROWTH_BEFORE_A_FULL_COLLECTION`` objects, everything is unfrozen
+    and collected once: memory stays below what the suite took before (never collecting it made
+    the terminal app's tests slower, not faster), and tests that leave little garbage rarely pay.
+    """
+    global _frozen_after_full_collection
+    grown = gc.get_freeze_count() - _frozen_after_full_collection
+    if grown > FROZEN_GROWTH_BEFORE_A_FULL_COLLECTION:
+        gc.unfreeze()
+        gc.collect()
+        gc.freeze()
+        _frozen_after_full_collection = gc.get_freeze_count()
+    else:
+        gc.freeze()
 
 
 _RESERVED: dict[int, socket.socket] = {}
@@ -71,12 +129,46 @@ def free_port(*, reserve: bool = True) -> int:
 
 
 def sqlite_url(tmp_path) -> str:
+    """A database file in ``tmp_path`` that does not exist yet: the first start creates its schema."""
     return f"sqlite+aiosqlite:///{tmp_path / 'studio.sqlite3'}"
+
+
+def migrated_sqlite_url(tmp_path) -> str:
+    """Like ``sqlite_url``, but the file is there already, with the newest schema and nothing in it
+    (a file the test put there before is left as it is, as ``sqlite_url`` would find it).
+
+    Running the migrations costs about 0.2 s, and hundreds of tests start on an empty store: each
+    gets a copy of one database migrated once per test process. (The migrations themselves are
+    tested where that is the subject: tests/core/store, the first start of the CLI and the apps.)
+    """
+    path = tmp_path / "studio.sqlite3"
+    if not path.exists():
+        shutil.copy(_migrated_template(), path)
+    return f"sqlite+aiosqlite:///{path}"
+
+
+@cache
+def _migrated_template() -> Path:
+    path = Path(tempfile.mkdtemp(prefix="feedback-studio-template-")) / "studio.sqlite3"
+
+    async def migrate() -> None:
+        db = Database(f"sqlite+aiosqlite:///{path}")
+        try:
+            await db.migrate()
+        finally:
+            await db.aclose()
+
+    # in a thread of its own: the callers may be running an event loop (an async fixture)
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, migrate()).result()
+    return path
 
 
 @pytest.fixture
 def settings(tmp_path) -> Settings:
-    return Settings(database_url=sqlite_url(tmp_path), seed_demo=False, public_base_url="http://studio.test")
+    return Settings(
+        database_url=migrated_sqlite_url(tmp_path), seed_demo=False, public_base_url="http://studio.test"
+    )
 
 
 @pytest.fixture
@@ -168,7 +260,7 @@ def _serve(tmp_path) -> Iterator[LiveServer]:
 
     port = free_port()
     settings = Settings(
-        database_url=sqlite_url(tmp_path),
+        database_url=migrated_sqlite_url(tmp_path),
         seed_demo=False,
         port=port,
         public_base_url=f"http://127.0.0.1:{port}",

@@ -6,8 +6,11 @@ import subprocess
 import sys
 
 import httpx
+import pytest
 
 from tests.conftest import ServerThread, free_port
+
+pytestmark = pytest.mark.process
 
 
 def run_cli(*args: str, database: str) -> subprocess.CompletedProcess:

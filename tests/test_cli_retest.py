@@ -112,6 +112,7 @@ def task_files(tmp_path) -> Path:
     return folder
 
 
+@pytest.mark.process
 def test_retest_exits_0_while_expectations_hold_1_after_an_edit_breaks_one_2_for_usage(cli, task_files):
     imported = cli("tasks", "import", str(task_files))
     assert imported.returncode == 0, imported.stderr
@@ -132,6 +133,7 @@ def test_retest_exits_0_while_expectations_hold_1_after_an_edit_breaks_one_2_for
     assert cli("retest", "--no-such-option").returncode == 2
 
 
+@pytest.mark.process
 def test_import_and_retest_show_their_progress_on_a_terminal_and_keep_standard_output_plain(
     cli_on_a_terminal, task_files
 ):

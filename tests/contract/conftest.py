@@ -20,7 +20,7 @@ from core.service.base import Service
 from core.service.local import LocalService
 from core.service.remote import RemoteService
 from core.service.runtime import Runtime
-from tests.conftest import create_webhook_token, sqlite_url
+from tests.conftest import create_webhook_token, migrated_sqlite_url
 
 TENANT = "default"
 
@@ -41,7 +41,7 @@ async def open_backend(kind: str, request: pytest.FixtureRequest) -> AsyncIterat
         folder = request.getfixturevalue("tmp_path") / "local"  # the live server's file is tmp_path's
         folder.mkdir()
         settings = Settings(
-            database_url=sqlite_url(folder), seed_demo=False, public_base_url="http://studio.test"
+            database_url=migrated_sqlite_url(folder), seed_demo=False, public_base_url="http://studio.test"
         )
         runtime = await Runtime.open(settings)
         service: Service = LocalService(runtime, local_principal(TENANT), owns_runtime=True)

@@ -3,6 +3,7 @@ and the author can accept the new feedback as a graded answer."""
 
 from __future__ import annotations
 
+import pytest
 from sqlalchemy import text
 from textual.widgets import Checkbox, DataTable, RadioButton
 
@@ -28,6 +29,7 @@ def cells(panel: RetestPanel) -> list[list[str]]:
     return [[str(cell) for cell in table.get_row_at(i)] for i in range(table.row_count)]
 
 
+@pytest.mark.journey
 async def test_retest_shows_the_changed_verdict_of_an_earlier_answer_and_accepts_it(pilot):
     app = pilot.app
     await new_task_editor(pilot, TaskType.MULTIPLE_CHOICE)  # Mercury (correct) or Venus

@@ -13,6 +13,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.process
+
 ROOT = Path(__file__).resolve().parents[2]
 LATER = ("alembic", "numpy", "simplemma", "core.tutor.engines", "core.tutor.leak_guard")
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from textual.widgets import Button, Checkbox, DataTable, Input
 
 from core.api import TaskType
@@ -254,6 +255,7 @@ async def test_opening_a_task_puts_the_cursor_in_its_answer(pilot):
     assert pilot.app.focused is not None and pilot.app.focused.id == "answer-text"
 
 
+@pytest.mark.journey
 async def test_a_save_on_top_of_another_authors_save_asks_before_overwriting(pilot, studio):
     """Two editors of one task (here: this app and another client of the same database)."""
     app = pilot.app

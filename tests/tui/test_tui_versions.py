@@ -3,6 +3,7 @@ version is restored as the newest."""
 
 from __future__ import annotations
 
+import pytest
 from textual.widgets import Button, DataTable, Select, Static
 
 from core.api import TaskAction
@@ -89,6 +90,7 @@ async def test_choosing_an_older_row_compares_it_with_the_newest(pilot, studio):
     assert "title: Third" in diff_text(panel)
 
 
+@pytest.mark.journey
 async def test_a_restore_on_top_of_an_unseen_save_is_refused(pilot, studio):
     await retitled(studio, "Seen")
     app = pilot.app

@@ -15,11 +15,24 @@ import time
 
 START_DELAY_SECONDS = 1.0
 
+_started: threading.Thread | None = None
+_lock = threading.Lock()
+
 
 def warm_up(delay: float = START_DELAY_SECONDS) -> threading.Thread:
-    thread = threading.Thread(target=_load, args=(delay,), name="text-models", daemon=True)
-    thread.start()
-    return thread
+    """The loading thread, started by the first call in the process; later calls return it.
+
+    The models are the process's, not a runtime's: a process that opens several runtimes (the
+    terminal app switching services, the test suite with hundreds) loads them once. Two threads
+    started together would each decode the same dictionaries, since the caches below them fill
+    only when a load ends (four at once took four times the CPU time).
+    """
+    global _started
+    with _lock:
+        if _started is None:
+            _started = threading.Thread(target=_load, args=(delay,), name="text-models", daemon=True)
+            _started.start()
+        return _started
 
 
 def _load(delay: float) -> None:
