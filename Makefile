@@ -32,10 +32,10 @@ lint: $(STAMP)
 	$(BIN)/lint-imports
 	$(BIN)/mypy
 
-test: lint  ## the whole suite, on every core (pytest's exit 5, no tests collected, fails the target)
+test: lint  ## the whole suite, in parallel (pytest's exit 5, no tests collected, fails the target)
 	$(BIN)/python -m pytest -n $(TEST_WORKERS)
 
-test-fast: lint  ## the inner loop: everything but the tests marked slow (tests/conftest.py: is_slow), on every core
+test-fast: lint  ## the inner loop: everything but the tests marked slow (tests/conftest.py: is_slow), in parallel
 	$(BIN)/python -m pytest -m "not slow" -n $(TEST_WORKERS)
 
 bench: $(STAMP)  ## every benchmark in bench/, each prints its table (harness.py and echo_app.py are helpers)

@@ -57,7 +57,7 @@ def is_slow(item: pytest.Item) -> bool:
     - a long journey through the terminal app (`journey`: several screens, 3 s of CPU or more on
       the 2-core machine); a shorter test of the fast set visits each of those screens.
 
-    `make test` runs everything; docs/architecture.md has the numbers.
+    `make test` runs everything; README.md (Tests) and docs/performance.md have the numbers.
     """
     return (
         item.path.parent.name in SLOW_FOLDERS
