@@ -89,6 +89,7 @@ from core.api import (
 )
 from core.api.preconditions import precondition_headers
 from core.auth import ALL_PERMISSIONS
+from core.http import tls_context
 
 T = TypeVar("T")
 
@@ -196,6 +197,7 @@ class RemoteService:
             base_url=self.base_url,
             headers=headers,
             timeout=httpx.Timeout(timeout, connect=min(CONNECT_SECONDS, timeout)),
+            verify=tls_context(),
         )
         self._retrying = stamina.AsyncRetryingCaller(
             attempts=retries + 1,

@@ -26,6 +26,7 @@ from httpx_sse import SSEError, aconnect_sse
 
 from core.api import AspectType, InternalError, Language, SimulationTask
 from core.config import Settings
+from core.http import tls_context
 from core.tutor.base import Boundary, Debug, EngineFailure, Fallback, NewState, Output, Piece, Turn
 from core.tutor.grounded import GroundedTutor, aspects_of
 from core.tutor.leak_guard import solution_texts
@@ -126,7 +127,7 @@ class LlmEngine:
         body = {"model": self.model, "messages": chat_messages(turn, move), "stream": True}
         try:
             async with (
-                httpx.AsyncClient(timeout=httpx.Timeout(self.timeout)) as client,
+                httpx.AsyncClient(timeout=httpx.Timeout(self.timeout), verify=tls_context()) as client,
                 aconnect_sse(client, "POST", self.url, json=body, headers=headers) as source,
             ):
                 if source.response.status_code != 200:
