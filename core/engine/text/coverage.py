@@ -2,7 +2,8 @@
 
 A reference is reduced to its key terms: its content words, weighted. Words the question already
 uses weigh less (learners echo the question, so those words say little about understanding), and
-function words weigh little but not nothing ('more', 'less', 'same' can decide a science answer).
+function words weigh little but not nothing; words with an opposite ('more', 'less', 'higher',
+'same') are not function words here, since which of the two an answer says can decide it.
 A key term is covered by an answer word with the same stem or the same spelling up to a typo, and
 with the same polarity; found only under the opposite polarity it counts against the answer,
 because "is not attracted" contradicts "is attracted".
@@ -204,9 +205,17 @@ def coverage(words: AnswerWords, terms: tuple[KeyTerm, ...], *, opposites: bool 
     matched: list[Token] = []
     contradicted: list[Token] = []
     opposed: list[Token] = []
+    stems = {t.stem for t in terms} if opposites else set()
     for term in terms:
         tokens, credit = words.find(term)
-        by_opposite = not tokens and opposites and term.weight >= 1
+        # A reference that names both ends ("from the plus pole … to the minus pole") is not
+        # contradicted by an answer that names one of them.
+        by_opposite = (
+            not tokens
+            and opposites
+            and term.weight >= 1
+            and stems.isdisjoint(words.opposites.get(term.stem, ()))
+        )
         if by_opposite:
             # "not open" says "closed"; "open" alone says the opposite of it. Only for the content
             # words the question does not already use: those are what the solution asserts.

@@ -160,7 +160,7 @@ ANTONYMS: dict[str, tuple[tuple[str, str], ...]] = {
         ("atraer", "repeler"),
         ("rápido", "lento"),
         ("fuerte", "débil"),
-        ("dentro", "fuera"),
+        ("dentro", "afuera"),  # not "fuera": simplemma reads it as a form of "ser" ("es")
         ("igual", "diferente"),
         ("verdadero", "falso"),
         ("conductor", "aislante"),
@@ -246,5 +246,11 @@ def load_lemmatizers() -> None:
 
 @cache
 def stop_words(base: str) -> frozenset[str]:
-    """Function words of the language, casefolded (so German's list matches DE_CH spelling)."""
-    return frozenset(word.casefold() for word in get_stop_words(STEMMER_NAMES[base]))
+    """Function words of the language, casefolded (so German's list matches DE_CH spelling).
+
+    Words with an opposite in :data:`ANTONYMS` are not among them, though the lists have many
+    ("higher", "less", "same", "small"): which of the two an answer says can decide it ("the pitch
+    will be higher" for "… lower"), so they weigh as content words and their opposites are seen."""
+    opposable = antonyms(base)
+    words = (word.casefold() for word in get_stop_words(STEMMER_NAMES[base]))
+    return frozenset(word for word in words if stem(base, word) not in opposable)

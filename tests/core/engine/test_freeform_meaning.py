@@ -269,3 +269,23 @@ def test_a_stated_fact_points_at_the_sentence_that_states_it() -> None:
     stated = judge(CIRCUIT, answer).allAspects
     second = answer.index("Connect")
     assert stated and all(span.offset >= second for fact in stated for span in fact.context)
+
+
+PITCH = FreeformTextTask(
+    id="pitch",
+    problemStatement="Darla plucks a string tied to a doorknob. What happens to the pitch if she makes the "
+    "string longer?",
+    sampleSolutions=[{"content": "When the string is longer, the pitch will be lower."}],
+)
+
+
+def test_a_comparison_said_the_other_way_round_is_not_correct() -> None:
+    """'higher' and 'lower' are on the stop list the engine reads; a word with an opposite is not a
+    function word, so the near miss that keeps every other word is caught."""
+    assert verdict(PITCH, "The longer string makes a lower pitch.") is Correctness.CORRECT
+    assert verdict(PITCH, "The pitch will be higher.") is not Correctness.CORRECT
+    higher = judge(PITCH, "When the string is longer, the pitch will be higher.")
+    said = [
+        c.content for item in higher.feedback if item.correctness is Correctness.WRONG for c in item.context
+    ]
+    assert said == ["higher"]

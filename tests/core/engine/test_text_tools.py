@@ -68,6 +68,25 @@ def test_stems_and_stop_words_per_language() -> None:
 
 
 @pytest.mark.parametrize(
+    ("base", "copula"),
+    [
+        ("en", {"is", "are", "was"}),
+        ("de", {"ist", "sind", "war"}),
+        ("fr", {"est", "sont", "était"}),
+        ("it", {"è", "sono", "era"}),
+        ("es", {"es", "son", "era", "fue"}),
+    ],
+)
+def test_words_with_an_opposite_are_not_stop_words_but_common_verbs_stay(base: str, copula: set[str]) -> None:
+    """A word with an opposite ("higher", "less") can decide an answer, so it is no stop word. A
+    lemma that folds an opposite into a common verb (Spanish "fuera", outside, read as a form of
+    "ser") must not take "es" off the list and make it the opposite of "dentro"."""
+    assert copula <= stop_words(base)
+    if base == "en":
+        assert not {"higher", "lower", "more", "less", "same"} & stop_words(base)
+
+
+@pytest.mark.parametrize(
     ("reference", "answer", "base", "found"),
     [
         ("evaporation", "evaporatoin", "en", True),
@@ -90,6 +109,15 @@ def test_coverage_counts_contradiction_against_the_answer() -> None:
     assert agreeing.score > 0.8
     assert opposed.score < 0.3
     assert [t.norm for t in opposed.contradicted] == ["evaporate"]
+
+
+def test_an_opposite_contradicts_only_where_the_reference_names_one_end() -> None:
+    lower = key_terms(analyse("The pitch will be lower.", "en"))
+    higher = coverage(AnswerWords(analyse("The pitch will be higher.", "en")), lower, opposites=True)
+    assert [t.norm for t in higher.opposed] == ["higher"]
+    both_ends = key_terms(analyse("Run a wire from the plus pole to the minus pole.", "en"))
+    one_end = coverage(AnswerWords(analyse("A wire goes to the plus pole.", "en")), both_ends, opposites=True)
+    assert one_end.opposed == () and one_end.contradicted == ()
 
 
 def test_phrase_found_contradicted_or_absent_with_spans_on_the_text() -> None:
