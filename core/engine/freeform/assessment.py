@@ -61,6 +61,9 @@ class Assessment:
     contradictions: list[Span] = field(default_factory=list)
     covered_ideas: int = 0
     total_ideas: int = 0
+    asked_ideas: int = 0
+    """How many of the sample solution's items the question asks for, when it says so and the
+    solution offers more ("name two of …"): the count the feedback holds the answer to."""
     similar: GradedExample | None = None
 
 
@@ -109,6 +112,7 @@ def _coverage_assessment(model: TaskModel, answer: Analysis, words: AnswerWords)
         contradictions=evidence_spans(answer, best.contradicted),
         covered_ideas=len(shown),
         total_ideas=len(reference.facts),
+        asked_ideas=model.asked if model.asked and model.asked < len(reference.facts) else 0,
     )
 
 
@@ -193,6 +197,7 @@ def _aspect_assessment(
         evidence=fallback.evidence,
         covered_ideas=fallback.covered_ideas,
         total_ideas=fallback.total_ideas,
+        asked_ideas=fallback.asked_ideas,
     )
 
 

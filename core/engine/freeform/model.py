@@ -21,6 +21,7 @@ from core.engine.freeform.facts import split_facts, without_point_marks
 from core.engine.freeform.grading import LABEL_SCORES, MIN_GRADED, Grader
 from core.engine.freeform.judge import Fact, Reference, sentence_vectors
 from core.engine.similarity import LexicalBackend
+from core.engine.text.asked import asked_items
 from core.engine.text.coverage import AnswerWords, KeyTerm, coverage, key_terms
 from core.engine.text.embedding import encoder
 from core.engine.text.languages import base_of
@@ -62,6 +63,9 @@ class TaskModel:
     reads, and what an answer that only repeats the question says."""
     aspects: tuple[AspectPhrases, ...]
     graded: GradedIndex | None
+    asked: int | None = None
+    """How many items the problem statement asks for, when it says ("name two …"):
+    :func:`core.engine.text.asked.asked_items`."""
 
     def solution_coverage(self, words: AnswerWords) -> float:
         """The best coverage of any one sample solution (they are alternatives)."""
@@ -117,7 +121,8 @@ def build_model(
     question = frozenset(t.stem for t in analyse(task.problemStatement, base).tokens)
     solutions = [without_point_marks(s.content) for s in task.sampleSolutions if s.content.strip()]
     solution_terms = tuple(key_terms(analyse(s, base), question) for s in solutions)
-    statement_vectors = sentence_vectors(analyse(task.problemStatement, base))
+    statement = analyse(task.problemStatement, base)
+    statement_vectors = sentence_vectors(statement)
     references = _references(task, base, question, statement_vectors)
     aspects = tuple(
         AspectPhrases(
@@ -131,7 +136,9 @@ def build_model(
         )
         for a in task.aspects
     )
-    model = TaskModel(base, solution_terms, references, statement_vectors, aspects, None)
+    model = TaskModel(
+        base, solution_terms, references, statement_vectors, aspects, None, asked_items(statement)
+    )
     graded_index = _graded_index(task, graded, solutions, backend, model)
     return replace(model, graded=graded_index)
 

@@ -118,11 +118,13 @@ def _coverage_items(task: FreeformTextTask, assessment: Assessment, answer: Anal
             Item(message=say("correct"), aspects=covered, correctness=verdict, topic=topic, context=evidence),
         )
     elif verdict is Correctness.PARTIAL:
-        message = (
-            say("partial_ideas", covered=assessment.covered_ideas, total=assessment.total_ideas)
-            if assessment.total_ideas > 1 and 0 < assessment.covered_ideas < assessment.total_ideas
-            else say("partial")
-        )
+        stated, asked, total = assessment.covered_ideas, assessment.asked_ideas, assessment.total_ideas
+        if asked and 0 < stated < asked:
+            message = say("partial_asked", covered=stated, asked=asked)
+        elif not asked and total > 1 and 0 < stated < total:
+            message = say("partial_ideas", covered=stated, total=total)
+        else:
+            message = say("partial")
         items.insert(
             0, Item(message=message, aspects=covered, correctness=verdict, topic=topic, context=evidence)
         )

@@ -210,14 +210,14 @@ def stem(base: str, word: str) -> str:
     irregular comparatives ("better" and "good"). Measured on the labelled corpora it lifts the
     judge of new tasks in every language (docs/freeform-engine.md). A number word's stem is its
     digits ("zero" → "0")."""
-    number = _number_words(base).get(word)
+    number = number_words(base).get(word)
     if number is not None:
         return number
     return str(_stemmer(base).stemWord(lemma(base, word)))
 
 
 @cache
-def _number_words(base: str) -> dict[str, str]:
+def number_words(base: str) -> dict[str, str]:
     return {word: str(value) for value, word in enumerate(NUMBER_WORDS[base]) if word}
 
 

@@ -289,3 +289,40 @@ def test_a_comparison_said_the_other_way_round_is_not_correct() -> None:
         c.content for item in higher.feedback if item.correctness is Correctness.WRONG for c in item.context
     ]
     assert said == ["higher"]
+
+
+PARALLEL = FreeformTextTask(
+    id="parallel",
+    problemStatement="Name two advantages of a parallel circuit over a series circuit.",
+    sampleSolutions=[
+        {
+            "content": "- If one bulb breaks, the others stay on.\n- Each bulb gets the full voltage of the "
+            "battery.\n- Each branch can be switched on and off on its own.\n- Adding more bulbs does not "
+            "make the others dimmer."
+        }
+    ],
+)
+
+
+def test_a_partial_answer_is_counted_against_the_items_the_question_asks_for() -> None:
+    """The solution offers four advantages and the question asks for two: one given is one of two,
+    not one of four."""
+    partial = judge(PARALLEL, "The others stay on.")
+    assert partial.points.verdict is Correctness.PARTIAL
+    assert "asks for 2 points and your answer makes 1" in partial.feedback[0].message
+    german = FreeformTextTask(
+        id="parallel-de",
+        language=Language.DE_DE,
+        problemStatement="Nenne zwei Vorteile einer Parallelschaltung gegenüber einer Reihenschaltung.",
+        sampleSolutions=[
+            {
+                "content": "- Wenn eine Lampe kaputt geht, leuchten die anderen weiter.\n- Jede Lampe bekommt "
+                "die volle Spannung der Batterie.\n- Jeder Zweig lässt sich für sich ein- und ausschalten.\n"
+                "- Weitere Lampen machen die anderen nicht dunkler."
+            }
+        ],
+    )
+    assert (
+        "verlangt 2 Punkte, und deine Antwort nennt 1"
+        in judge(german, "Jeder Zweig ist schaltbar.").feedback[0].message
+    )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from core.engine.text.asked import asked_items
 from core.engine.text.coverage import AnswerWords, coverage, key_terms, sentence_words, substituted
 from core.engine.text.languages import stem, stop_words
 from core.engine.text.normalise import normalise_word
@@ -118,6 +119,24 @@ def test_an_opposite_contradicts_only_where_the_reference_names_one_end() -> Non
     both_ends = key_terms(analyse("Run a wire from the plus pole to the minus pole.", "en"))
     one_end = coverage(AnswerWords(analyse("A wire goes to the plus pole.", "en")), both_ends, opposites=True)
     assert one_end.opposed == () and one_end.contradicted == ()
+
+
+@pytest.mark.parametrize(
+    ("statement", "base", "asked"),
+    [
+        ("Name the 2 phases of congestion control and explain how the window changes.", "en", 2),
+        ("Please NAME and DESCRIBE two challenges.", "en", 2),
+        ("Describe two benefits and two drawbacks in 1-2 sentences each.", "en", 4),
+        ("What are the objectives of IPv6? Please state at least 4 objectives.", "en", 4),
+        ("Nenne zwei Gründe, warum sich die Schiene ausdehnt.", "de", 2),
+        ("Citez trois avantages.", "fr", 3),
+        ("Elenca due vantaggi e due svantaggi.", "it", 4),
+        ("Explain your answer in 2-5 sentences.", "en", None),
+        ("A 3 m rail expands on a hot day. Why?", "en", None),
+    ],
+)
+def test_the_number_of_items_a_question_asks_for(statement: str, base: str, asked: int | None) -> None:
+    assert asked_items(analyse(statement, base)) == asked
 
 
 def test_phrase_found_contradicted_or_absent_with_spans_on_the_text() -> None:
