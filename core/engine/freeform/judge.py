@@ -136,6 +136,10 @@ class Evidence:
     """Per fact, its words in the answer sentence that states most of it: the fact's evidence."""
     verbatim: bool
     """Every fact is stated nearly word for word."""
+    contradicts: bool
+    """A sentence states a fact with one of its words turned into its opposite ("Bulb A is in an
+    open path …" for "… a closed path …": half the fact's terms or more, counting the opposite as
+    the word): it says the opposite of that fact."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -220,6 +224,18 @@ def evidence(reference: Reference, answer: AnswerText) -> Evidence:
         shown=(lexical >= FACT_SHOWN_LEXICALLY) | (gain >= FACT_SHOWN_BY_MEANING),
         matched=tuple(c.matched for c in in_sentence),
         verbatim=bool((nearest >= SAME_TEXT).all() and not (opposed | swapped).any()),
+        contradicts=contradicts(reference, in_sentence),
+    )
+
+
+def contradicts(reference: Reference, in_sentence: list[Coverage]) -> bool:
+    """Some sentence states a fact with a word turned into its opposite, one the solution never
+    uses: "the longer the string, the lower the pitch" does not contradict "if the string is
+    shorter, the pitch will be higher" when the solution goes on "if it is longer, it is lower"."""
+    named = {t.stem for t in reference.terms}
+    return any(
+        c.opposed and c.turned >= FACT_SHOWN_LEXICALLY and not any(t.stem in named for t in c.opposed)
+        for c in in_sentence
     )
 
 
@@ -236,6 +252,11 @@ def judge(references: tuple[Reference, ...], statement: np.ndarray, answer: Answ
             probability = 0.0
         else:
             probability = float(weights.probabilities(found.features))
+        if found.contradicts:
+            # Whatever else it says, an answer that contradicts a fact is not a correct one; the
+            # features alone weigh the fact's other words, which it repeats (held out: neutral,
+            # docs/freeform-engine.md).
+            probability = min(probability, np.nextafter(weights.correct_from, 0.0))
         if best is None or probability > best.probability:
             verdict, share = weights.verdict(probability)
             shown = tuple(bool(s) for s in found.shown)

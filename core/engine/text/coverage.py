@@ -63,6 +63,9 @@ class Coverage:
     opposed: tuple[Token, ...] = ()
     """The contradicting tokens that say a term's opposite word ("open" for "closed"), rather
     than negate it: unlike a negation's scope, which is judged per clause, a sure sign."""
+    turned: float = 0.0
+    """The score the answer would earn if its opposite words were the reference's: how much of the
+    reference it states with a word turned round ("an open path with the battery")."""
 
 
 def key_terms(reference: Analysis, question_stems: frozenset[str] = frozenset()) -> tuple[KeyTerm, ...]:
@@ -202,6 +205,7 @@ def coverage(words: AnswerWords, terms: tuple[KeyTerm, ...], *, opposites: bool 
     if total <= 0:
         return Coverage(0.0, (), ())
     earned = 0.0
+    turned = 0.0
     matched: list[Token] = []
     contradicted: list[Token] = []
     opposed: list[Token] = []
@@ -234,4 +238,7 @@ def coverage(words: AnswerWords, terms: tuple[KeyTerm, ...], *, opposites: bool 
                 contradicted.extend(t for t in tokens if by_opposite or not t.stop)
             if by_opposite:
                 opposed.extend(tokens)
-    return Coverage(earned / total, tuple(matched), tuple(contradicted), tuple(opposed))
+                turned += term.weight * (1 - CONTRADICTION_CREDIT)
+    return Coverage(
+        earned / total, tuple(matched), tuple(contradicted), tuple(opposed), (earned + turned) / total
+    )

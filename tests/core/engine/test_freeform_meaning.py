@@ -326,3 +326,18 @@ def test_a_partial_answer_is_counted_against_the_items_the_question_asks_for() -
         "verlangt 2 Punkte, und deine Antwort nennt 1"
         in judge(german, "Jeder Zweig ist schaltbar.").feedback[0].message
     )
+
+
+def test_a_fact_said_with_a_word_turned_round_is_not_correct() -> None:
+    assert verdict(BULBS, "bulb A is in an open path with the battery") is not Correctness.CORRECT
+    both_ways = FreeformTextTask(
+        id="pitch-both-ways",
+        problemStatement=PITCH.problemStatement,
+        sampleSolutions=[
+            {
+                "content": "If the string is shorter, the pitch will be higher. If it is longer, the pitch will be lower."
+            }
+        ],
+    )
+    # "lower" turns the first fact round but is the solution's own word for the second.
+    assert verdict(both_ways, "The longer the string, the lower the pitch.") is Correctness.CORRECT
