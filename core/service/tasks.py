@@ -3,6 +3,8 @@ are extensions, DESIGN.md), and the history of their versions (extension)."""
 
 from __future__ import annotations
 
+from functools import partial
+
 from core.api import (
     DeleteTaskResponse,
     Language,
@@ -32,10 +34,15 @@ class TaskOperations:
         stored task is not the one the caller edited)."""
         tenant = self.ctx.tenant(tenant_id, Permission.WRITE)
         check_task(task)
-        async with self.ctx.runtime.db.write() as session:
-            action, _ = await tasks.upsert_task(
-                session, tenant, task, expected_version, author=self.ctx.principal.name
+        action, _ = await self.ctx.runtime.db.run_write(
+            partial(
+                tasks.write_task,
+                tenant_id=tenant,
+                task=task,
+                expected_version=expected_version,
+                author=self.ctx.principal.name,
             )
+        )
         link = self.ctx.runtime.task_link(tenant, task.id)
         return UpsertTaskResponse(taskId=task.id, tenantId=tenant, action=action, taskLink=link)
 

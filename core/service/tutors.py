@@ -15,7 +15,10 @@ import time
 import uuid
 from collections.abc import AsyncGenerator, AsyncIterator
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
+
+from sqlalchemy import Connection, Row
 
 from core.api import (
     SERVER_ID_PREFIX,
@@ -94,7 +97,14 @@ RECENT_ATTEMPTS = 20
 tutor may say those back): enough for any real conversation, bounded for a very long one."""
 
 
-def configuration(row: m.Tutor) -> TutorConfiguration:
+def _write_tutor(tenant: str, tutor_id: str, body: TutorUpsert, connection: Connection) -> Row[Any]:
+    """A tutor's write job: the task it is about must exist in its tenant."""
+    if body.taskId and tasks.read_revision(connection, tenant, body.taskId) is None:
+        raise InvalidParameter(f"task {body.taskId!r} does not exist in tenant {tenant!r}")
+    return conversations.write_tutor(connection, tenant, tutor_id, body.to_wire())
+
+
+def configuration(row: m.Tutor | Row[Any]) -> TutorConfiguration:
     return TutorConfiguration.model_validate({**row.config, "id": row.id, "tenantId": row.tenant_id})
 
 
@@ -165,11 +175,9 @@ class TutorOperations:
                 "(FEEDBACK_STUDIO_LLM_BASE_URL): choose 'grounded', or configure the server first"
             )
         check_client_id("tutor", tutor_id)
-        async with self.ctx.runtime.db.write() as session:
-            if body.taskId and await tasks.get_task(session, tenant, body.taskId) is None:
-                raise InvalidParameter(f"task {body.taskId!r} does not exist in tenant {tenant!r}")
-            row = await conversations.put_tutor(session, tenant, tutor_id, body.to_wire())
-            return configuration(row)
+        return configuration(
+            await self.ctx.runtime.db.run_write(partial(_write_tutor, tenant, tutor_id, body))
+        )
 
     # --- chat -----------------------------------------------------------------------------------
 
@@ -205,13 +213,15 @@ class TutorOperations:
         return await collect(events, debug_mode=True)
 
     async def rate_trace(self, trace_id: str, rating: TraceRating) -> TraceRatingResponse:
-        async with self.ctx.runtime.db.write() as session:
-            trace = await conversations.get_trace(session, trace_id)
-            if trace is None:
-                raise NotFound(f"trace {trace_id!r} does not exist")
-            self.ctx.principal.require(trace.tenant_id, Permission.ACCESS)
-            await conversations.put_trace_rating(session, trace_id, rating.score, rating.comment)
+        await self.ctx.runtime.db.run_write(partial(self._rate_trace, trace_id, rating))
         return TraceRatingResponse(success=True, message=f"rating of trace {trace_id!r} saved")
+
+    def _rate_trace(self, trace_id: str, rating: TraceRating, connection: Connection) -> None:
+        tenant = conversations.trace_tenant(connection, trace_id)
+        if tenant is None:
+            raise NotFound(f"trace {trace_id!r} does not exist")
+        self.ctx.principal.require(tenant, Permission.ACCESS)
+        conversations.put_trace_rating(connection, trace_id, rating.score, rating.comment)
 
     async def _prepare_turn(self, request: ChatRequest) -> Prepared:
         if request.messages[-1].role != "user":
@@ -353,60 +363,68 @@ class TutorOperations:
     async def _record_turn(
         self, prepared: Prepared, request: dict[str, Any], reply: Reply, started: float
     ) -> str:
+        """Store the turn in one write job of the store's writer; the trace's id once committed."""
         trace_id = str(uuid.uuid4())
         messages = [text for text in reply.messages if text]
-        async with self.ctx.runtime.db.write() as session:
-            if prepared.conversation_id:
-                conversation = await self._conversation_for(session, prepared)
-                state = {**conversation.state, "engine": reply.state or prepared.state}
-                await conversations.record_turn(
-                    session,
-                    conversation,
-                    [("user", prepared.message), *(("assistant", text) for text in messages)],
-                    state=state,
-                    status=FINISHED if prepared.last_turn_note else conversation.status,
-                )
-            await conversations.add_trace(
-                session,
-                m.Trace(
-                    id=trace_id,
-                    tenant_id=prepared.tenant,
-                    conversation_id=prepared.conversation_id or None,
-                    tutor_id=prepared.tutor.id,
-                    engine=prepared.engine.name,
-                    request=request,
-                    reply={"messages": messages},
-                    debug=reply.debug,
-                    timings={
-                        "firstMessageMs": reply.first_ms,
-                        "totalMs": round((time.perf_counter() - started) * 1000, 3),
-                    },
-                    created_at=m.utcnow(),
-                ),
-            )
+        trace = dict(
+            id=trace_id,
+            tenant_id=prepared.tenant,
+            conversation_id=prepared.conversation_id or None,
+            tutor_id=prepared.tutor.id,
+            engine=prepared.engine.name,
+            request=request,
+            reply={"messages": messages},
+            debug=reply.debug,
+            timings={
+                "firstMessageMs": reply.first_ms,
+                "totalMs": round((time.perf_counter() - started) * 1000, 3),
+            },
+            created_at=m.utcnow(),
+        )
+        await self.ctx.runtime.db.run_write(partial(_write_turn, prepared, reply, messages, trace))
         return trace_id
 
-    async def _conversation_for(self, session: Any, prepared: Prepared) -> m.Conversation:
-        if prepared.existing:
-            stored = await conversations.get_conversation(
-                session, prepared.tenant, prepared.conversation_id, lock=True
-            )
-            if stored is None:
-                raise NotFound(f"conversation {prepared.conversation_id!r} was deleted meanwhile")
-            return stored
-        conversation, created = await conversations.create_conversation(
-            session,
-            conversation_id=prepared.conversation_id,
-            tenant_id=prepared.tenant,
-            tutor_id=prepared.tutor.id,
-            user_id=prepared.user_id,
-            task_id=prepared.task.id if prepared.task else None,
+
+def _write_turn(
+    prepared: Prepared, reply: Reply, messages: list[str], trace: dict[str, Any], connection: Connection
+) -> None:
+    """A turn's write job: the conversation (created by its first turn, with the history that turn
+    brought), the learner's message and the replies, the new state, and the trace."""
+    if prepared.conversation_id:
+        conversation = _conversation_for(connection, prepared)
+        conversations.record_turn(
+            connection,
+            conversation,
+            [("user", prepared.message), *(("assistant", text) for text in messages)],
+            state={**conversation.state, "engine": reply.state or prepared.state},
+            status=FINISHED if prepared.last_turn_note else conversation.status,
         )
-        if created:  # a concurrent first turn that lost the race finds its history already stored
-            await conversations.append_messages(
-                session, conversation, [(t.role, t.content) for t in prepared.history]
-            )
-        return conversation
+    conversations.add_trace(connection, trace)
+
+
+def _conversation_for(connection: Connection, prepared: Prepared) -> Row[Any]:
+    """The turn's conversation, its row locked for the job."""
+    if prepared.existing:
+        stored = conversations.lock_conversation(connection, prepared.tenant, prepared.conversation_id)
+        if stored is None:
+            raise NotFound(f"conversation {prepared.conversation_id!r} was deleted meanwhile")
+        return stored
+    conversation, created = conversations.open_conversation(
+        connection,
+        conversation_id=prepared.conversation_id,
+        tenant_id=prepared.tenant,
+        tutor_id=prepared.tutor.id,
+        user_id=prepared.user_id,
+        task_id=prepared.task.id if prepared.task else None,
+    )
+    if created:  # a concurrent first turn that lost the race finds its history already stored
+        conversations.append_messages(
+            connection,
+            prepared.tenant,
+            prepared.conversation_id,
+            [(t.role, t.content) for t in prepared.history],
+        )
+    return conversation
 
 
 async def collect(events: AsyncIterator[TutorEvent], debug_mode: bool) -> ChatResponse:
