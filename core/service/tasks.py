@@ -49,10 +49,10 @@ class TaskOperations:
     async def delete_task(self, tenant_id: str, task_id: str) -> DeleteTaskResponse:
         """Removes the task with its answers and feedback: a task created again under the id starts fresh."""
         tenant = self.ctx.tenant(tenant_id, Permission.DELETE)
-        async with self.ctx.runtime.db.write() as session:
-            if not await tasks.delete_task(session, tenant, task_id):
-                raise NotFound(f"task {task_id!r} does not exist in tenant {tenant!r}")
-            await tasks.delete_task_data(session, tenant, task_id)
+        if not await self.ctx.runtime.db.run_write(
+            partial(tasks.remove_task, tenant_id=tenant, task_id=task_id)
+        ):
+            raise NotFound(f"task {task_id!r} does not exist in tenant {tenant!r}")
         return DeleteTaskResponse(message=f"task {task_id!r} deleted", taskId=task_id, tenantId=tenant)
 
     async def list_tasks(self, tenant_id: str) -> list[TaskSummary]:
