@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import uuid
 from datetime import timedelta
+from typing import Any
 
-from sqlalchemy import Connection
+from sqlalchemy import Connection, Row
 
 from core.api import (
     SERVER_ID_PREFIX,
@@ -43,7 +44,7 @@ def simulation_tutor_id(task_id: str) -> str:
     return f"{SERVER_ID_PREFIX}{task_id}"
 
 
-def check_session_open(stored: m.Conversation) -> None:
+def check_session_open(stored: Row[Any]) -> None:
     """A finished or expired session takes no more turns; the error says what to do instead."""
     if stored.kind != SIMULATION:
         return
@@ -124,9 +125,7 @@ class SimulationOperations:
             scenario=task.scenarioDescription or task.problemStatement,
         )
 
-    def closing_note(
-        self, stored: m.Conversation | None, task: TaskBase | None, language: Language
-    ) -> str | None:
+    def closing_note(self, stored: Row[Any] | None, task: TaskBase | None, language: Language) -> str | None:
         """The message that ends a simulation whose turn limit this turn reaches."""
         if stored is None or not isinstance(task, SimulationTask) or not task.maxTurns:
             return None

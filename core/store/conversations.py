@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import ColumnElement, Connection, Row, bindparam, func, insert, select, update
+from sqlalchemy import Connection, Row, bindparam, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from core.api import InvalidParameter
@@ -26,37 +26,37 @@ _trace_ratings = _tables[m.TraceRating.__tablename__]
 _tutors = _tables[m.Tutor.__tablename__]
 
 
-async def get_conversation(
-    session: AsyncSession, tenant_id: str, conversation_id: str
-) -> m.Conversation | None:
-    """The tenant's conversation of this id (each tenant names its own conversations)."""
-    stmt = select(m.Conversation).where(
-        m.Conversation.tenant_id == tenant_id, m.Conversation.id == conversation_id
+def _conversation(tenant_id: str, conversation_id: str) -> Any:
+    return select(_conversations).where(
+        (_conversations.c.tenant_id == tenant_id) & (_conversations.c.id == conversation_id)
     )
-    return (await session.execute(stmt)).scalar_one_or_none()
+
+
+def read_conversation(connection: Connection, tenant_id: str, conversation_id: str) -> Row[Any] | None:
+    """The tenant's conversation of this id (each tenant names its own conversations)."""
+    return connection.execute(_conversation(tenant_id, conversation_id)).first()
+
+
+async def get_conversation(session: AsyncSession, tenant_id: str, conversation_id: str) -> Row[Any] | None:
+    """read_conversation in the session's transaction."""
+    return await session.run_sync(
+        lambda sync: read_conversation(sync.connection(), tenant_id, conversation_id)
+    )
 
 
 def lock_conversation(connection: Connection, tenant_id: str, conversation_id: str) -> Row[Any] | None:
     """The tenant's conversation of this id, its row locked for the rest of the transaction (a
     turn's write job reads its state and count of turns)."""
-    return connection.execute(
-        select(_conversations)
-        .where((_conversations.c.tenant_id == tenant_id) & (_conversations.c.id == conversation_id))
-        .with_for_update()
-    ).first()
+    return connection.execute(_conversation(tenant_id, conversation_id).with_for_update()).first()
 
 
-async def tenants_holding_conversation(
-    session: AsyncSession, conversation_id: str, among: Sequence[str]
-) -> list[str]:
+def holding_tenants(connection: Connection, conversation_id: str, among: Sequence[str]) -> list[str]:
     """Which of the tenants `among` hold a conversation of this id (never asks about any other)."""
     return list(
-        (
-            await session.execute(
-                select(m.Conversation.tenant_id)
-                .where(m.Conversation.id == conversation_id, m.Conversation.tenant_id.in_(among))
-                .order_by(m.Conversation.tenant_id)
-            )
+        connection.execute(
+            select(_conversations.c.tenant_id)
+            .where((_conversations.c.id == conversation_id) & _conversations.c.tenant_id.in_(among))
+            .order_by(_conversations.c.tenant_id)
         ).scalars()
     )
 
@@ -142,26 +142,20 @@ def append_messages(
     )
 
 
-async def list_messages(
-    session: AsyncSession, tenant_id: str, conversation_id: str
-) -> list[m.ConversationMessage]:
+def read_messages(connection: Connection, tenant_id: str, conversation_id: str) -> list[Row[Any]]:
+    """The conversation's messages in their order."""
     return list(
-        (
-            await session.execute(
-                select(m.ConversationMessage)
-                .where(*_messages_of(tenant_id, conversation_id))
-                .order_by(m.ConversationMessage.seq)
-            )
-        ).scalars()
+        connection.execute(
+            select(_messages)
+            .where((_messages.c.tenant_id == tenant_id) & (_messages.c.conversation_id == conversation_id))
+            .order_by(_messages.c.seq)
+        )
     )
 
 
-def _messages_of(tenant_id: str, conversation_id: str) -> tuple[ColumnElement[bool], ...]:
-    """The WHERE clauses of one conversation's messages."""
-    return (
-        m.ConversationMessage.tenant_id == tenant_id,
-        m.ConversationMessage.conversation_id == conversation_id,
-    )
+async def list_messages(session: AsyncSession, tenant_id: str, conversation_id: str) -> list[Row[Any]]:
+    """read_messages in the session's transaction."""
+    return await session.run_sync(lambda sync: read_messages(sync.connection(), tenant_id, conversation_id))
 
 
 def add_trace(connection: Connection, values: dict[str, Any]) -> None:
@@ -190,19 +184,29 @@ def put_trace_rating(connection: Connection, trace_id: str, score: int, comment:
     )
 
 
-async def get_tutor(session: AsyncSession, tenant_id: str, tutor_id: str) -> m.Tutor | None:
-    return await session.get(m.Tutor, (tenant_id, tutor_id))
+def read_tutor(connection: Connection, tenant_id: str, tutor_id: str) -> Row[Any] | None:
+    return connection.execute(
+        select(_tutors).where((_tutors.c.tenant_id == tenant_id) & (_tutors.c.id == tutor_id))
+    ).first()
+
+
+async def get_tutor(session: AsyncSession, tenant_id: str, tutor_id: str) -> Row[Any] | None:
+    """read_tutor in the session's transaction."""
+    return await session.run_sync(lambda sync: read_tutor(sync.connection(), tenant_id, tutor_id))
+
+
+def tutor_tenants(connection: Connection, tutor_id: str) -> list[str]:
+    """The tenants that have a tutor of this id (each tenant names its own tutors)."""
+    return list(
+        connection.execute(
+            select(_tutors.c.tenant_id).where(_tutors.c.id == tutor_id).order_by(_tutors.c.tenant_id)
+        ).scalars()
+    )
 
 
 async def tenants_of_tutor(session: AsyncSession, tutor_id: str) -> list[str]:
-    """The tenants that have a tutor of this id (each tenant names its own tutors)."""
-    return list(
-        (
-            await session.execute(
-                select(m.Tutor.tenant_id).where(m.Tutor.id == tutor_id).order_by(m.Tutor.tenant_id)
-            )
-        ).scalars()
-    )
+    """tutor_tenants in the session's transaction."""
+    return await session.run_sync(lambda sync: tutor_tenants(sync.connection(), tutor_id))
 
 
 async def list_tutors(session: AsyncSession, tenant_id: str) -> list[m.Tutor]:

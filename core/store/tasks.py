@@ -274,10 +274,15 @@ async def upsert_task(
     )
 
 
-async def get_task(session: AsyncSession, tenant_id: str, task_id: str) -> TaskRow | None:
-    """A plain row (no ORM identity map)."""
-    row = (await session.execute(select(_tasks).where(_key(tenant_id, task_id)))).first()
+def read_task(connection: Connection, tenant_id: str, task_id: str) -> TaskRow | None:
+    """The task's row, or None."""
+    row = connection.execute(select(_tasks).where(_key(tenant_id, task_id))).first()
     return TaskRow.of(row) if row is not None else None
+
+
+async def get_task(session: AsyncSession, tenant_id: str, task_id: str) -> TaskRow | None:
+    """read_task in the session's transaction."""
+    return await session.run_sync(lambda sync: read_task(sync.connection(), tenant_id, task_id))
 
 
 def remove_task(connection: Connection, tenant_id: str, task_id: str) -> bool:
