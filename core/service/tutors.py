@@ -239,10 +239,7 @@ class TutorOperations:
     async def _prepare_turn(self, request: ChatRequest) -> Prepared:
         if request.messages[-1].role != "user":
             raise InvalidParameter("the last message must be the learner's (role 'user')")
-        # One job of the store's writer reads all a turn starts with: on a SQLite file it runs on
-        # the event loop, where a session's statements would each wait for the loop to come back
-        # from the driver's thread (under load, a chat's eight reads waited over a second).
-        read = await self.ctx.runtime.db.run_write(partial(self._read_turn, request))
+        read = await self.ctx.runtime.db.run_read(partial(self._read_turn, request))
         tutor, task, stored = read.tutor, read.task, read.stored
         language = task.language if task else tutor.language or Language.EN_US
         return Prepared(
