@@ -10,7 +10,9 @@ machine's load at all. The echo (bench/echo_app.py) gets the same requests in th
 
 Rows: multiple choice and fill-in blanks on both compute routes, answers and user ids varied on
 every request (drawn from a seeded generator, so every run judges the same answers), and
-multiple choice by id once more with the access log off (its cost).
+multiple choice by id once more with the access log off (its cost); then bench/realistic.py's
+mixed workload, and each of its other kinds of request alone (task upserts, ratings, tutor chats
+streamed to their end), to show what each costs.
 
     .venv/bin/python bench/in_process.py [--requests 2000] [--rounds 3]
     .venv/bin/python bench/in_process.py --callgrind [--requests 300]   # needs valgrind
@@ -68,8 +70,16 @@ def _callgrind(command: str, label: str = "") -> None:
     subprocess.run(["callgrind_control", option, str(os.getpid())], check=True, capture_output=True)
 
 
-async def call(app: ASGI, method: str, path: str, body: bytes, headers: list[tuple[bytes, bytes]]) -> int:
-    """One request through the application as an ASGI server would make it; the status."""
+async def call(
+    app: ASGI,
+    method: str,
+    path: str,
+    body: bytes,
+    headers: list[tuple[bytes, bytes]],
+    answered: list[tuple[bytes, bytes]] | None = None,
+) -> int:
+    """One request through the application as an ASGI server would make it; the status (and the
+    response's headers into `answered`, if given)."""
     scope = {
         "type": "http",
         "asgi": {"version": "3.0", "spec_version": "2.4"},
@@ -104,6 +114,8 @@ async def call(app: ASGI, method: str, path: str, body: bytes, headers: list[tup
         nonlocal status
         if message["type"] == "http.response.start":
             status = message["status"]
+            if answered is not None:
+                answered.extend(message.get("headers", ()))
 
     await app(scope, receive, send)
     return status
@@ -126,21 +138,38 @@ async def run_requests(app: ASGI, requests: list[Request], headers: list[tuple[b
     return statuses
 
 
-def rows(rng: random.Random) -> tuple[dict[str, Callable[[int], list[Request]]], list[dict[str, Any]]]:
-    """The rows (each makes a round's requests) and the tasks they need stored."""
+def rows(
+    rng: random.Random, interaction_ids: list[str]
+) -> tuple[dict[str, Callable[[int], list[Request]]], list[dict[str, Any]]]:
+    """The rows (each makes a round's requests) and the tasks they need stored. The mixed
+    workload's kinds of request have rows of their own (task upserts, ratings, tutor chats), and
+    the mixed workload itself one; `interaction_ids` is filled with the interactions to rate once
+    the tasks are stored."""
     import realistic
 
     realistic.rng = rng  # the answers and user ids drawn from this bench's seeded generator
     tasks = realistic.fifty_tasks()
     mc = next(t for t in tasks if t["type"] == "MultipleChoiceTask")
     blanks = next(t for t in tasks if t["type"] == "InTextFillInBlanksTask")
+
+    def only(kind: str, n: int) -> list[Request]:
+        """The mixed workload's requests of one kind (by path)."""
+        made: list[Request] = []
+        while len(made) < n:
+            made += [r for r in realistic.mixed(tasks, interaction_ids, 4 * n) if kind in r[1]]
+        return made[:n]
+
     return {
         "MC, POST /feedback/compute": lambda n: realistic.compute_supplied(mc, n),
         "MC, by id": lambda n: [realistic.compute_by_id(mc) for _ in range(n)],
         "blanks, POST /feedback/compute": lambda n: realistic.compute_supplied(blanks, n),
         "blanks, by id": lambda n: [realistic.compute_by_id(blanks) for _ in range(n)],
         QUIET: lambda n: [realistic.compute_by_id(mc) for _ in range(n)],
-    }, [mc, blanks]
+        "task upserts (mixed's)": lambda n: only("/tenants/default/tasks", n),
+        "ratings (mixed's)": lambda n: only("/end-user-rating", n),
+        "tutor chats (mixed's)": lambda n: only("/tutor/chat/stream", n),
+        "mixed": lambda n: realistic.mixed(tasks, interaction_ids, n),
+    }, tasks
 
 
 async def measure(
@@ -148,6 +177,7 @@ async def measure(
 ) -> list[tuple[str, list[float], list[float]]]:
     """Per row: the studio's and the echo's cost a request in each round (µs of CPU, or
     instructions under callgrind, which the parent reads from valgrind's files)."""
+    import realistic
     from echo_app import app as echo
 
     from core.auth import new_token, parse_permissions
@@ -155,7 +185,8 @@ async def measure(
     from core.store import principals
 
     rng = random.Random(19)
-    plan, tasks = rows(rng)
+    interaction_ids: list[str] = []
+    plan, tasks = rows(rng, interaction_ids)
     with tempfile.TemporaryDirectory() as tmp:
         os.environ.update(
             FEEDBACK_STUDIO_DATABASE_URL=database or f"sqlite+aiosqlite:///{Path(tmp) / 'bench.sqlite3'}",
@@ -176,8 +207,18 @@ async def measure(
                     session, "bench", "default", parse_permissions(["write"]), token
                 )
             headers = [(b"authorization", f"Bearer {token}".encode())]
-            for task in tasks:
-                assert await run_requests(app, [("POST", "/tenants/default/tasks", task)], headers) == [200]
+            tutor = realistic.asset("tutors", realistic.TUTOR)
+            setup = [
+                ("POST", "/tenants/default/tasks", task)
+                for task in [realistic.asset("tasks", tutor["taskId"]), *tasks]
+            ]
+            setup.append(("PUT", f"/tenants/default/tutors/{realistic.TUTOR}", tutor))
+            assert set(await run_requests(app, setup, headers)) == {200}
+            for task in tasks:  # an interaction of each task, for the ratings to rate
+                _, path, body = realistic.compute_by_id(task)
+                answered: list[tuple[bytes, bytes]] = []
+                assert await call(app, "POST", path, json.dumps(body).encode(), headers, answered) == 200
+                interaction_ids.append(dict(answered)[b"x-interaction-id"].decode())
             for thread in threading.enumerate():  # the text models' loading (core.engine.text.warm)
                 if thread.name == "text-models":
                     await asyncio.to_thread(thread.join)

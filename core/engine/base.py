@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Protocol
 
 from core.api import Aspect as WireAspect
-from core.api import AspectDefinition, ChatTurn, Correctness, Language, Topic
+from core.api import AspectDefinition, AspectGroup, AspectType, ChatTurn, Correctness, Language, Topic
 from core.engine.messages import Catalogue
 
 
@@ -66,16 +67,38 @@ class EngineUnavailable(Exception):
 
 
 def to_aspect(definition: AspectDefinition) -> WireAspect:
+    """The aspect as a response names it: one model for each distinct aspect, shared by every
+    result that names it (a value, which nothing changes)."""
+    group = definition.aspectGroup
+    return _wire_aspect(
+        definition.name,
+        definition.description,
+        definition.type,
+        None if group is None else group.name,
+        None if group is None else group.description,
+    )
+
+
+@lru_cache(maxsize=4096)
+def _wire_aspect(
+    name: str, description: str, kind: AspectType, group: str | None, group_description: str | None
+) -> WireAspect:
     return WireAspect(
-        name=definition.name,
-        description=definition.description,
-        type=definition.type,
-        aspectGroup=definition.aspectGroup,
+        name=name,
+        description=description,
+        type=kind,
+        aspectGroup=None if group is None else AspectGroup(name=group, description=group_description),
     )
 
 
 def topic_for(definition: AspectDefinition | None, task_title: str) -> Topic:
-    """DESIGN.md: the topic is the aspect's group, else the task's title."""
+    """DESIGN.md: the topic is the aspect's group, else the task's title (a shared value, as
+    to_aspect's)."""
     if definition is not None and definition.aspectGroup is not None:
-        return Topic(name=definition.aspectGroup.name, description=definition.aspectGroup.description)
-    return Topic(name=task_title)
+        return _topic(definition.aspectGroup.name, definition.aspectGroup.description)
+    return _topic(task_title, None)
+
+
+@lru_cache(maxsize=4096)
+def _topic(name: str, description: str | None) -> Topic:
+    return Topic(name=name, description=description)

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 from enum import Enum
+from functools import lru_cache
 
 from rapidfuzz import fuzz
 
@@ -87,10 +88,14 @@ def compute(
         answer=answer,
         feedback=feedback_items(parts, task, ctx.catalogue.text(task.language, "blanks.all_right")),
         points=points_of(parts),
-        sampleSolution=BlanksSolution(
-            blanks=[SampleSolutionText(content=blank.acceptedAnswers[0]) for blank in task.blanks]
-        ),
+        sampleSolution=_sample_solution(tuple(blank.acceptedAnswers[0] for blank in task.blanks)),
     )
+
+
+@lru_cache(maxsize=1024)
+def _sample_solution(first_accepted: tuple[str, ...]) -> BlanksSolution:
+    """A task's sample solution, one model for all its results (a value, which nothing changes)."""
+    return BlanksSolution(blanks=[SampleSolutionText(content=text) for text in first_accepted])
 
 
 def _judge_gap(
@@ -115,12 +120,11 @@ def fit_of(blank: Blank, content: str, gap_number: int, language: Language | Non
     text = content.strip()
     if not text:
         return Fit.EMPTY
-    accepted = [a.strip() for a in blank.acceptedAnswers]
+    accepted, wanted = _accepted(tuple(blank.acceptedAnswers))
     if blank.matching is Matching.EXACT:
         return Fit.RIGHT if text in accepted else Fit.WRONG
     if blank.matching is Matching.NUMERIC:
         return _numeric_fit(text, accepted, blank.tolerance or 0.0, gap_number, language)
-    wanted = {loosely(a) for a in accepted}
     if loosely(text) in wanted:
         return Fit.RIGHT
     if blank.matching is Matching.FUZZY and _similarity(loosely(text), wanted) >= NEAR_MISS_RATIO:
@@ -128,18 +132,26 @@ def fit_of(blank: Blank, content: str, gap_number: int, language: Language | Non
     return Fit.WRONG
 
 
-def _similarity(text: str, wanted: set[str]) -> float:
+@lru_cache(maxsize=4096)
+def _accepted(answers: tuple[str, ...]) -> tuple[tuple[str, ...], frozenset[str]]:
+    """A blank's accepted answers trimmed, and as loosely compares them: worked out once, not for
+    every answer to the blank."""
+    trimmed = tuple(a.strip() for a in answers)
+    return trimmed, frozenset(loosely(a) for a in trimmed)
+
+
+def _similarity(text: str, wanted: frozenset[str]) -> float:
     return max(fuzz.ratio(text, answer) for answer in wanted)
 
 
 def _numeric_fit(
-    text: str, accepted: list[str], tolerance: float, gap_number: int, language: Language | None
+    text: str, accepted: tuple[str, ...], tolerance: float, gap_number: int, language: Language | None
 ) -> Fit:
     given = readings_of(text, language)
     if not given:
         return Fit.NOT_A_NUMBER
     for answer in accepted:
-        targets = readings_of(answer, language)
+        targets = _accepted_readings(answer, language)
         if not targets:
             raise InvalidParameter(f"blank {gap_number}: accepted answer {answer!r} is not a number")
         if any(abs(x - t) <= tolerance + 1e-9 * max(1.0, abs(t)) for x in given for t in targets):
@@ -181,6 +193,10 @@ def readings_of(text: str, language: Language | None = None) -> tuple[float, ...
         comma_decimal = language.base in COMMA_DECIMAL and language is not Language.DE_CH
         return (value,) if (decimal == ",") == comma_decimal else (grouped,)
     return (value,)
+
+
+_accepted_readings = lru_cache(maxsize=4096)(readings_of)
+"""readings_of an accepted answer, remembered as _accepted is."""
 
 
 def _ungrouped(grouped: str, separator: str) -> str | None:

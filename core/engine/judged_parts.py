@@ -40,10 +40,17 @@ from core.engine.messages import Catalogue
 
 C = TypeVar("C")
 
-_Item = FeedbackItem[Any]
-_Detected = DetectedAspect[Any]
-"""The generic models parametrised once: every subscription costs pydantic a cache lookup, and
-the engines build several items and aspects per answer."""
+_ITEM: dict[type[Any], type[FeedbackItem[Any]]] = {
+    IndexedContent: FeedbackItem[IndexedContent],
+    OptionSelection: FeedbackItem[OptionSelection],
+}
+_DETECTED: dict[type[Any], type[DetectedAspect[Any]]] = {
+    IndexedContent: DetectedAspect[IndexedContent],
+    OptionSelection: DetectedAspect[OptionSelection],
+}
+"""The generic models parametrised once for each context the parts here have: an item built as
+FeedbackItem[Any] would be validated again, field by field, to become the result's
+FeedbackItem[IndexedContent] (a subscription also costs pydantic a cache lookup)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,7 +90,7 @@ def feedback_items(
 def detected_aspects(parts: Sequence[JudgedPart[C]]) -> list[DetectedAspect[C]]:
     """Every aspect a part shows, with that part as its single context (API.md 2.4)."""
     return [
-        _Detected(aspect=to_aspect(definition), context=part.context)
+        _DETECTED[type(part.context)](aspect=to_aspect(definition), context=part.context)
         for part in parts
         for definition in part.detected
     ]
@@ -165,6 +172,11 @@ def loosely(text: str) -> str:
     return " ".join(unicodedata.normalize("NFC", text).translate(_APOSTROPHES).casefold().split())
 
 
+def _item_model(contexts: list[C]) -> type[FeedbackItem[Any]]:
+    """The item's model, parametrised with its contexts' kind (an empty list is any kind's)."""
+    return _ITEM[type(contexts[0])] if contexts else FeedbackItem[Any]
+
+
 def _item(
     message: str,
     correctness: Correctness,
@@ -174,7 +186,7 @@ def _item(
 ) -> FeedbackItem[C]:
     grouped = next((a for a in aspects if a.aspectGroup is not None), None)
     unique = list({a.name: a for a in aspects}.values())
-    return _Item(
+    return _item_model(contexts)(
         message=message,
         aspects=[to_aspect(a) for a in unique],
         correctness=correctness,

@@ -7,6 +7,7 @@ lifespan (or handed in, when the web app and the API share one process).
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -35,6 +36,25 @@ ROUTERS = [
 
 LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s %(message)s"
 
+
+class LogFormatter(logging.Formatter):
+    """LOG_FORMAT's formatter, the text of the time's second made once a second rather than for
+    every line (time.strftime was a third of what formatting an access-log line cost). The same
+    text as logging.Formatter's."""
+
+    _second: tuple[int, str] = (-1, "")
+
+    def formatTime(self, record: logging.LogRecord, datefmt: str | None = None) -> str:
+        if datefmt is not None:
+            return super().formatTime(record, datefmt)
+        second = int(record.created)
+        cached, text = self._second
+        if cached != second:
+            text = time.strftime(self.default_time_format, self.converter(second))
+            self._second = (second, text)  # one assignment: threads see the old pair or the new
+        return f"{text},{int(record.msecs):03d}"  # logging's default_msec_format, "%s,%03d"
+
+
 DESCRIPTION = """Learner Feedback and Tutoring Service API 0.9.0, implemented by Feedback Studio.
 
 Endpoints tagged *extensions* are Feedback Studio's authoring extensions (DESIGN.md); a client
@@ -43,7 +63,9 @@ must not require them of other servers of this API."""
 
 def create_app(settings: Settings | None = None, runtime: Runtime | None = None) -> FastAPI:
     settings = settings or Settings()
-    logging.basicConfig(level=settings.log_level, format=LOG_FORMAT)
+    handler = logging.StreamHandler()
+    handler.setFormatter(LogFormatter(LOG_FORMAT))
+    logging.basicConfig(level=settings.log_level, handlers=[handler])
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

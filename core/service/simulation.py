@@ -11,6 +11,9 @@ from __future__ import annotations
 
 import uuid
 from datetime import timedelta
+from typing import Any
+
+from sqlalchemy import Connection, Row
 
 from core.api import (
     SERVER_ID_PREFIX,
@@ -41,7 +44,7 @@ def simulation_tutor_id(task_id: str) -> str:
     return f"{SERVER_ID_PREFIX}{task_id}"
 
 
-def check_session_open(stored: m.Conversation) -> None:
+def check_session_open(stored: Row[Any]) -> None:
     """A finished or expired session takes no more turns; the error says what to do instead."""
     if stored.kind != SIMULATION:
         return
@@ -79,13 +82,16 @@ class SimulationOperations:
             taskId=task.id,
             language=task.language,
         )
-        async with self.ctx.runtime.db.write() as session:
-            action, _ = await tasks.upsert_task(session, tenant, task, author=self.ctx.principal.name)
+        messages = [("system", self.system_prompt(task)), *(("assistant", text) for text in initial)]
+
+        def start(connection: Connection) -> None:
+            """The session's write job: its task, its tutor, the conversation and its first messages."""
+            action, _ = tasks.write_task(connection, tenant, task, author=self.ctx.principal.name)
             if action is not TaskAction.UNCHANGED:
                 self.ctx.principal.require(tenant, Permission.WRITE)
-            await conversations.put_tutor(session, tenant, tutor_id, tutor.to_wire())
-            conversation, _ = await conversations.create_conversation(
-                session,
+            conversations.write_tutor(connection, tenant, tutor_id, tutor.to_wire())
+            conversations.open_conversation(
+                connection,
                 conversation_id=conversation_id,
                 tenant_id=tenant,
                 tutor_id=tutor_id,
@@ -94,11 +100,9 @@ class SimulationOperations:
                 kind=SIMULATION,
                 expires_at=expires,
             )
-            await conversations.append_messages(
-                session,
-                conversation,
-                [("system", self.system_prompt(task)), *(("assistant", text) for text in initial)],
-            )
+            conversations.append_messages(connection, tenant, conversation_id, messages)
+
+        await self.ctx.runtime.db.run_write(start)
         return SimulationSession(
             id=conversation_id,
             conversationId=conversation_id,
@@ -121,9 +125,7 @@ class SimulationOperations:
             scenario=task.scenarioDescription or task.problemStatement,
         )
 
-    def closing_note(
-        self, stored: m.Conversation | None, task: TaskBase | None, language: Language
-    ) -> str | None:
+    def closing_note(self, stored: Row[Any] | None, task: TaskBase | None, language: Language) -> str | None:
         """The message that ends a simulation whose turn limit this turn reaches."""
         if stored is None or not isinstance(task, SimulationTask) or not task.maxTurns:
             return None

@@ -3,6 +3,8 @@ are extensions, DESIGN.md), and the history of their versions (extension)."""
 
 from __future__ import annotations
 
+from functools import partial
+
 from core.api import (
     DeleteTaskResponse,
     Language,
@@ -32,20 +34,25 @@ class TaskOperations:
         stored task is not the one the caller edited)."""
         tenant = self.ctx.tenant(tenant_id, Permission.WRITE)
         check_task(task)
-        async with self.ctx.runtime.db.write() as session:
-            action, _ = await tasks.upsert_task(
-                session, tenant, task, expected_version, author=self.ctx.principal.name
+        action, _ = await self.ctx.runtime.db.run_write(
+            partial(
+                tasks.write_task,
+                tenant_id=tenant,
+                task=task,
+                expected_version=expected_version,
+                author=self.ctx.principal.name,
             )
+        )
         link = self.ctx.runtime.task_link(tenant, task.id)
         return UpsertTaskResponse(taskId=task.id, tenantId=tenant, action=action, taskLink=link)
 
     async def delete_task(self, tenant_id: str, task_id: str) -> DeleteTaskResponse:
         """Removes the task with its answers and feedback: a task created again under the id starts fresh."""
         tenant = self.ctx.tenant(tenant_id, Permission.DELETE)
-        async with self.ctx.runtime.db.write() as session:
-            if not await tasks.delete_task(session, tenant, task_id):
-                raise NotFound(f"task {task_id!r} does not exist in tenant {tenant!r}")
-            await tasks.delete_task_data(session, tenant, task_id)
+        if not await self.ctx.runtime.db.run_write(
+            partial(tasks.remove_task, tenant_id=tenant, task_id=task_id)
+        ):
+            raise NotFound(f"task {task_id!r} does not exist in tenant {tenant!r}")
         return DeleteTaskResponse(message=f"task {task_id!r} deleted", taskId=task_id, tenantId=tenant)
 
     async def list_tasks(self, tenant_id: str) -> list[TaskSummary]:

@@ -15,7 +15,10 @@ import time
 import uuid
 from collections.abc import AsyncGenerator, AsyncIterator
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
+
+from sqlalchemy import Connection, Row
 
 from core.api import (
     SERVER_ID_PREFIX,
@@ -77,6 +80,18 @@ class Prepared:
     """The closing message when this turn uses up a simulation's turns."""
 
 
+@dataclass(frozen=True)
+class TurnRead:
+    """What a turn read from the store (TutorOperations._read_turn)."""
+
+    tenant: str
+    tutor: TutorConfiguration
+    task: TaskBase | None
+    stored: Row[Any] | None
+    conversation_id: str
+    history: list[ChatTurn]
+
+
 @dataclass
 class Reply:
     messages: list[str] = field(default_factory=lambda: [""])
@@ -94,7 +109,14 @@ RECENT_ATTEMPTS = 20
 tutor may say those back): enough for any real conversation, bounded for a very long one."""
 
 
-def configuration(row: m.Tutor) -> TutorConfiguration:
+def _write_tutor(tenant: str, tutor_id: str, body: TutorUpsert, connection: Connection) -> Row[Any]:
+    """A tutor's write job: the task it is about must exist in its tenant."""
+    if body.taskId and tasks.read_revision(connection, tenant, body.taskId) is None:
+        raise InvalidParameter(f"task {body.taskId!r} does not exist in tenant {tenant!r}")
+    return conversations.write_tutor(connection, tenant, tutor_id, body.to_wire())
+
+
+def configuration(row: Row[Any] | m.Tutor) -> TutorConfiguration:
     return TutorConfiguration.model_validate({**row.config, "id": row.id, "tenantId": row.tenant_id})
 
 
@@ -107,11 +129,12 @@ class TutorOperations:
 
     async def get_tutor(self, tutor_id: str, tenant_id: str | None = None) -> TutorConfiguration:
         async with self.ctx.runtime.db.read() as session:
-            return configuration(await self._tutor_row(session, tutor_id, tenant_id))
+            row = await session.run_sync(lambda sync: self._tutor_row(sync.connection(), tutor_id, tenant_id))
+        return configuration(row)
 
-    async def _tutor_row(
-        self, session: Any, tutor_id: str, tenant_id: str | None, conversation_id: str | None = None
-    ) -> m.Tutor:
+    def _tutor_row(
+        self, connection: Connection, tutor_id: str, tenant_id: str | None, conversation_id: str | None = None
+    ) -> Row[Any]:
         """The caller's tutor of this id. Each tenant names its own tutors, so the tenant decides
         which one is meant: the tenant named, else the one tenant among those the caller may access
         that has both the tutor and the conversation named, else the caller's default tenant if it
@@ -119,15 +142,15 @@ class TutorOperations:
         answer; its existence is told only as API.md asks (403, no access to its tenant)."""
         if tenant_id is not None:
             tenant = self.ctx.tenant(tenant_id, Permission.ACCESS)
-            row = await conversations.get_tutor(session, tenant, tutor_id)
+            row = conversations.read_tutor(connection, tenant, tutor_id)
             if row is None:
                 raise NotFound(f"tutor {tutor_id!r} does not exist in tenant {tenant!r}")
             return row
         principal = self.ctx.principal
-        owners = await conversations.tenants_of_tutor(session, tutor_id)
+        owners = conversations.tutor_tenants(connection, tutor_id)
         mine = [t for t in owners if principal.can(t, Permission.ACCESS)]
         if len(mine) > 1 and conversation_id:  # a conversation goes on in its own tenant
-            holding = await conversations.tenants_holding_conversation(session, conversation_id, mine)
+            holding = conversations.holding_tenants(connection, conversation_id, mine)
             if len(holding) == 1:
                 mine = holding
         if len(mine) > 1 and principal.default_tenant in mine:
@@ -141,7 +164,7 @@ class TutorOperations:
             if owners:
                 raise MissingPermissions(f"no access to the tenant of tutor {tutor_id!r}")
             raise NotFound(f"tutor {tutor_id!r} does not exist")
-        row = await conversations.get_tutor(session, mine[0], tutor_id)
+        row = conversations.read_tutor(connection, mine[0], tutor_id)
         if row is None:  # deleted between the two reads
             raise NotFound(f"tutor {tutor_id!r} does not exist")
         return row
@@ -165,11 +188,9 @@ class TutorOperations:
                 "(FEEDBACK_STUDIO_LLM_BASE_URL): choose 'grounded', or configure the server first"
             )
         check_client_id("tutor", tutor_id)
-        async with self.ctx.runtime.db.write() as session:
-            if body.taskId and await tasks.get_task(session, tenant, body.taskId) is None:
-                raise InvalidParameter(f"task {body.taskId!r} does not exist in tenant {tenant!r}")
-            row = await conversations.put_tutor(session, tenant, tutor_id, body.to_wire())
-            return configuration(row)
+        return configuration(
+            await self.ctx.runtime.db.run_write(partial(_write_tutor, tenant, tutor_id, body))
+        )
 
     # --- chat -----------------------------------------------------------------------------------
 
@@ -205,55 +226,29 @@ class TutorOperations:
         return await collect(events, debug_mode=True)
 
     async def rate_trace(self, trace_id: str, rating: TraceRating) -> TraceRatingResponse:
-        async with self.ctx.runtime.db.write() as session:
-            trace = await conversations.get_trace(session, trace_id)
-            if trace is None:
-                raise NotFound(f"trace {trace_id!r} does not exist")
-            self.ctx.principal.require(trace.tenant_id, Permission.ACCESS)
-            await conversations.put_trace_rating(session, trace_id, rating.score, rating.comment)
+        await self.ctx.runtime.db.run_write(partial(self._rate_trace, trace_id, rating))
         return TraceRatingResponse(success=True, message=f"rating of trace {trace_id!r} saved")
+
+    def _rate_trace(self, trace_id: str, rating: TraceRating, connection: Connection) -> None:
+        tenant = conversations.trace_tenant(connection, trace_id)
+        if tenant is None:
+            raise NotFound(f"trace {trace_id!r} does not exist")
+        self.ctx.principal.require(tenant, Permission.ACCESS)
+        conversations.put_trace_rating(connection, trace_id, rating.score, rating.comment)
 
     async def _prepare_turn(self, request: ChatRequest) -> Prepared:
         if request.messages[-1].role != "user":
             raise InvalidParameter("the last message must be the learner's (role 'user')")
-        named_tenant = request.context.tenantId if request.context else None
-        async with self.ctx.runtime.db.read() as session:
-            # The tutor's tenant is the conversation's: each tenant names its own conversations.
-            row = await self._tutor_row(session, request.tutorId, named_tenant, request.conversationId)
-            tenant = row.tenant_id
-            tutor = configuration(row)
-            stored = None
-            if request.conversationId:
-                stored = await conversations.get_conversation(session, tenant, request.conversationId)
-            conversation_id = request.conversationId or str(uuid.uuid4())
-            if stored is None and conversation_id.startswith(SERVER_ID_PREFIX):
-                raise NotFound(
-                    f"simulation session {conversation_id!r} does not exist; "
-                    "start one with POST /simulation/start"
-                )
-            if stored is not None:
-                self._check_conversation(stored, tutor.id)
-                history = [
-                    ChatTurn(role=r.role, content=r.content)
-                    for r in await conversations.list_messages(session, tenant, conversation_id)
-                ]
-                task_id = stored.task_id
-            else:
-                history = [ChatTurn(role=t.role, content=t.content) for t in request.messages[:-1]]
-                task_id = (request.context.taskId if request.context else None) or tutor.taskId
-            task = await self._bound_task(session, tenant, task_id)
-        if stored is None and isinstance(task, SimulationTask):
-            raise NotFound(
-                f"simulation session {conversation_id!r} does not exist; start one with POST /simulation/start"
-            )
+        read = await self.ctx.runtime.db.run_read(partial(self._read_turn, request))
+        tutor, task, stored = read.tutor, read.task, read.stored
         language = task.language if task else tutor.language or Language.EN_US
         return Prepared(
-            tenant=tenant,
+            tenant=read.tenant,
             tutor=tutor,
             task=task,
-            conversation_id=conversation_id,
+            conversation_id=read.conversation_id,
             existing=stored is not None,
-            history=history,
+            history=read.history,
             message=request.messages[-1].content,
             language=language,
             engine=engine_for(tutor, task, self.ctx.runtime.settings),
@@ -262,17 +257,49 @@ class TutorOperations:
             last_turn_note=self.simulations.closing_note(stored, task, language),
         )
 
-    def _check_conversation(self, stored: m.Conversation, tutor_id: str) -> None:
+    def _read_turn(self, request: ChatRequest, connection: Connection) -> TurnRead:
+        """What a turn reads, checked: the tutor, the conversation and its history, the task."""
+        named_tenant = request.context.tenantId if request.context else None
+        # The tutor's tenant is the conversation's: each tenant names its own conversations.
+        row = self._tutor_row(connection, request.tutorId, named_tenant, request.conversationId)
+        tenant = row.tenant_id
+        tutor = configuration(row)
+        stored = None
+        if request.conversationId:
+            stored = conversations.read_conversation(connection, tenant, request.conversationId)
+        conversation_id = request.conversationId or str(uuid.uuid4())
+        if stored is None and conversation_id.startswith(SERVER_ID_PREFIX):
+            raise NotFound(
+                f"simulation session {conversation_id!r} does not exist; start one with POST /simulation/start"
+            )
+        if stored is not None:
+            self._check_conversation(stored, tutor.id)
+            history = [
+                ChatTurn(role=r.role, content=r.content)
+                for r in conversations.read_messages(connection, tenant, conversation_id)
+            ]
+            task_id = stored.task_id
+        else:
+            history = [ChatTurn(role=t.role, content=t.content) for t in request.messages[:-1]]
+            task_id = (request.context.taskId if request.context else None) or tutor.taskId
+        task = self._bound_task(connection, tenant, task_id)
+        if stored is None and isinstance(task, SimulationTask):
+            raise NotFound(
+                f"simulation session {conversation_id!r} does not exist; start one with POST /simulation/start"
+            )
+        return TurnRead(tenant, tutor, task, stored, conversation_id, history)
+
+    def _check_conversation(self, stored: Row[Any], tutor_id: str) -> None:
         if stored.tutor_id != tutor_id:
             raise InvalidParameter(
                 f"conversation {stored.id!r} is held with tutor {stored.tutor_id!r}, not {tutor_id!r}"
             )
         check_session_open(stored)
 
-    async def _bound_task(self, session: Any, tenant: str, task_id: str | None) -> TaskBase | None:
+    def _bound_task(self, connection: Connection, tenant: str, task_id: str | None) -> TaskBase | None:
         if not task_id:
             return None
-        row = await tasks.get_task(session, tenant, task_id)
+        row = tasks.read_task(connection, tenant, task_id)
         if row is None:
             raise NotFound(f"task {task_id!r} does not exist in tenant {tenant!r}")
         return parse_task(row.definition)
@@ -353,60 +380,68 @@ class TutorOperations:
     async def _record_turn(
         self, prepared: Prepared, request: dict[str, Any], reply: Reply, started: float
     ) -> str:
+        """Store the turn in one write job of the store's writer; the trace's id once committed."""
         trace_id = str(uuid.uuid4())
         messages = [text for text in reply.messages if text]
-        async with self.ctx.runtime.db.write() as session:
-            if prepared.conversation_id:
-                conversation = await self._conversation_for(session, prepared)
-                state = {**conversation.state, "engine": reply.state or prepared.state}
-                await conversations.record_turn(
-                    session,
-                    conversation,
-                    [("user", prepared.message), *(("assistant", text) for text in messages)],
-                    state=state,
-                    status=FINISHED if prepared.last_turn_note else conversation.status,
-                )
-            await conversations.add_trace(
-                session,
-                m.Trace(
-                    id=trace_id,
-                    tenant_id=prepared.tenant,
-                    conversation_id=prepared.conversation_id or None,
-                    tutor_id=prepared.tutor.id,
-                    engine=prepared.engine.name,
-                    request=request,
-                    reply={"messages": messages},
-                    debug=reply.debug,
-                    timings={
-                        "firstMessageMs": reply.first_ms,
-                        "totalMs": round((time.perf_counter() - started) * 1000, 3),
-                    },
-                    created_at=m.utcnow(),
-                ),
-            )
+        trace = dict(
+            id=trace_id,
+            tenant_id=prepared.tenant,
+            conversation_id=prepared.conversation_id or None,
+            tutor_id=prepared.tutor.id,
+            engine=prepared.engine.name,
+            request=request,
+            reply={"messages": messages},
+            debug=reply.debug,
+            timings={
+                "firstMessageMs": reply.first_ms,
+                "totalMs": round((time.perf_counter() - started) * 1000, 3),
+            },
+            created_at=m.utcnow(),
+        )
+        await self.ctx.runtime.db.run_write(partial(_write_turn, prepared, reply, messages, trace))
         return trace_id
 
-    async def _conversation_for(self, session: Any, prepared: Prepared) -> m.Conversation:
-        if prepared.existing:
-            stored = await conversations.get_conversation(
-                session, prepared.tenant, prepared.conversation_id, lock=True
-            )
-            if stored is None:
-                raise NotFound(f"conversation {prepared.conversation_id!r} was deleted meanwhile")
-            return stored
-        conversation, created = await conversations.create_conversation(
-            session,
-            conversation_id=prepared.conversation_id,
-            tenant_id=prepared.tenant,
-            tutor_id=prepared.tutor.id,
-            user_id=prepared.user_id,
-            task_id=prepared.task.id if prepared.task else None,
+
+def _write_turn(
+    prepared: Prepared, reply: Reply, messages: list[str], trace: dict[str, Any], connection: Connection
+) -> None:
+    """A turn's write job: the conversation (created by its first turn, with the history that turn
+    brought), the learner's message and the replies, the new state, and the trace."""
+    if prepared.conversation_id:
+        conversation = _conversation_for(connection, prepared)
+        conversations.record_turn(
+            connection,
+            conversation,
+            [("user", prepared.message), *(("assistant", text) for text in messages)],
+            state={**conversation.state, "engine": reply.state or prepared.state},
+            status=FINISHED if prepared.last_turn_note else conversation.status,
         )
-        if created:  # a concurrent first turn that lost the race finds its history already stored
-            await conversations.append_messages(
-                session, conversation, [(t.role, t.content) for t in prepared.history]
-            )
-        return conversation
+    conversations.add_trace(connection, trace)
+
+
+def _conversation_for(connection: Connection, prepared: Prepared) -> Row[Any]:
+    """The turn's conversation, its row locked for the job."""
+    if prepared.existing:
+        stored = conversations.lock_conversation(connection, prepared.tenant, prepared.conversation_id)
+        if stored is None:
+            raise NotFound(f"conversation {prepared.conversation_id!r} was deleted meanwhile")
+        return stored
+    conversation, created = conversations.open_conversation(
+        connection,
+        conversation_id=prepared.conversation_id,
+        tenant_id=prepared.tenant,
+        tutor_id=prepared.tutor.id,
+        user_id=prepared.user_id,
+        task_id=prepared.task.id if prepared.task else None,
+    )
+    if created:  # a concurrent first turn that lost the race finds its history already stored
+        conversations.append_messages(
+            connection,
+            prepared.tenant,
+            prepared.conversation_id,
+            [(t.role, t.content) for t in prepared.history],
+        )
+    return conversation
 
 
 async def collect(events: AsyncIterator[TutorEvent], debug_mode: bool) -> ChatResponse:

@@ -40,7 +40,6 @@ class WebhookOperations:
                     task_id = normalised_id(task_id)  # the id the task was stored under
                 except ValueError as exc:
                     raise InvalidParameter(f"task.deleted: {exc}") from None
-                if await tasks.delete_task(session, tenant, task_id):
-                    await tasks.delete_task_data(session, tenant, task_id)
+                await tasks.delete_task(session, tenant, task_id)
             event_id = await principals.record_webhook_event(session, tenant, payload.event, payload.data)
         return WebhookReceipt(received=True, eventId=event_id)

@@ -1,4 +1,8 @@
-"""Tutor conversations (chat and simulation sessions), their messages, traces and trace ratings."""
+"""Tutor conversations (chat and simulation sessions), their messages, traces and trace ratings,
+and tutor configurations.
+
+What a request writes is a plain function of a connection (the store's one writer runs them,
+Database.run_write); what it reads goes through a session."""
 
 from __future__ import annotations
 
@@ -6,43 +10,59 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import ColumnElement, func, select
+from sqlalchemy import Connection, Row, bindparam, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from core.api import InvalidParameter
 from core.store import models as m
 from core.store.common import insert_for
+from core.store.writer import insert_at_commit
+
+_tables = m.Base.metadata.tables
+_conversations = _tables[m.Conversation.__tablename__]
+_messages = _tables[m.ConversationMessage.__tablename__]
+_traces = _tables[m.Trace.__tablename__]
+_trace_ratings = _tables[m.TraceRating.__tablename__]
+_tutors = _tables[m.Tutor.__tablename__]
 
 
-async def get_conversation(
-    session: AsyncSession, tenant_id: str, conversation_id: str, *, lock: bool = False
-) -> m.Conversation | None:
-    """The tenant's conversation of this id (each tenant names its own conversations)."""
-    stmt = select(m.Conversation).where(
-        m.Conversation.tenant_id == tenant_id, m.Conversation.id == conversation_id
+def _conversation(tenant_id: str, conversation_id: str) -> Any:
+    return select(_conversations).where(
+        (_conversations.c.tenant_id == tenant_id) & (_conversations.c.id == conversation_id)
     )
-    if lock:
-        stmt = stmt.with_for_update().execution_options(populate_existing=True)
-    return (await session.execute(stmt)).scalar_one_or_none()
 
 
-async def tenants_holding_conversation(
-    session: AsyncSession, conversation_id: str, among: Sequence[str]
-) -> list[str]:
+def read_conversation(connection: Connection, tenant_id: str, conversation_id: str) -> Row[Any] | None:
+    """The tenant's conversation of this id (each tenant names its own conversations)."""
+    return connection.execute(_conversation(tenant_id, conversation_id)).first()
+
+
+async def get_conversation(session: AsyncSession, tenant_id: str, conversation_id: str) -> Row[Any] | None:
+    """read_conversation in the session's transaction."""
+    return await session.run_sync(
+        lambda sync: read_conversation(sync.connection(), tenant_id, conversation_id)
+    )
+
+
+def lock_conversation(connection: Connection, tenant_id: str, conversation_id: str) -> Row[Any] | None:
+    """The tenant's conversation of this id, its row locked for the rest of the transaction (a
+    turn's write job reads its state and count of turns)."""
+    return connection.execute(_conversation(tenant_id, conversation_id).with_for_update()).first()
+
+
+def holding_tenants(connection: Connection, conversation_id: str, among: Sequence[str]) -> list[str]:
     """Which of the tenants `among` hold a conversation of this id (never asks about any other)."""
     return list(
-        (
-            await session.execute(
-                select(m.Conversation.tenant_id)
-                .where(m.Conversation.id == conversation_id, m.Conversation.tenant_id.in_(among))
-                .order_by(m.Conversation.tenant_id)
-            )
+        connection.execute(
+            select(_conversations.c.tenant_id)
+            .where((_conversations.c.id == conversation_id) & _conversations.c.tenant_id.in_(among))
+            .order_by(_conversations.c.tenant_id)
         ).scalars()
     )
 
 
-async def create_conversation(
-    session: AsyncSession,
+def open_conversation(
+    connection: Connection,
     *,
     conversation_id: str,
     tenant_id: str,
@@ -52,10 +72,10 @@ async def create_conversation(
     kind: str = "chat",
     state: dict[str, Any] | None = None,
     expires_at: datetime | None = None,
-) -> tuple[m.Conversation, bool]:
+) -> tuple[Row[Any], bool]:
     """A new conversation of the tenant, or the one a concurrent request just created under the
-    same id; and whether this call created it (only the creator stores the history the first turn
-    brought).
+    same id, its row locked; and whether this call created it (only the creator stores the
+    history the first turn brought).
 
     Clients choose conversation ids, so two first turns may arrive at once: INSERT … ON CONFLICT
     DO NOTHING lets exactly one create it, and every caller gets the row locked for its turn. A
@@ -63,8 +83,8 @@ async def create_conversation(
     conversation of the same id is another conversation and never meets this one.
     """
     now = m.utcnow()
-    inserted = await session.execute(
-        insert_for(session, m.Conversation)
+    inserted = connection.execute(
+        insert_for(connection, _conversations)
         .values(
             id=conversation_id,
             tenant_id=tenant_id,
@@ -80,96 +100,113 @@ async def create_conversation(
             updated_at=now,
         )
         .on_conflict_do_nothing(index_elements=["tenant_id", "id"])
-        .returning(m.Conversation.id)
+        .returning(_conversations.c.id)
     )
     created = inserted.first() is not None
-    row = await get_conversation(session, tenant_id, conversation_id, lock=True)
+    row = lock_conversation(connection, tenant_id, conversation_id)
     if row is None or row.tutor_id != tutor_id:
         raise InvalidParameter(f"conversation id {conversation_id!r} is taken; choose another")
     return row, created
 
 
-async def append_messages(
-    session: AsyncSession, conversation: m.Conversation, messages: Sequence[tuple[str, str]]
+_LAST_SEQ = select(func.coalesce(func.max(_messages.c.seq), 0)).where(
+    (_messages.c.tenant_id == bindparam("tenant_id"))
+    & (_messages.c.conversation_id == bindparam("conversation_id"))
+)
+_INSERT_MESSAGE = insert(_messages)
+
+
+def append_messages(
+    connection: Connection, tenant_id: str, conversation_id: str, messages: Sequence[tuple[str, str]]
 ) -> None:
     """Append (role, content) pairs after the conversation's last message, keeping their order."""
-    last = (
-        await session.execute(
-            select(func.coalesce(func.max(m.ConversationMessage.seq), 0)).where(
-                *_messages_of(conversation.tenant_id, conversation.id)
-            )
-        )
+    if not messages:
+        return
+    last = connection.execute(
+        _LAST_SEQ, {"tenant_id": tenant_id, "conversation_id": conversation_id}
     ).scalar_one()
     now = m.utcnow()
-    session.add_all(
-        m.ConversationMessage(
-            tenant_id=conversation.tenant_id,
-            conversation_id=conversation.id,
-            seq=last + i,
-            role=role,
-            content=content,
-            created_at=now,
-        )
-        for i, (role, content) in enumerate(messages, start=1)
-    )
-    await session.flush()
-
-
-async def list_messages(
-    session: AsyncSession, tenant_id: str, conversation_id: str
-) -> list[m.ConversationMessage]:
-    return list(
-        (
-            await session.execute(
-                select(m.ConversationMessage)
-                .where(*_messages_of(tenant_id, conversation_id))
-                .order_by(m.ConversationMessage.seq)
+    connection.execute(
+        _INSERT_MESSAGE,
+        [
+            dict(
+                tenant_id=tenant_id,
+                conversation_id=conversation_id,
+                seq=last + i,
+                role=role,
+                content=content,
+                created_at=now,
             )
-        ).scalars()
+            for i, (role, content) in enumerate(messages, start=1)
+        ],
     )
 
 
-def _messages_of(tenant_id: str, conversation_id: str) -> tuple[ColumnElement[bool], ...]:
-    """The WHERE clauses of one conversation's messages."""
-    return (
-        m.ConversationMessage.tenant_id == tenant_id,
-        m.ConversationMessage.conversation_id == conversation_id,
+def read_messages(connection: Connection, tenant_id: str, conversation_id: str) -> list[Row[Any]]:
+    """The conversation's messages in their order."""
+    return list(
+        connection.execute(
+            select(_messages)
+            .where((_messages.c.tenant_id == tenant_id) & (_messages.c.conversation_id == conversation_id))
+            .order_by(_messages.c.seq)
+        )
     )
 
 
-async def add_trace(session: AsyncSession, row: m.Trace) -> None:
-    session.add(row)
+async def list_messages(session: AsyncSession, tenant_id: str, conversation_id: str) -> list[Row[Any]]:
+    """read_messages in the session's transaction."""
+    return await session.run_sync(lambda sync: read_messages(sync.connection(), tenant_id, conversation_id))
 
 
-async def get_trace(session: AsyncSession, trace_id: str) -> m.Trace | None:
-    return await session.get(m.Trace, trace_id)
+def add_trace(connection: Connection, values: dict[str, Any]) -> None:
+    """One trace row (nothing in its transaction reads it back: inserted with its batch's others)."""
+    insert_at_commit(connection, _INSERT_TRACE, values)
 
 
-async def put_trace_rating(session: AsyncSession, trace_id: str, score: int, comment: str | None) -> None:
+_INSERT_TRACE = insert(_traces)
+_TENANT_OF_TRACE = select(_traces.c.tenant_id).where(_traces.c.id == bindparam("id"))
+
+
+def trace_tenant(connection: Connection, trace_id: str) -> str | None:
+    """The tenant of a trace, or None if there is no such trace."""
+    return connection.execute(_TENANT_OF_TRACE, {"id": trace_id}).scalar_one_or_none()
+
+
+def put_trace_rating(connection: Connection, trace_id: str, score: int, comment: str | None) -> None:
     now = m.utcnow()
-    stmt = insert_for(session, m.TraceRating).values(
+    stmt = insert_for(connection, _trace_ratings).values(
         trace_id=trace_id, score=score, comment=comment, created_at=now, updated_at=now
     )
-    await session.execute(
+    connection.execute(
         stmt.on_conflict_do_update(
             index_elements=["trace_id"], set_={"score": score, "comment": comment, "updated_at": now}
         )
     )
 
 
-async def get_tutor(session: AsyncSession, tenant_id: str, tutor_id: str) -> m.Tutor | None:
-    return await session.get(m.Tutor, (tenant_id, tutor_id))
+def read_tutor(connection: Connection, tenant_id: str, tutor_id: str) -> Row[Any] | None:
+    return connection.execute(
+        select(_tutors).where((_tutors.c.tenant_id == tenant_id) & (_tutors.c.id == tutor_id))
+    ).first()
+
+
+async def get_tutor(session: AsyncSession, tenant_id: str, tutor_id: str) -> Row[Any] | None:
+    """read_tutor in the session's transaction."""
+    return await session.run_sync(lambda sync: read_tutor(sync.connection(), tenant_id, tutor_id))
+
+
+def tutor_tenants(connection: Connection, tutor_id: str) -> list[str]:
+    """The tenants that have a tutor of this id (each tenant names its own tutors)."""
+    return list(
+        connection.execute(
+            select(_tutors.c.tenant_id).where(_tutors.c.id == tutor_id).order_by(_tutors.c.tenant_id)
+        ).scalars()
+    )
 
 
 async def tenants_of_tutor(session: AsyncSession, tutor_id: str) -> list[str]:
-    """The tenants that have a tutor of this id (each tenant names its own tutors)."""
-    return list(
-        (
-            await session.execute(
-                select(m.Tutor.tenant_id).where(m.Tutor.id == tutor_id).order_by(m.Tutor.tenant_id)
-            )
-        ).scalars()
-    )
+    """tutor_tenants in the session's transaction."""
+    return await session.run_sync(lambda sync: tutor_tenants(sync.connection(), tutor_id))
 
 
 async def list_tutors(session: AsyncSession, tenant_id: str) -> list[m.Tutor]:
@@ -180,32 +217,40 @@ async def list_tutors(session: AsyncSession, tenant_id: str) -> list[m.Tutor]:
     )
 
 
-async def put_tutor(session: AsyncSession, tenant_id: str, tutor_id: str, config: dict[str, Any]) -> m.Tutor:
-    """Create or replace the tenant's tutor of this id; no other tenant's tutor is touched."""
+def write_tutor(connection: Connection, tenant_id: str, tutor_id: str, config: dict[str, Any]) -> Row[Any]:
+    """Create or replace the tenant's tutor of this id (keeping when it was first made); no other
+    tenant's tutor is touched. The row as stored."""
     now = m.utcnow()
-    row = await get_tutor(session, tenant_id, tutor_id)
-    if row is None:
-        row = m.Tutor(id=tutor_id, tenant_id=tenant_id, config=config, created_at=now, updated_at=now)
-        session.add(row)
-    else:
-        row.config = config
-        row.updated_at = now
-    await session.flush()
-    return row
+    stmt = insert_for(connection, _tutors).values(
+        tenant_id=tenant_id, id=tutor_id, config=config, created_at=now, updated_at=now
+    )
+    return connection.execute(
+        stmt.on_conflict_do_update(
+            index_elements=["tenant_id", "id"], set_={"config": config, "updated_at": now}
+        ).returning(_tutors)
+    ).one()
 
 
-async def record_turn(
-    session: AsyncSession,
-    conversation: m.Conversation,
+async def put_tutor(session: AsyncSession, tenant_id: str, tutor_id: str, config: dict[str, Any]) -> Row[Any]:
+    """write_tutor in the session's transaction."""
+    return await session.run_sync(lambda sync: write_tutor(sync.connection(), tenant_id, tutor_id, config))
+
+
+def record_turn(
+    connection: Connection,
+    conversation: Row[Any],
     messages: Sequence[tuple[str, str]],
     *,
     state: dict[str, Any],
     status: str,
 ) -> None:
-    """One learner turn with the reply: its messages, the new state, one more turn counted."""
-    await append_messages(session, conversation, messages)
-    conversation.state = state
-    conversation.status = status
-    conversation.turns += 1
-    conversation.updated_at = m.utcnow()
-    await session.flush()
+    """One learner turn with the reply: its messages, the new state, one more turn counted (the
+    conversation's row locked by this transaction: lock_conversation, open_conversation)."""
+    append_messages(connection, conversation.tenant_id, conversation.id, messages)
+    connection.execute(
+        update(_conversations)
+        .where(
+            (_conversations.c.tenant_id == conversation.tenant_id) & (_conversations.c.id == conversation.id)
+        )
+        .values(state=state, status=status, turns=_conversations.c.turns + 1, updated_at=m.utcnow())
+    )

@@ -140,6 +140,18 @@ class Database:
             connection = await session.connection()
             return await connection.run_sync(job)
 
+    async def run_read(self, job: Callable[[Connection], T]) -> T:
+        """`job(connection)`, a plain function of a synchronous connection that only reads; its
+        result. On a SQLite file the store's writer runs it (on the event loop, beside the batch's
+        other jobs): through the async driver every statement is a hand-over to the driver's thread
+        and back, and on a busy loop each waits for the loop's turn (a tutor turn's eight reads
+        took over a second under load; docs/performance.md). On PostgreSQL it runs on a pooled
+        connection of its own, not queued behind the writer's batches."""
+        if self.writer is None or self.is_sqlite:
+            return await self.run_write(job)
+        async with self.engine.connect() as connection:
+            return await connection.run_sync(job)
+
     async def _run_on_server(self, job: Callable[[Connection], T]) -> T:
         """`job` in a transaction of its own on a pooled connection (PostgreSQL's writer runs a job
         so when it is alone in its batch, or its batch was refused); tried once more on a new connection if

@@ -274,19 +274,38 @@ async def upsert_task(
     )
 
 
-async def get_task(session: AsyncSession, tenant_id: str, task_id: str) -> TaskRow | None:
-    """A plain row (no ORM identity map)."""
-    row = (await session.execute(select(_tasks).where(_key(tenant_id, task_id)))).first()
+def read_task(connection: Connection, tenant_id: str, task_id: str) -> TaskRow | None:
+    """The task's row, or None."""
+    row = connection.execute(select(_tasks).where(_key(tenant_id, task_id))).first()
     return TaskRow.of(row) if row is not None else None
 
 
+async def get_task(session: AsyncSession, tenant_id: str, task_id: str) -> TaskRow | None:
+    """read_task in the session's transaction."""
+    return await session.run_sync(lambda sync: read_task(sync.connection(), tenant_id, task_id))
+
+
+def remove_task(connection: Connection, tenant_id: str, task_id: str) -> bool:
+    """Remove the task with its interactions (their ratings go with them), graded answers, test
+    answers and versions, so that a task created again under the id starts fresh; whether there
+    was such a task. The batch's later jobs read its revision anew (none)."""
+    forget(connection, read_revisions, (tenant_id, task_id))
+    deleted = connection.execute(
+        delete(_tasks).where(_key(tenant_id, task_id)).returning(_tasks.c.task_id)
+    ).first()
+    if deleted is None:
+        return False
+    for model in (m.Interaction, m.GradedAnswer, m.TestAnswer, m.TaskVersion):
+        table = m.Base.metadata.tables[model.__tablename__]
+        connection.execute(
+            delete(table).where((table.c.tenant_id == tenant_id) & (table.c.task_id == task_id))
+        )
+    return True
+
+
 async def delete_task(session: AsyncSession, tenant_id: str, task_id: str) -> bool:
-    deleted = await session.execute(
-        delete(m.Task)
-        .where(m.Task.tenant_id == tenant_id, m.Task.task_id == task_id)
-        .returning(m.Task.task_id)
-    )
-    return deleted.first() is not None
+    """remove_task in the session's transaction."""
+    return await session.run_sync(lambda sync: remove_task(sync.connection(), tenant_id, task_id))
 
 
 @dataclass(frozen=True)
@@ -326,10 +345,3 @@ async def list_tasks(session: AsyncSession, tenant_id: str, recent: int = 5) -> 
     ):
         verdicts.setdefault(task_id, []).append(verdict)
     return [TaskListing(TaskRow.of(t), counts.get(t.task_id, 0), verdicts.get(t.task_id, [])) for t in tasks]
-
-
-async def delete_task_data(session: AsyncSession, tenant_id: str, task_id: str) -> None:
-    """Forget a deleted task's interactions (with their ratings), graded answers, test answers and
-    versions."""
-    for table in (m.Interaction, m.GradedAnswer, m.TestAnswer, m.TaskVersion):
-        await session.execute(delete(table).where(table.tenant_id == tenant_id, table.task_id == task_id))

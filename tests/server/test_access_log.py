@@ -8,6 +8,7 @@ import logging
 
 import httpx
 
+from core.server.app import LOG_FORMAT, LogFormatter
 from tests.server.helpers import bearer, compute_body, mc_task
 
 ACCESS = "feedback_studio.access"
@@ -63,3 +64,15 @@ def test_a_line_is_json_whatever_the_path_holds():
         assert json.loads(line) == {"method": "GET", "path": path, "status": 404, "ms": 1.5, "client": None}
     line = access_line("POST", "/feedback/compute", 200, 0.25, "::1", b"0192-abc")
     assert json.loads(line)["interactionId"] == "0192-abc" and json.loads(line)["client"] == "::1"
+
+
+def test_log_lines_carry_the_time_as_the_logging_module_writes_it():
+    """The server's formatter remembers the second's text; a line reads as logging's own would,
+    within a second, across seconds and at any milliseconds."""
+    ours, theirs = LogFormatter(LOG_FORMAT), logging.Formatter(LOG_FORMAT)
+    for created in (1_700_000_000.0, 1_700_000_000.999, 1_700_000_001.5, 1_700_000_000.25, 1_800_000_000.042):
+        record = logging.makeLogRecord(
+            {"name": ACCESS, "levelno": logging.INFO, "levelname": "INFO", "msg": "{}"}
+        )
+        record.created, record.msecs = created, (created - int(created)) * 1000
+        assert ours.format(record) == theirs.format(record)

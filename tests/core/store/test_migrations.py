@@ -159,15 +159,21 @@ async def test_conversations_keep_their_rows_and_become_the_tenants_own(database
             assert await conversations.get_conversation(session, "u", "conv-1") is None
 
         # Tenant u now takes "conv-1" for itself, and t's conversation of that id goes on untouched.
-        async with db.write() as session:
-            theirs, created = await conversations.create_conversation(
-                session, conversation_id="conv-1", tenant_id="u", tutor_id="other", user_id="x", task_id=None
+        def take_and_go_on(connection):
+            _, created = conversations.open_conversation(
+                connection,
+                conversation_id="conv-1",
+                tenant_id="u",
+                tutor_id="other",
+                user_id="x",
+                task_id=None,
             )
             assert created
-            await conversations.append_messages(session, theirs, [("user", "u's question")])
-            ours = await conversations.get_conversation(session, "t", "conv-1")
-            assert ours is not None
-            await conversations.append_messages(session, ours, [("user", "And the switch?")])
+            conversations.append_messages(connection, "u", "conv-1", [("user", "u's question")])
+            assert conversations.lock_conversation(connection, "t", "conv-1") is not None
+            conversations.append_messages(connection, "t", "conv-1", [("user", "And the switch?")])
+
+        await db.run_write(take_and_go_on)
         assert await transcript(db, "u", "conv-1") == [(1, "user", "u's question")]
         assert [row[2] for row in await transcript(db, "t", "conv-1")][-1] == "And the switch?"
     finally:

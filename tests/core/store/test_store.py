@@ -143,9 +143,7 @@ async def test_delete_forgets_the_tasks_answers(db):
         await interactions.add_graded_answers(
             session, "t1", "mc-1", [{"answer": {"selectedIndex": 0}, "correctness": "CORRECT"}]
         )
-    async with db.write() as session:
-        assert await tasks.delete_task(session, "t1", "mc-1")
-        await tasks.delete_task_data(session, "t1", "mc-1")
+    assert await db.run_write(lambda connection: tasks.remove_task(connection, "t1", "mc-1"))
     async with db.read() as session:
         assert await interactions.get_interaction(session, interaction_id) is None
         assert await interactions.get_rating(session, interaction_id) is None
