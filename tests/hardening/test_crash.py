@@ -18,6 +18,7 @@ import pytest
 
 from core.api import parse_task_type
 from core.assets import demo_tasks, demo_tutors
+from core.http import tls_context
 from tests.conftest import create_token
 from tests.hardening.conftest import ServeProcess
 from tests.server.helpers import bearer, blanks_task, compute_body, mc_task
@@ -56,7 +57,9 @@ async def test_every_acknowledged_interaction_survives_sigkill(serve, database_u
     token = await create_token(database_url, "default")
     acknowledged: list[str] = []
     limits = httpx.Limits(max_connections=WRITERS)
-    async with httpx.AsyncClient(base_url=serve.base_url, headers=bearer(token), limits=limits) as client:
+    async with httpx.AsyncClient(
+        verify=tls_context(), base_url=serve.base_url, headers=bearer(token), limits=limits
+    ) as client:
         writers = [asyncio.create_task(write_until_killed(client, acknowledged, i)) for i in range(WRITERS)]
         await asyncio.sleep(LOAD_SECONDS)
         serve.kill()
@@ -64,7 +67,9 @@ async def test_every_acknowledged_interaction_survives_sigkill(serve, database_u
     assert len(acknowledged) > WRITERS
 
     serve.start()
-    async with httpx.AsyncClient(base_url=serve.base_url, headers=bearer(token), limits=limits) as client:
+    async with httpx.AsyncClient(
+        verify=tls_context(), base_url=serve.base_url, headers=bearer(token), limits=limits
+    ) as client:
         found = await asyncio.gather(*(client.get(f"/interactions/{i}") for i in acknowledged))
     missing = [i for i, response in zip(acknowledged, found, strict=True) if response.status_code != 200]
     assert missing == [], f"{len(missing)} of {len(acknowledged)} acknowledged interactions were lost"
@@ -175,7 +180,7 @@ async def test_nothing_acknowledged_in_the_mixed_workload_is_lost_to_sigkill(ser
     token = await create_token(database_url, "default")
     limits = httpx.Limits(max_connections=WRITERS)
     async with httpx.AsyncClient(
-        base_url=serve.base_url, headers=bearer(token), limits=limits, timeout=30
+        verify=tls_context(), base_url=serve.base_url, headers=bearer(token), limits=limits, timeout=30
     ) as client:
         workload = await prepare_mixed(client)
         workers = [asyncio.create_task(workload.run_until_killed(client, i)) for i in range(WRITERS)]
@@ -186,7 +191,9 @@ async def test_nothing_acknowledged_in_the_mixed_workload_is_lost_to_sigkill(ser
     assert len(done.interactions) > WRITERS and done.updates and done.ratings and done.chats
 
     serve.start()
-    async with httpx.AsyncClient(base_url=serve.base_url, headers=bearer(token), limits=limits) as client:
+    async with httpx.AsyncClient(
+        verify=tls_context(), base_url=serve.base_url, headers=bearer(token), limits=limits
+    ) as client:
         records = await asyncio.gather(*(client.get(f"/interactions/{i}") for i in done.interactions))
         rated = await asyncio.gather(*(client.get(f"/interactions/{i}") for i in set(done.ratings)))
         stored = {
