@@ -1,4 +1,5 @@
-"""Rules of the house that code can check: core stands without the user interfaces."""
+"""Rules of the house that code can check: core stands without the user interfaces, and the terminal
+app's styles stay in Textual's cache."""
 
 from __future__ import annotations
 
