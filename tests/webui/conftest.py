@@ -10,6 +10,7 @@ import asyncio
 import shutil
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,7 @@ from core.config import Settings
 from core.service.runtime import Runtime
 from tests.conftest import ServerThread, free_port, sqlite_url
 from tests.webui import harness
+from tests.webui.helpers import SLOW
 from tests.webui.paced_llm import paced_llm
 
 USER_APP = Path(__file__).with_name("user_app.py")
@@ -62,6 +64,10 @@ async def user(web_env: Settings, caplog: pytest.LogCaptureFixture) -> AsyncIter
     harness.runtime = await Runtime.open(web_env)
     try:
         async with user_simulation(main_file=USER_APP) as simulated:
+            # patient by default: NiceGUI's `should_see` looks 3 times in 0.3 s, which a page still
+            # loading on a busy machine outlasts (a new-task page at a load average of 14); it
+            # returns as soon as the text is there, so patience costs nothing when it is
+            simulated.should_see = partial(simulated.should_see, retries=SLOW)  # type: ignore[method-assign]
             yield simulated
             stop_outboxes()
     finally:
