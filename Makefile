@@ -5,9 +5,13 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cksum pyproject.toml | cut -d' ' -f1)
 
 # Test workers (pytest-xdist): one more than the cores, so that a test waiting for a server to
-# start or stop, or for an app to redraw, leaves no core idle (2 cores: 3 workers, 124 s for
-# test-fast against 152 s with 2; docs/performance.md).
+# start or stop, or for an app to redraw, leaves no core idle (docs/performance.md, the test suite).
 TEST_WORKERS ?= $(shell $(PYTHON) -c 'import os; print((os.cpu_count() or 1) + 1)')
+
+# The tests keep Python's compiled bytecode (__pycache__, which git ignores) even where the
+# environment asks Python to write none: without it every worker compiled each module of the
+# project and rewrote each test module's asserts again, on every run (docs/performance.md).
+test test-fast: export PYTHONDONTWRITEBYTECODE =
 
 .PHONY: run test test-fast lint bench serve tui translations clean
 

@@ -8,6 +8,7 @@ import sys
 import httpx
 import pytest
 
+from core.http import tls_context
 from tests.conftest import ServerThread, free_port
 
 pytestmark = pytest.mark.process
@@ -37,8 +38,12 @@ def test_token_create_prints_a_working_token_alone(tmp_path):
     port = free_port()
     with ServerThread(create_app(Settings(database_url=database, seed_demo=False)), port):
         headers = {"Authorization": f"Bearer {token}"}
-        listing = httpx.get(f"http://127.0.0.1:{port}/tenants/school/tasks", headers=headers)
-        other = httpx.get(f"http://127.0.0.1:{port}/tenants/default/tasks", headers=headers)
+        listing = httpx.get(
+            f"http://127.0.0.1:{port}/tenants/school/tasks", headers=headers, verify=tls_context()
+        )
+        other = httpx.get(
+            f"http://127.0.0.1:{port}/tenants/default/tasks", headers=headers, verify=tls_context()
+        )
     assert listing.status_code == 200
     assert other.status_code == 403
 

@@ -20,6 +20,7 @@ import httpx
 import pytest
 
 from core.config import Settings
+from core.http import tls_context
 from tests.conftest import LiveServer, ServerThread, free_port
 from tests.server.helpers import bearer
 
@@ -51,7 +52,7 @@ async def client(server) -> AsyncIterator[httpx.AsyncClient]:
     token = await server.token("default")
     limits = httpx.Limits(max_connections=64)
     async with httpx.AsyncClient(
-        base_url=server.base_url, headers=bearer(token), limits=limits, timeout=60
+        verify=tls_context(), base_url=server.base_url, headers=bearer(token), limits=limits, timeout=60
     ) as c:
         yield c
 
@@ -78,7 +79,7 @@ class ServeProcess:
         deadline = time.monotonic() + 60
         while True:
             try:
-                httpx.get(f"{self.base_url}/tutor/healthcheck", timeout=1)
+                httpx.get(f"{self.base_url}/tutor/healthcheck", timeout=1, verify=tls_context())
                 return
             except httpx.TransportError:
                 if self.process.poll() is not None or time.monotonic() > deadline:

@@ -19,6 +19,7 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
+from core.http import tls_context
 from tests.conftest import _postgres_admin
 from tests.hardening.conftest import thread_server
 from tests.server.helpers import bearer, compute_body, mc_task
@@ -37,7 +38,9 @@ def client(database) -> Iterator[httpx.Client]:
     """Synchronous: the test's own admin calls run an event loop of their own."""
     with thread_server(database[0]) as live:
         token = asyncio.run(live.token("default"))
-        with httpx.Client(base_url=live.base_url, headers=bearer(token), timeout=30) as c:
+        with httpx.Client(
+            verify=tls_context(), base_url=live.base_url, headers=bearer(token), timeout=30
+        ) as c:
             yield c
 
 

@@ -14,6 +14,7 @@ from typing import Any
 import httpx
 import pytest
 
+from core.http import tls_context
 from tests.conftest import sqlite_url
 from tests.hardening.conftest import thread_server
 from tests.server.helpers import bearer, blanks_task, compute_body, mc_task
@@ -34,7 +35,9 @@ def assert_error_body(response: httpx.Response, status: int, error_type: str) ->
 def api(tmp_path_factory) -> Iterator[httpx.Client]:
     with thread_server(sqlite_url(tmp_path_factory.mktemp("limits")), max_body_bytes=BODY_LIMIT) as live:
         token = asyncio.run(live.token("default"))
-        with httpx.Client(base_url=live.base_url, headers=bearer(token), timeout=30) as client:
+        with httpx.Client(
+            verify=tls_context(), base_url=live.base_url, headers=bearer(token), timeout=30
+        ) as client:
             yield client
 
 
@@ -161,7 +164,7 @@ def test_over_a_cap_is_refused_naming_the_field_and_nothing_is_stored(api, path,
 async def test_rate_limit_answers_429_with_retry_after_per_token(tmp_path):
     with thread_server(sqlite_url(tmp_path), rate_limit_per_minute=3) as live:
         limited, other = await live.token("default"), await live.token("default")
-        async with httpx.AsyncClient(base_url=live.base_url) as client:
+        async with httpx.AsyncClient(verify=tls_context(), base_url=live.base_url) as client:
             answered = [await client.get("/tenants/default/tasks", headers=bearer(limited)) for _ in range(4)]
             assert [r.status_code for r in answered] == [200, 200, 200, 429]
             body = assert_error_body(answered[-1], 429, "INVALID_PARAMETER")

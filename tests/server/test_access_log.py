@@ -8,6 +8,7 @@ import logging
 
 import httpx
 
+from core.http import tls_context
 from core.server.app import LOG_FORMAT, LogFormatter
 from tests.server.helpers import bearer, compute_body, mc_task
 
@@ -28,7 +29,9 @@ async def access_lines(caplog, count: int) -> list[dict]:
 async def test_every_request_gets_one_json_line_at_info(live_server, caplog):
     token = await live_server.token("default")
     caplog.set_level(logging.INFO, logger=ACCESS)
-    async with httpx.AsyncClient(base_url=live_server.base_url, headers=bearer(token)) as client:
+    async with httpx.AsyncClient(
+        verify=tls_context(), base_url=live_server.base_url, headers=bearer(token)
+    ) as client:
         computed = await client.post("/feedback/compute", json=compute_body(mc_task(), {"selectedIndex": 0}))
         refused = await client.post("/feedback/compute", json={"userId": "u"})
         unknown = await client.get("/no/such/path")
@@ -48,7 +51,9 @@ async def test_every_request_gets_one_json_line_at_info(live_server, caplog):
 
 async def test_no_line_while_the_level_drops_info(live_server, caplog):
     token = await live_server.token("default")
-    async with httpx.AsyncClient(base_url=live_server.base_url, headers=bearer(token)) as client:
+    async with httpx.AsyncClient(
+        verify=tls_context(), base_url=live_server.base_url, headers=bearer(token)
+    ) as client:
         caplog.set_level(logging.WARNING, logger=ACCESS)
         assert (await client.get("/tutor/healthcheck")).status_code == 200
         caplog.set_level(logging.INFO, logger=ACCESS)

@@ -17,6 +17,7 @@ import httpx
 import pytest
 
 from core.auth import Permission
+from core.http import tls_context
 from tests.server.helpers import bearer, compute_body, mc_task
 
 
@@ -135,7 +136,7 @@ def world(module_live_server):
     """
     server = module_live_server
     owner = asyncio.run(server.token("default"))
-    with httpx.Client(base_url=server.base_url, headers=bearer(owner)) as client:
+    with httpx.Client(verify=tls_context(), base_url=server.base_url, headers=bearer(owner)) as client:
         feedback = client.post("/feedback/compute", json=compute_body(mc_task("mc-1"), {"selectedIndex": 0}))
         client.put(
             "/tenants/default/tasks/mc-1/test-answers",
@@ -164,7 +165,7 @@ async def call(
     path = endpoint.path
     for placeholder, value in ids.items():
         path = path.replace(placeholder, value)
-    async with httpx.AsyncClient(base_url=base_url) as client:
+    async with httpx.AsyncClient(verify=tls_context(), base_url=base_url) as client:
         return await client.request(
             endpoint.method,
             path,
@@ -212,7 +213,7 @@ async def test_missing_permission_gets_403(world, endpoint):
 
 def test_the_matrix_covers_every_operation(module_live_server):
     """A new endpoint cannot escape the matrix: every operation of the OpenAPI must be in it."""
-    paths = httpx.get(f"{module_live_server.base_url}/openapi.json").json()["paths"]
+    paths = httpx.get(f"{module_live_server.base_url}/openapi.json", verify=tls_context()).json()["paths"]
     missing = [
         f"{method.upper()} {template}"
         for template, methods in paths.items()
@@ -228,7 +229,7 @@ def test_the_matrix_covers_every_operation(module_live_server):
 
 def test_every_operation_of_the_matrix_declares_the_bearer_token(module_live_server):
     """/docs offers its Authorize button for each of them, however the route reads the token."""
-    openapi = httpx.get(f"{module_live_server.base_url}/openapi.json").json()
+    openapi = httpx.get(f"{module_live_server.base_url}/openapi.json", verify=tls_context()).json()
     operations = {
         f"{method.upper()} {template}": operation
         for template, methods in openapi["paths"].items()
@@ -246,7 +247,9 @@ def test_every_operation_of_the_matrix_declares_the_bearer_token(module_live_ser
 async def test_access_alone_computes_feedback_on_an_unchanged_task(world):
     """A learner-facing client with access only may compute as long as it changes no task."""
     base_url, _, tokens = world
-    async with httpx.AsyncClient(base_url=base_url, headers=bearer(tokens["access_only"])) as client:
+    async with httpx.AsyncClient(
+        verify=tls_context(), base_url=base_url, headers=bearer(tokens["access_only"])
+    ) as client:
         same = await client.post(
             "/feedback/compute", json=compute_body(mc_task("mc-1"), {"selectedIndex": 1})
         )
@@ -261,7 +264,7 @@ async def test_access_alone_computes_feedback_on_an_unchanged_task(world):
 
 async def test_webhook_needs_a_known_path_token_and_no_bearer(live_server):
     token = await live_server.webhook_token("default")
-    async with httpx.AsyncClient(base_url=live_server.base_url) as client:
+    async with httpx.AsyncClient(verify=tls_context(), base_url=live_server.base_url) as client:
         unknown = await client.post("/webhooks/wh_unknown", json={"event": "ping", "data": {}})
         known = await client.post(f"/webhooks/{token}", json={"event": "ping", "data": {"n": 1}})
     assert unknown.status_code == 404

@@ -5,6 +5,7 @@ from __future__ import annotations
 import httpx
 import pytest
 
+from core.http import tls_context
 from tests.server.helpers import bearer, compute_body
 
 MR_TASK = {
@@ -79,7 +80,7 @@ def client(module_live_server):
     import asyncio
 
     token = asyncio.run(module_live_server.token("default"))
-    with httpx.Client(base_url=module_live_server.base_url, headers=bearer(token)) as c:
+    with httpx.Client(verify=tls_context(), base_url=module_live_server.base_url, headers=bearer(token)) as c:
         yield c
 
 

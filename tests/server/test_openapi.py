@@ -7,6 +7,7 @@ import pytest
 from openapi_spec_validator import validate
 
 from core.config import Settings
+from core.http import tls_context
 from core.server.app import create_app
 from tests.server.helpers import bearer, mc_task
 
@@ -58,7 +59,9 @@ def test_the_stream_is_described_event_by_event_without_31_incompatible_keywords
 @pytest.fixture
 async def client(live_server):
     token = await live_server.token("default")
-    async with httpx.AsyncClient(base_url=live_server.base_url, headers=bearer(token)) as c:
+    async with httpx.AsyncClient(
+        verify=tls_context(), base_url=live_server.base_url, headers=bearer(token)
+    ) as c:
         yield c
 
 

@@ -9,6 +9,7 @@ import httpx
 import pytest
 from sqlalchemy import update
 
+from core.http import tls_context
 from core.store import models as m
 from core.store.db import Database
 from tests.core.tutor.helpers import EVENT_ORDER, chat_body, demo_task, stream_chat
@@ -33,7 +34,9 @@ SESSIONS = {
 @pytest.fixture
 async def client(live_server):
     token = await live_server.token("default")
-    async with httpx.AsyncClient(base_url=live_server.base_url, headers=bearer(token)) as c:
+    async with httpx.AsyncClient(
+        verify=tls_context(), base_url=live_server.base_url, headers=bearer(token)
+    ) as c:
         yield c
 
 

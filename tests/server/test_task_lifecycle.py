@@ -5,13 +5,16 @@ from __future__ import annotations
 import httpx
 import pytest
 
+from core.http import tls_context
 from tests.server.helpers import bearer, compute_body, mc_task
 
 
 @pytest.fixture
 async def client(live_server):
     token = await live_server.token("default")
-    async with httpx.AsyncClient(base_url=live_server.base_url, headers=bearer(token)) as c:
+    async with httpx.AsyncClient(
+        verify=tls_context(), base_url=live_server.base_url, headers=bearer(token)
+    ) as c:
         yield c
 
 

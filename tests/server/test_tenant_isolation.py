@@ -9,6 +9,7 @@ from __future__ import annotations
 import httpx
 import pytest
 
+from core.http import tls_context
 from core.store import conversations
 from core.store.db import Database
 from tests.contract.builders import simulation_task
@@ -22,8 +23,8 @@ TUTOR = "tutor-bulb-circuit-en"
 async def clients(live_server):
     a, b = await live_server.token("default"), await live_server.token("tenB")
     async with (
-        httpx.AsyncClient(base_url=live_server.base_url, headers=bearer(a)) as first,
-        httpx.AsyncClient(base_url=live_server.base_url, headers=bearer(b)) as second,
+        httpx.AsyncClient(verify=tls_context(), base_url=live_server.base_url, headers=bearer(a)) as first,
+        httpx.AsyncClient(verify=tls_context(), base_url=live_server.base_url, headers=bearer(b)) as second,
     ):
         yield first, second
 

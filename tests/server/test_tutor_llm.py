@@ -13,6 +13,7 @@ from httpx_sse import aconnect_sse
 from core.api import FreeformTextTask, Language
 from core.assets import load_catalogue
 from core.config import Settings
+from core.http import tls_context
 from core.server.app import create_app
 from tests.conftest import ServerThread, create_token, free_port, sqlite_url
 from tests.core.tutor.helpers import (
@@ -45,7 +46,9 @@ async def llm_server(tmp_path, llm: FakeLlm, mode: str) -> AsyncIterator[httpx.A
     )
     with ServerThread(create_app(settings), port):
         token = await create_token(settings.database_url, "default")
-        async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", headers=bearer(token)) as client:
+        async with httpx.AsyncClient(
+            verify=tls_context(), base_url=f"http://127.0.0.1:{port}", headers=bearer(token)
+        ) as client:
             body = {"name": "LLM coach", "taskId": "ff-bulb-circuit-en"}
             await install_tutor(client, TUTOR)
             assert (await client.put(f"/tenants/default/tutors/{TUTOR}", json=body)).status_code == 200

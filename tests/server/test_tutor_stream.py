@@ -6,6 +6,7 @@ import httpx
 import pytest
 
 from core.api import MESSAGE_BOUNDARY
+from core.http import tls_context
 from tests.core.tutor.helpers import EVENT_ORDER, chat_body, install_tutor, stream_chat
 from tests.server.helpers import bearer
 
@@ -15,7 +16,9 @@ TUTOR = "tutor-bulb-circuit-en"
 @pytest.fixture
 async def client(live_server):
     token = await live_server.token("default")
-    async with httpx.AsyncClient(base_url=live_server.base_url, headers=bearer(token)) as c:
+    async with httpx.AsyncClient(
+        verify=tls_context(), base_url=live_server.base_url, headers=bearer(token)
+    ) as c:
         await install_tutor(c, TUTOR)
         yield c
 

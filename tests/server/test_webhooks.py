@@ -8,6 +8,7 @@ import unicodedata
 import httpx
 import pytest
 
+from core.http import tls_context
 from tests.server.helpers import bearer, mc_task
 
 
@@ -16,8 +17,8 @@ async def clients(live_server):
     hook = await live_server.webhook_token("default")
     token = await live_server.token("default")
     async with (
-        httpx.AsyncClient(base_url=live_server.base_url) as client,
-        httpx.AsyncClient(base_url=live_server.base_url, headers=bearer(token)) as api,
+        httpx.AsyncClient(verify=tls_context(), base_url=live_server.base_url) as client,
+        httpx.AsyncClient(verify=tls_context(), base_url=live_server.base_url, headers=bearer(token)) as api,
     ):
         yield Webhook(client, f"/webhooks/{hook}"), api
 

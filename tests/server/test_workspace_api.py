@@ -8,6 +8,7 @@ import pytest
 from core.api import ComputeFeedbackRequest, TestAnswerSet, parse_task
 from core.auth import Permission
 from core.client.retest import retest
+from core.http import tls_context
 from core.service.remote import RemoteService
 from core.workspace.files import write_files
 from tests.server.helpers import bearer, compute_body, mc_task
@@ -19,7 +20,9 @@ BERN = {"label": "bern", "answer": {"selectedIndex": 0}, "expected": {"verdict":
 @pytest.fixture
 async def client(live_server):
     token = await live_server.token("default")
-    async with httpx.AsyncClient(base_url=live_server.base_url, headers=bearer(token)) as c:
+    async with httpx.AsyncClient(
+        verify=tls_context(), base_url=live_server.base_url, headers=bearer(token)
+    ) as c:
         yield c
 
 
@@ -71,7 +74,9 @@ async def test_a_test_answer_of_the_wrong_shape_is_refused(client):
 
 async def test_storing_test_answers_needs_write_but_retest_only_access(live_server):
     token = await live_server.token("default", Permission.ACCESS)
-    async with httpx.AsyncClient(base_url=live_server.base_url, headers=bearer(token)) as reader:
+    async with httpx.AsyncClient(
+        verify=tls_context(), base_url=live_server.base_url, headers=bearer(token)
+    ) as reader:
         refused = await reader.put(TEST_ANSWERS, json={"answers": [BERN]})
         assert (refused.status_code, refused.json()["type"]) == (403, "MISSING_PERMISSIONS")
         assert (await reader.post("/tenants/default/retest", json={})).status_code == 200

@@ -82,6 +82,14 @@ async def click(pilot: Pilot, widget: Widget) -> None:
     assert await pilot.click(widget), f"the click did not reach {widget!r}"
 
 
+def footer_keys(app: FeedbackStudioApp) -> list[str]:
+    """What the footer of the current screen lists: the description of each key shown."""
+    from textual.widgets import Footer
+    from textual.widgets._footer import FooterKey
+
+    return [key.description for key in app.screen.query_one(Footer).query(FooterKey)]
+
+
 def text_of(widget) -> str:
     """The plain text a Static or Label shows."""
     content = widget.content

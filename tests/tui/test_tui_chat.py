@@ -240,7 +240,8 @@ async def test_while_a_reply_streams_nothing_that_would_cut_it_takes_input(studi
         assert [m.content for m in chat.messages if m.role == "user"] == ["Why is it dark?"]
 
         gated.gate.set()
-        await wait_until(pilot, lambda: not chat.streaming)
+        # the reply ends, then the screen hears of it (ReplyFinished) and gives the controls back
+        await wait_until(pilot, lambda: not any(screen.query_one(selector).disabled for selector in locked))
+        assert not chat.streaming
         assert replies(chat)[-1] == "Think of the current."
-        assert not any(screen.query_one(selector).disabled for selector in locked)
         await settle(pilot)

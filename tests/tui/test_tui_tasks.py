@@ -6,7 +6,15 @@ import pytest
 from textual.widgets import Button, Checkbox, DataTable, Input
 
 from core.api import TaskType
-from tests.tui.helpers import new_task_editor, notifications, open_task, settle, text_of, wait_until
+from tests.tui.helpers import (
+    footer_keys,
+    new_task_editor,
+    notifications,
+    open_task,
+    settle,
+    text_of,
+    wait_until,
+)
 from tui.screens.confirm import ConfirmScreen
 from tui.screens.editor import EditorScreen
 from tui.screens.files import FilesScreen
@@ -32,10 +40,17 @@ async def test_library_lists_the_demo_tasks_and_the_filter_narrows_them(pilot):
     assert text_of_cell(row[2]) == "Photosynthesis: the gas plants take in"
 
     everything = rows(app)
+    await wait_until(pilot, lambda: "New" in footer_keys(app))
+    library_keys = footer_keys(app)
+    assert {"Edit", "Delete", "Filter"} <= set(library_keys)
     await pilot.press("slash", *"water")
     assert rows(app) == ["blanks-water-cycle-en"]
+    # typing in the filter, the footer no longer offers the keys that now type letters
+    await wait_until(pilot, lambda: "New" not in footer_keys(app))
+    assert "Filter" in footer_keys(app)
     await pilot.press("escape")
     assert rows(app) == everything
+    await wait_until(pilot, lambda: footer_keys(app) == library_keys)
     await pilot.press("slash", *"zzzz")
     assert text_of(app.screen.query_one(EmptyState)).startswith("No task matches")
 

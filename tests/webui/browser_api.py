@@ -7,6 +7,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import httpx
 
+from core.http import tls_context
 from tests.conftest import create_token
 from tests.webui.conftest import WebServer
 
@@ -15,7 +16,9 @@ def api_client(web_server: WebServer) -> httpx.Client:
     """A client with a new token of every permission on the default tenant."""
     with ThreadPoolExecutor(1) as thread:  # a journey runs inside Playwright's event loop
         token = thread.submit(asyncio.run, create_token(web_server.settings.database_url, "default")).result()
-    return httpx.Client(base_url=web_server.base_url, headers={"Authorization": f"Bearer {token}"})
+    return httpx.Client(
+        verify=tls_context(), base_url=web_server.base_url, headers={"Authorization": f"Bearer {token}"}
+    )
 
 
 def interactions(web_server: WebServer, task_id: str) -> list[dict]:

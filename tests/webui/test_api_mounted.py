@@ -8,6 +8,7 @@ import httpx
 import pytest
 
 from core.config import Settings
+from core.http import tls_context
 from tests.conftest import ServerThread, create_token, free_port, sqlite_url
 
 TASK = {
@@ -22,7 +23,9 @@ COMPUTE = {"userId": "u1", "taskType": "MULTIPLE_CHOICE", "answer": {"selectedIn
 
 async def exchange(base_url: str, token: str) -> list[tuple[int, object]]:
     """A few calls across the API's areas, with what varies between two servers taken out."""
-    async with httpx.AsyncClient(base_url=base_url, headers={"Authorization": f"Bearer {token}"}) as client:
+    async with httpx.AsyncClient(
+        verify=tls_context(), base_url=base_url, headers={"Authorization": f"Bearer {token}"}
+    ) as client:
         upsert = await client.post("/tenants/default/tasks", json=TASK)
         feedback = await client.post("/tasks/mc-mounted/feedback/compute", json=COMPUTE)
         listing = await client.get("/tenants/default/tasks")
@@ -69,7 +72,7 @@ async def test_the_api_answers_the_same_with_the_web_app_mounted(tmp_path, web_s
     "path", ["/", "/tutor", "/simulation", "/settings", "/tasks/default/mc-photosynthesis-en"]
 )
 async def test_the_pages_are_served_beside_the_api(web_server, path: str) -> None:
-    async with httpx.AsyncClient(base_url=web_server.base_url) as client:
+    async with httpx.AsyncClient(verify=tls_context(), base_url=web_server.base_url) as client:
         response = await client.get(path)
     assert response.status_code == 200
     assert "Feedback Studio" in response.text
@@ -78,7 +81,7 @@ async def test_the_pages_are_served_beside_the_api(web_server, path: str) -> Non
 async def test_the_task_link_of_the_api_opens_the_task_page(web_server) -> None:
     token = await create_token(web_server.settings.database_url, "default")
     async with httpx.AsyncClient(
-        base_url=web_server.base_url, headers={"Authorization": f"Bearer {token}"}
+        verify=tls_context(), base_url=web_server.base_url, headers={"Authorization": f"Bearer {token}"}
     ) as client:
         upsert = await client.post(
             "/tenants/default/tasks", json=TASK | {"id": "mc-linked", "title": "Linked task"}

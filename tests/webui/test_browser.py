@@ -16,6 +16,7 @@ import httpx
 import pytest
 from playwright.sync_api import expect
 
+from core.http import tls_context
 from tests.conftest import create_token, free_port
 from tests.webui.conftest import ARTIFACTS
 from tests.webui.paced_llm import REPLY
@@ -159,7 +160,9 @@ def test_the_retest_shows_what_an_edit_changed_in_light_and_dark(page, web_serve
     renames an aspect, so the table shows flipped verdicts, points, aspects and failures."""
     with ThreadPoolExecutor(1) as thread:  # the test runs inside Playwright's event loop
         token = thread.submit(asyncio.run, create_token(web_server.settings.database_url, "default")).result()
-    with httpx.Client(base_url=web_server.base_url, headers={"Authorization": f"Bearer {token}"}) as api:
+    with httpx.Client(
+        verify=tls_context(), base_url=web_server.base_url, headers={"Authorization": f"Bearer {token}"}
+    ) as api:
         api.post("/tenants/default/tasks", json=federal_city(0, "Knows the federal city")).raise_for_status()
         tests = [
             {"label": "bern", "answer": {"selectedIndex": 0}, "expected": {"verdict": "CORRECT"}},
@@ -234,7 +237,9 @@ def api(web_server) -> Iterator[httpx.Client]:
     """The web server's own API, to read what is stored (the test runs inside Playwright's loop)."""
     with ThreadPoolExecutor(1) as thread:
         token = thread.submit(asyncio.run, create_token(web_server.settings.database_url, "default")).result()
-    with httpx.Client(base_url=web_server.base_url, headers={"Authorization": f"Bearer {token}"}) as client:
+    with httpx.Client(
+        verify=tls_context(), base_url=web_server.base_url, headers={"Authorization": f"Bearer {token}"}
+    ) as client:
         yield client
 
 

@@ -13,6 +13,7 @@ from starlette.responses import PlainTextResponse
 from starlette.routing import Route
 
 from core.config import Settings
+from core.http import tls_context
 from tests.conftest import ServerThread, free_port
 from webui.door import LoginRequired, is_loopback, login_secret, use_private_storage
 
@@ -62,7 +63,7 @@ def door_url():
 
 
 async def test_without_the_token_a_page_shows_the_login_and_with_it_the_browser_stays_in(door_url) -> None:
-    async with httpx.AsyncClient(base_url=door_url) as browser:
+    async with httpx.AsyncClient(verify=tls_context(), base_url=door_url) as browser:
         closed = await browser.get("/settings")
         assert closed.status_code == 401 and "Token or password" in closed.text
         assert "the author's studio" not in closed.text
@@ -71,7 +72,7 @@ async def test_without_the_token_a_page_shows_the_login_and_with_it_the_browser_
         opened = await browser.get("/settings", params={"token": "s3cret-token", "tab": "x"})
         assert opened.status_code == 303 and opened.headers["location"] == "/settings?tab=x"
         assert (await browser.get("/")).text == "the author's studio"  # the cookie keeps it open
-    async with httpx.AsyncClient(base_url=door_url) as stranger:
+    async with httpx.AsyncClient(verify=tls_context(), base_url=door_url) as stranger:
         assert (await stranger.get("/")).status_code == 401
         assert (await stranger.get("/_nicegui/static/app.js")).status_code == 200  # assets are public
 

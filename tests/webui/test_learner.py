@@ -12,6 +12,7 @@ from starlette.responses import PlainTextResponse
 from starlette.routing import Route
 
 from core.auth import local_principal
+from core.http import tls_context
 from core.service.local import LocalService
 from tests.conftest import ServerThread, free_port
 from tests.webui import harness
@@ -59,7 +60,7 @@ def learner_mode_url():
 
 
 async def test_learner_mode_serves_only_the_learners_pages(learner_mode_url) -> None:
-    async with httpx.AsyncClient(base_url=learner_mode_url) as browser:
+    async with httpx.AsyncClient(verify=tls_context(), base_url=learner_mode_url) as browser:
         home = await browser.get("/")
         assert home.status_code == 307 and home.headers["location"] == "/learn"
         assert (await browser.get("/learn/default/t1")).text == "page /learn/default/t1"

@@ -99,8 +99,9 @@ async def test_a_service_without_the_extensions_has_no_retest_tab(
     await user.should_see("it cannot list its tasks")
     await user.open("/new/MULTIPLE_CHOICE")
     user.find("Save task").click()
-    await user.should_see("Which planet is closest to the sun?", retries=SLOW)  # its task page
-    await user.should_see("History")
+    # its task page (the editor shows the statement too: waiting for it did not wait for the save)
+    await user.should_see("History", retries=SLOW)
+    await user.should_see("Which planet is closest to the sun?")
     await user.should_not_see("Retest")
     await user.open("/")
     await user.should_see("multiple-choice-1")

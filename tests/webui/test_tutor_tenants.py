@@ -9,6 +9,7 @@ from nicegui.testing import User
 from sqlalchemy import select
 
 from core.auth import ALL_PERMISSIONS, new_token
+from core.http import tls_context
 from core.store import models as m
 from core.store import principals
 from core.store.db import Database
@@ -36,7 +37,7 @@ async def teacher_of_two_tenants(database_url: str) -> str:
 
 async def give_tenant_b_its_own_tutor(base_url: str, token: str) -> None:
     """Tenant B gets the demo task and a tutor under the demo tutor's id ("default" has the demo one)."""
-    async with httpx.AsyncClient(base_url=base_url, headers=bearer(token)) as api:
+    async with httpx.AsyncClient(verify=tls_context(), base_url=base_url, headers=bearer(token)) as api:
         task = demo_task("ff-bulb-circuit-en")
         assert (await api.post("/tenants/tenB/tasks", json=task)).status_code == 200
         body = {**demo_tutor(TUTOR), "initial_messages": [B_GREETING]}

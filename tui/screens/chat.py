@@ -11,13 +11,14 @@ from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Button, Checkbox, Footer, Header, Input, Label, RichLog, Select
+from textual.widgets import Button, Checkbox, Header, Input, Label, RichLog, Select
 
 from core.api import TutorConfiguration
 from core.client.vocabulary import TEACHER_ID
 from tui.calls import service_call, studio
 from tui.i18n import _
 from tui.widgets.chat.view import ChatView
+from tui.widgets.footer import KeysFooter
 
 
 class ChatScreen(Screen):
@@ -50,7 +51,7 @@ class ChatScreen(Screen):
             hint = _("Choose a tutor above, then write to it: its reply streams in here.")
             yield ChatView(empty_hint=hint, user_id=TEACHER_ID, task_id=self.task_id, id="tutor-chat")
             yield RichLog(id="debug-log", wrap=True, markup=False)
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.query_one("#debug-log").display = False

@@ -12,11 +12,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Header, Input, Label, Static
+from textual.widgets import Button, Header, Input, Label, Static
 
 from core.config import Settings
 from tui.calls import service_call, studio
 from tui.i18n import _, number
+from tui.widgets.footer import KeysFooter
 
 
 class ConnectionScreen(Screen):
@@ -42,7 +43,7 @@ class ConnectionScreen(Screen):
             with Horizontal(classes="form-row"):
                 yield Button(_("Check a tutor round trip"), id="check-chat", compact=True)
                 yield Label(_("not checked yet"), id="chat-health", classes="hint")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         settings = studio(self).settings

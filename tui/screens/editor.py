@@ -14,7 +14,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Button, Checkbox, Footer, Header, Input, Select, Static, TextArea
+from textual.widgets import Button, Checkbox, Header, Input, Select, Static, TextArea
 
 from core.api import InTextChoicesTask, InTextFillInBlanksTask, TaskBase, VersionConflict
 from core.client.authoring import failing_sample_solutions, warning
@@ -24,6 +24,7 @@ from tui.i18n import _
 from tui.labels import type_label
 from tui.widgets.editor.fields import FieldSet, Problems, RowList
 from tui.widgets.editor.forms import COMMON, type_parts
+from tui.widgets.footer import KeysFooter
 from tui.widgets.statement import choice_gap, learner_view, numbered_gap
 
 
@@ -69,7 +70,7 @@ class EditorScreen(Screen[str | None]):
             with Horizontal(classes="toolbar"):
                 yield Button(_("Save"), id="save", variant="primary")
                 yield Button(_("Cancel"), id="cancel")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.check()

@@ -9,12 +9,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from core.api import InteractionRecord, TaskBase
 from tui.i18n import _, date_time
 from tui.widgets.feedback.override import OverrideBar
 from tui.widgets.feedback.view import FeedbackView
+from tui.widgets.footer import KeysFooter
 
 
 class InteractionScreen(ModalScreen[None]):
@@ -36,4 +37,4 @@ class InteractionScreen(ModalScreen[None]):
             )
             yield OverrideBar(self.record)
             yield FeedbackView(self.record.feedback, self.definition, rating=self.record.rating)
-        yield Footer()
+        yield KeysFooter()

@@ -13,7 +13,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, Input
+from textual.widgets import DataTable, Header, Input
 
 from core.api import TaskSummary, TaskType
 from core.client.i18n import N_
@@ -26,6 +26,7 @@ from tui.i18n import _, plural
 from tui.labels import type_label, verdict_trail
 from tui.navigation import OpenTask
 from tui.widgets.empty import EmptyState
+from tui.widgets.footer import KeysFooter
 from tui.widgets.list_table import ListTable
 
 if TYPE_CHECKING:
@@ -106,7 +107,7 @@ class LibraryScreen(Screen):
         yield Input(placeholder=_("Filter by title, id, type or language  ( / )"), id="filter")
         yield ListTable(id="tasks")
         yield EmptyState(id="library-empty")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self._set_columns()

@@ -16,7 +16,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Header, Static, TabbedContent, TabPane
+from textual.widgets import Button, Header, Static, TabbedContent, TabPane
 
 from core.api import (
     ChatTurn,
@@ -41,6 +41,7 @@ from tui.widgets.answer import answer_form
 from tui.widgets.answer.forms import AnswerForm, IncompleteAnswer
 from tui.widgets.empty import EmptyState
 from tui.widgets.feedback.view import FeedbackView
+from tui.widgets.footer import KeysFooter
 from tui.widgets.history import HistoryPanel
 from tui.widgets.retest import RetestPanel
 from tui.widgets.simulation import SimulationPanel
@@ -93,7 +94,7 @@ class TaskScreen(Screen):
         yield Header()
         yield Static(self.task_id, id="task-heading")
         yield Vertical(id="task-body")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.load()
