@@ -137,6 +137,17 @@ def _said_in_other_words(phrases: AspectPhrases, answer: Analysis, sentences: np
     return PhraseMatch(Found.ABSENT)
 
 
+def _denied(answer: Analysis, match: PhraseMatch) -> bool:
+    """A misconception's words in a clause that negates anything ("a single wire is *not* enough",
+    "it is not that the current is used up") may be denied rather than believed: the negation's
+    scope covers only the words after it, yet it turns the whole claim. A false accusation costs a
+    learner more than a missed one, so such a clause does not flag it."""
+    if match.found is not Found.PRESENT:
+        return False
+    clauses = {t.clause for t in match.tokens}
+    return any(t.negation and t.clause in clauses for t in answer.tokens)
+
+
 def _find_aspect(phrases: AspectPhrases, answer: Analysis, words: AnswerWords) -> PhraseMatch:
     contradicted: PhraseMatch | None = None
     for terms in phrases.phrases:
@@ -161,6 +172,8 @@ def _aspect_assessment(
     sentences: np.ndarray | None = None
     for phrases in model.aspects:
         match = _find_aspect(phrases, answer, words)
+        if phrases.definition.type is AspectType.MISCONCEPTION and _denied(answer, match):
+            match = PhraseMatch(Found.ABSENT)
         if match.found is Found.ABSENT and phrases.definition.type is AspectType.CONCEPT:
             sentences = sentence_vectors(answer) if sentences is None else sentences
             match = _said_in_other_words(phrases, answer, sentences)

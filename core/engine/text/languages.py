@@ -221,10 +221,26 @@ def number_words(base: str) -> dict[str, str]:
     return {word: str(value) for value, word in enumerate(NUMBER_WORDS[base]) if word}
 
 
+LEMMA_STEPS = 3
+
+
 def lemma(base: str, word: str) -> str:
     """The dictionary form of a normalised word, casefolded (German nouns come back capitalised);
-    the word itself when the dictionary does not know it."""
-    return str(simplemma.lemmatize(word, lang=base)).casefold() if word else word
+    the word itself when the dictionary does not know it.
+
+    The dictionary is followed until it names a form it keeps: it takes an inflected participle
+    to the participle ("geschlossenen" → "geschlossen", "abiertos" → "abierto", "chiusa" →
+    "chiuso") and the participle on to its verb ("schließen", "abrir", "chiudere"), so one step
+    would give "ein geschlossener Stromkreis" and "der Stromkreis ist geschlossen" two stems, and
+    "offen" the opposite of only one of them."""
+    if not word:
+        return word
+    for _ in range(LEMMA_STEPS):
+        found = str(simplemma.lemmatize(word, lang=base)).casefold()
+        if found == word:
+            break
+        word = found
+    return word
 
 
 @cache

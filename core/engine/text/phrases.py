@@ -2,7 +2,8 @@
 
 A phrase is found when all its content words occur in one sentence of the answer (stems, or the
 same spelling up to a typo). Polarity must agree: the cue "connected" is not found in "not
-connected", but the cue "not connected" is, and "connected" there counts as contradicted.
+connected", but the cue "not connected" is, and "connected" there counts as contradicted; so does
+a word's opposite ("open" for the cue "closed circuit").
 """
 
 from __future__ import annotations
@@ -44,11 +45,16 @@ def find_phrase(answer: Analysis, terms: tuple[KeyTerm, ...]) -> PhraseMatch:
     if not terms:
         return PhraseMatch(Found.ABSENT)
     contradicted: tuple[Token, ...] = ()
+    stems = {t.stem for t in terms}
     for words in sentence_words(answer):
         agrees: list[bool] = []
         occurrences: list[list[Token]] = []
         for term in terms:
             tokens, _ = words.find(term)
+            if not tokens and stems.isdisjoint(words.opposites.get(term.stem, ())):
+                # "the circuit is open" says the cue "circuit is closed" the other way round, as
+                # "not closed" does; a cue naming both ends ("plus to minus") has no opposite.
+                tokens = [t._replace(negated=not t.negated) for t in words.opposite(term)]
             if not tokens:
                 break
             same = [t for t in tokens if t.negated == term.negated]

@@ -341,3 +341,56 @@ def test_a_fact_said_with_a_word_turned_round_is_not_correct() -> None:
     )
     # "lower" turns the first fact round but is the solution's own word for the second.
     assert verdict(both_ways, "The longer the string, the lower the pitch.") is Correctness.CORRECT
+
+
+GLUEHBIRNE = FreeformTextTask(
+    id="gluehbirne",
+    language=Language.DE_DE,
+    problemStatement="Was musst du tun, damit die Glühbirne leuchtet, und warum leuchtet sie dann?",
+    sampleSolutions=[
+        {
+            "content": "Man verbindet beide Pole der Batterie mit der Glühbirne, sodass der Stromkreis "
+            "geschlossen ist. Nur in einem geschlossenen Stromkreis fließt Strom durch den Glühdraht, "
+            "der sich erhitzt und glüht."
+        }
+    ],
+    aspects=[
+        AspectDefinition(name="Geschlossener Stromkreis", cues=["geschlossener Stromkreis"], points=1),
+        AspectDefinition(name="Glühdraht", cues=["Strom fließt durch den Glühdraht"], points=1),
+    ],
+)
+
+
+def test_an_inflected_participle_is_the_same_word_and_its_opposite_is_seen() -> None:
+    # "geschlossenen" and "geschlossen" have one stem (the dictionary is followed to the verb), so
+    # "offen" turns the fact round whichever form the solution or the cue uses.
+    answer = "Der Stromkreis ist offen, dann fließt Strom durch den Glühdraht, der glüht."
+    new_task = GLUEHBIRNE.model_copy(update={"aspects": []})
+    assert verdict(new_task, answer) is not Correctness.CORRECT
+    result = judge(GLUEHBIRNE, answer)
+    assert result.points.verdict is not Correctness.CORRECT
+    contradiction = [
+        item for item in result.feedback if item.aspects and item.correctness is Correctness.WRONG
+    ]
+    assert [item.aspects[0].name for item in contradiction] == ["Geschlossener Stromkreis"]
+    assert [span.content for span in contradiction[0].context] == ["Stromkreis ist offen"]
+    closed = "Der Stromkreis ist geschlossen, dann fließt Strom durch den Glühdraht, der glüht."
+    assert judge(GLUEHBIRNE, closed).points.verdict is Correctness.CORRECT
+
+
+def test_a_misconception_denied_in_its_clause_is_not_flagged() -> None:
+    task = FreeformTextTask(
+        id="one-wire",
+        problemStatement="What do you need so that the bulb lights up?",
+        sampleSolutions=[{"content": "Two wires that close the circuit from one pole to the other."}],
+        aspects=[
+            AspectDefinition(name="closed circuit", cues=["circuit is closed"], points=1),
+            AspectDefinition(
+                name="one wire", type=AspectType.MISCONCEPTION, cues=["a single wire", "used up"]
+            ),
+        ],
+    )
+    denied = "A single wire is not enough, so the circuit is closed with two."
+    assert [d.aspect.name for d in judge(task, denied).allAspects] == ["closed circuit"]
+    believed = "A single wire is enough, the current is used up in the bulb."
+    assert "one wire" in [d.aspect.name for d in judge(task, believed).allAspects]
