@@ -37,7 +37,15 @@ from sklearn.preprocessing import StandardScaler
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from core.engine.freeform.judge import FEATURES, AnswerText, JudgeWeights, evidence  # noqa: E402
+from core.engine.freeform.judge import (  # noqa: E402
+    FEATURES,
+    AnswerText,
+    Evidence,
+    JudgeWeights,
+    echoes,
+    evidence,
+    ruled_probability,
+)
 from core.engine.freeform.model import build_model  # noqa: E402
 from core.engine.similarity import LexicalBackend  # noqa: E402
 from core.engine.text.tokens import analyse  # noqa: E402
@@ -72,6 +80,9 @@ class Example:
     """Where the answer stands among its question's answers (train, then test, in file order)."""
     per_reference: np.ndarray | None = None
     """The features against each sample solution, one row each (``values`` is one of them)."""
+    evidence: tuple[Evidence, ...] = ()
+    """What the answer shows of each sample solution, for the judge's rules (ruled_probability)."""
+    echo: bool = False
 
 
 def labels_of(examples: list[Example]) -> list[str]:
@@ -88,9 +99,13 @@ def examples_of(corpus: str, file: str) -> list[Example]:
             continue
         for position, item in enumerate(question.get("train", []) + question.get("test", [])):
             answer = AnswerText.of(analyse(item["answer"], model.base))
-            per_reference = np.array([evidence(r, answer).features for r in model.references])
+            found = tuple(evidence(r, answer) for r in model.references)
+            per_reference = np.array([f.features for f in found])
             values = per_reference[best_reference(per_reference)]
-            out.append(Example(corpus, file, values, item["label"], task.id, position, per_reference))
+            echo = echoes(model.statement, answer)
+            out.append(
+                Example(corpus, file, values, item["label"], task.id, position, per_reference, found, echo)
+            )
     return out
 
 
@@ -208,7 +223,11 @@ def weights_of(grader: dict) -> JudgeWeights:
 
 
 def probabilities(weights: JudgeWeights, examples: list[Example]) -> np.ndarray:
-    return weights.probabilities(np.array([e.values for e in examples]))
+    """The judge's chance for each answer as the product reads it: the likeliest sample solution,
+    with the rules that overrule the model (a verbatim solution, an echo, a contradiction)."""
+    if len(weights.coef) != len(FEATURES):  # a cohort model: its extra features, no rules
+        return weights.probabilities(np.array([e.values for e in examples]))
+    return np.array([max(ruled_probability(weights, f, e.echo) for f in e.evidence) for e in examples])
 
 
 def cohort_weights(examples: list[Example], corpus: str, cohort: bool) -> JudgeWeights:

@@ -17,6 +17,8 @@ POINT_MARK = re.compile(
     r"\(\s*\d+(?:[.,]\d+)?\s*(?:p|pkt|pt|pts|punkte?|points?|punti|pti)\.?\s*\)", re.IGNORECASE
 )
 """'(0.25 P)', '(1 point)', '(0,5 Punkte)', '(2 pts)', '(1 punto)'."""
+LIST_NUMBER = re.compile(r"^(?:\d{1,2}|[a-z])[.)]\s+")
+"""A list item's number or letter ('1. ', '2) ', 'b) '): not a value the fact names."""
 MAX_FACTS = 24
 """A longer solution is read as its first 24 facts: judging stays a few milliseconds."""
 
@@ -30,7 +32,7 @@ def split_facts(solution: str) -> list[str]:
         facts = [_last_sentence(piece) for piece in POINT_MARK.split(solution)[:-1]]
     else:
         facts = [s.text(solution) for s in sentences(solution) if not s.text(solution).endswith(":")]
-    cleaned = [" ".join(f.split()).strip(" ,;.") for f in facts]
+    cleaned = [LIST_NUMBER.sub("", " ".join(f.split())).strip(" ,;.") for f in facts]
     return [f for f in cleaned if any(ch.isalnum() for ch in f)][:MAX_FACTS] or (
         [without_point_marks(solution)] if solution.strip() else []
     )

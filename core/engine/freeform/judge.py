@@ -37,6 +37,7 @@ from core.api import Correctness
 from core.engine.text.coverage import AnswerWords, Coverage, KeyTerm, coverage, sentence_words, substituted
 from core.engine.text.embedding import encoder
 from core.engine.text.relations import Causal, reversed_relation, sentence_relations
+from core.engine.text.replies import opposite_reply
 from core.engine.text.tokens import Analysis, Token
 
 FEATURES = ("fact_alignment", "fact_gain", "facts_beaten", "fact_agreement")
@@ -70,6 +71,8 @@ class Reference:
     """Unit vectors of the facts, one row each."""
     statement_similarity: np.ndarray
     """Per fact, the cosine of the nearest sentence of the problem statement: the task's baseline."""
+    reply: bool | None = None
+    """The solution opens with yes (True) or no (False): the reply to a yes/no question."""
 
     @property
     def values(self) -> frozenset[str]:
@@ -139,7 +142,8 @@ class Evidence:
     contradicts: bool
     """A sentence states a fact with one of its words turned into its opposite ("Bulb A is in an
     open path …" for "… a closed path …": half the fact's terms or more, counting the opposite as
-    the word): it says the opposite of that fact."""
+    the word), or the answer opens with the other reply to a yes/no question ("Yes, …" for
+    "No. …"): it says the opposite of the solution."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,6 +177,7 @@ class AnswerText:
     sentence_words: tuple[AnswerWords, ...]
     vectors: np.ndarray
     relations: tuple[Causal, ...]
+    analysis: Analysis
 
     @classmethod
     def of(cls, answer: Analysis, words: AnswerWords | None = None) -> AnswerText:
@@ -181,6 +186,7 @@ class AnswerText:
             sentence_words(answer, MAX_SENTENCES),
             sentence_vectors(answer),
             sentence_relations(answer, MAX_SENTENCES),
+            answer,
         )
 
 
@@ -224,7 +230,8 @@ def evidence(reference: Reference, answer: AnswerText) -> Evidence:
         shown=(lexical >= FACT_SHOWN_LEXICALLY) | (gain >= FACT_SHOWN_BY_MEANING),
         matched=tuple(c.matched for c in in_sentence),
         verbatim=bool((nearest >= SAME_TEXT).all() and not (opposed | swapped).any()),
-        contradicts=contradicts(reference, in_sentence),
+        contradicts=contradicts(reference, in_sentence)
+        or opposite_reply(reference.reply, answer.analysis) is not None,
     )
 
 
@@ -239,24 +246,36 @@ def contradicts(reference: Reference, in_sentence: list[Coverage]) -> bool:
     )
 
 
+def echoes(statement: np.ndarray, answer: AnswerText) -> bool:
+    """Every sentence of the answer only repeats a sentence of the problem statement."""
+    return bool(((answer.vectors @ statement.T).max(axis=1) >= SAME_TEXT).all())
+
+
+def ruled_probability(weights: JudgeWeights, found: Evidence, echo: bool) -> float:
+    """The model's chance that the answer is correct, with the rules that overrule it: a verbatim
+    solution is correct, an echo of the question is not, and neither is an answer that contradicts
+    the solution. The benchmark (bench/freeform_grader.py) judges with this too."""
+    if found.verbatim:
+        probability = 1.0
+    elif echo:
+        probability = 0.0
+    else:
+        probability = float(weights.probabilities(found.features))
+    if found.contradicts:
+        # Whatever else it says, an answer that contradicts a fact is not a correct one; the
+        # features alone weigh the fact's other words, which it repeats (docs/freeform-engine.md).
+        probability = min(probability, float(np.nextafter(weights.correct_from, 0.0)))
+    return probability
+
+
 def judge(references: tuple[Reference, ...], statement: np.ndarray, answer: AnswerText) -> Judgement:
     """``statement``: the unit vectors of the problem statement's sentences."""
     weights = shipped_weights()
-    echo = bool(((answer.vectors @ statement.T).max(axis=1) >= SAME_TEXT).all())
+    echo = echoes(statement, answer)
     best: Judgement | None = None
     for index, reference in enumerate(references):
         found = evidence(reference, answer)
-        if found.verbatim:
-            probability = 1.0
-        elif echo:
-            probability = 0.0
-        else:
-            probability = float(weights.probabilities(found.features))
-        if found.contradicts:
-            # Whatever else it says, an answer that contradicts a fact is not a correct one; the
-            # features alone weigh the fact's other words, which it repeats (held out: neutral,
-            # docs/freeform-engine.md).
-            probability = min(probability, np.nextafter(weights.correct_from, 0.0))
+        probability = ruled_probability(weights, found, echo)
         if best is None or probability > best.probability:
             verdict, share = weights.verdict(probability)
             shown = tuple(bool(s) for s in found.shown)

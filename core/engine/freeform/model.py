@@ -27,6 +27,7 @@ from core.engine.text.embedding import encoder
 from core.engine.text.languages import base_of
 from core.engine.text.phrases import phrase_terms
 from core.engine.text.relations import sentence_relations
+from core.engine.text.replies import reply
 from core.engine.text.tokens import Analysis, analyse
 
 CACHE_SIZE = 128
@@ -148,16 +149,23 @@ def _references(
 ) -> tuple[Reference, ...]:
     references = []
     for solution in task.sampleSolutions:
-        facts = tuple(_fact(analyse(text, base), question) for text in split_facts(solution.content))
+        texts = [analyse(text, base) for text in split_facts(solution.content)]
+        # "No." before the reason, "Yes", a stray "1": no word of them is a thing to state. A
+        # solution of only such words keeps them, to have something to judge against.
+        stated = [text for text in texts if any(not t.stop and not t.negation for t in text.tokens)]
+        facts = tuple(_fact(text, question) for text in stated or texts)
         if not facts:
             continue
         vectors = encoder().encode([f.text for f in facts])
+        whole = analyse(without_point_marks(solution.content), base)
+        said = reply(whole)
         references.append(
             Reference(
-                terms=key_terms(analyse(without_point_marks(solution.content), base), question),
+                terms=key_terms(whole, question),
                 facts=facts,
                 vectors=vectors,
                 statement_similarity=(statement_vectors @ vectors.T).max(axis=0),
+                reply=said[0] if said else None,
             )
         )
     return tuple(references)

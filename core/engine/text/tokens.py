@@ -166,7 +166,9 @@ def _negated_positions(raw_tokens: list[tuple[int, int, _Word, int, int]], base:
     for position, clause in enumerate(order):
         members = clauses[clause]
         cues = [i for i in members if raw_tokens[i][2].negation]
-        if not cues:
+        if not cues or len(members) == 1:
+            # A negation word alone in its clause is a reply ("No, because the finger warms it"):
+            # it answers the question and denies nothing that follows.
             continue
         first = cues[0]
         if base == "de" and cues[-1] == members[-1]:

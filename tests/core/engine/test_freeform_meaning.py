@@ -43,6 +43,21 @@ def verdict(task: FreeformTextTask, content: str) -> Correctness:
     return judge(task, content).points.verdict
 
 
+def test_a_wrapped_numbered_list_gives_one_fact_an_item_and_no_number_facts() -> None:
+    solution = (
+        "Increased flexibility:\n"
+        "1. We can update the routing logic on the fly, routers/switches are not limited\n"
+        "to hard-coded routing algorithms anymore.\n"
+        "2. API to program the network: software defines the\n"
+        "network"
+    )
+    assert split_facts(solution) == [
+        "We can update the routing logic on the fly, routers/switches are not limited to hard-coded "
+        "routing algorithms anymore",
+        "API to program the network: software defines the network",
+    ]
+
+
 def test_point_markers_make_the_facts_and_leave_the_text() -> None:
     facts = split_facts(JOBBER.sampleSolutions[0].content)
     assert facts == [
@@ -394,3 +409,34 @@ def test_a_misconception_denied_in_its_clause_is_not_flagged() -> None:
     assert [d.aspect.name for d in judge(task, denied).allAspects] == ["closed circuit"]
     believed = "A single wire is enough, the current is used up in the bulb."
     assert "one wire" in [d.aspect.name for d in judge(task, believed).allAspects]
+
+
+THERMOMETER = FreeformTextTask(
+    id="thermometer",
+    problemStatement="A student holds a thermometer by its bulb while reading it. Would the temperature "
+    "read the same? Why or why not?",
+    sampleSolutions=[
+        {
+            "content": "No. The temperature would be higher because the student's finger would make the "
+            "temperature warmer."
+        }
+    ],
+)
+
+
+def test_the_other_reply_to_a_yes_no_question_is_pointed_at_and_not_correct() -> None:
+    reason = "because the finger makes the temperature warmer and higher."
+    agreeing = judge(THERMOMETER, f"No, {reason}")
+    assert agreeing.points.verdict is Correctness.CORRECT
+    assert all(item.correctness is Correctness.CORRECT for item in agreeing.feedback)
+    opposite = judge(THERMOMETER, f"Yes, {reason}")
+    assert opposite.points.verdict is not Correctness.CORRECT
+    said = [
+        span.content
+        for item in opposite.feedback
+        if item.correctness is Correctness.WRONG
+        for span in item.context
+    ]
+    assert said == ["Yes"]
+    # "No one" opens no reply, and a reason after a lone "No," is not denied by it.
+    assert judge(THERMOMETER, f"No one can tell, {reason}").points.verdict is Correctness.CORRECT

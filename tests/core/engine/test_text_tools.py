@@ -27,6 +27,26 @@ def test_sentences_keep_offsets_and_skip_abbreviations() -> None:
     assert all(text[s.start : s.end] == s.text(text) for s in spans)
 
 
+def test_a_line_wrapped_at_a_page_width_does_not_end_its_sentence() -> None:
+    # Pasted from a PDF: the sentence goes on in lowercase after a long line without punctuation.
+    text = (
+        "Reduced complexity of the switches: they only have to act according to their flow\n"
+        "tables and do not have to make any local routing decisions.\n"
+        "1. We can update the routing logic on the fly.\n"
+        "short item\nanother item"
+    )
+    assert [s.text(text) for s in sentences(text)] == [
+        "Reduced complexity of the switches: they only have to act according to their flow\n"
+        "tables and do not have to make any local routing decisions.",
+        "1. We can update the routing logic on the fly.",
+        "short item",
+        "another item",
+    ]
+    wrap = text.index("\ntables")
+    assert wrap not in clause_breaks(text)
+    assert text.index("\nanother") in clause_breaks(text)
+
+
 def test_clause_breaks_at_punctuation() -> None:
     assert clause_breaks("a, b; c") == [1, 4]
 
