@@ -21,7 +21,7 @@ from core.engine.freeform.judge import FACT_SHOWN_BY_MEANING, AnswerText, judge,
 from core.engine.freeform.model import AspectPhrases, TaskModel
 from core.engine.text.coverage import AnswerWords, coverage
 from core.engine.text.phrases import Found, PhraseMatch, evidence_spans, find_phrase
-from core.engine.text.replies import opposite_reply
+from core.engine.text.replies import other_reply
 from core.engine.text.segment import Span
 from core.engine.text.tokens import Analysis
 
@@ -111,7 +111,7 @@ def _coverage_assessment(model: TaskModel, answer: Analysis, words: AnswerWords)
         detected=detected,
         evidence=evidence_spans(answer, [t for t in best.matched if not t.stop]),
         contradictions=evidence_spans(
-            answer, [*best.contradicted, *filter(None, [opposite_reply(reference.reply, answer)])]
+            answer, [*best.contradicted, *filter(None, [other_reply(reference.reply, answer)])]
         ),
         covered_ideas=len(shown),
         total_ideas=len(reference.facts),

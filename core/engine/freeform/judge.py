@@ -37,7 +37,7 @@ from core.api import Correctness
 from core.engine.text.coverage import AnswerWords, Coverage, KeyTerm, coverage, sentence_words, substituted
 from core.engine.text.embedding import encoder
 from core.engine.text.relations import Causal, reversed_relation, sentence_relations
-from core.engine.text.replies import opposite_reply
+from core.engine.text.replies import other_reply
 from core.engine.text.tokens import Analysis, Token
 
 FEATURES = ("fact_alignment", "fact_gain", "facts_beaten", "fact_agreement")
@@ -71,8 +71,8 @@ class Reference:
     """Unit vectors of the facts, one row each."""
     statement_similarity: np.ndarray
     """Per fact, the cosine of the nearest sentence of the problem statement: the task's baseline."""
-    reply: bool | None = None
-    """The solution opens with yes (True) or no (False): the reply to a yes/no question."""
+    reply: str | None = None
+    """The reply the solution opens with ("no", "yes", or the letter of a choice, "a")."""
 
     @property
     def values(self) -> frozenset[str]:
@@ -142,8 +142,8 @@ class Evidence:
     contradicts: bool
     """A sentence states a fact with one of its words turned into its opposite ("Bulb A is in an
     open path …" for "… a closed path …": half the fact's terms or more, counting the opposite as
-    the word), or the answer opens with the other reply to a yes/no question ("Yes, …" for
-    "No. …"): it says the opposite of the solution."""
+    the word), or the answer opens with another reply than the solution ("Yes, …" for "No. …",
+    "B." for "A."): it says the opposite of the solution."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -231,7 +231,7 @@ def evidence(reference: Reference, answer: AnswerText) -> Evidence:
         matched=tuple(c.matched for c in in_sentence),
         verbatim=bool((nearest >= SAME_TEXT).all() and not (opposed | swapped).any()),
         contradicts=contradicts(reference, in_sentence)
-        or opposite_reply(reference.reply, answer.analysis) is not None,
+        or other_reply(reference.reply, answer.analysis) is not None,
     )
 
 

@@ -165,7 +165,7 @@ def _references(
                 facts=facts,
                 vectors=vectors,
                 statement_similarity=(statement_vectors @ vectors.T).max(axis=0),
-                reply=said[0] if said else None,
+                reply=said.said if said else None,
             )
         )
     return tuple(references)

@@ -440,3 +440,26 @@ def test_the_other_reply_to_a_yes_no_question_is_pointed_at_and_not_correct() ->
     assert said == ["Yes"]
     # "No one" opens no reply, and a reason after a lone "No," is not denied by it.
     assert judge(THERMOMETER, f"No one can tell, {reason}").points.verdict is Correctness.CORRECT
+
+
+def test_another_choice_named_first_is_pointed_at_and_not_correct() -> None:
+    task = FreeformTextTask(
+        id="soil",
+        problemStatement="Line A shows dry soil, line B water. Which heats up faster, A or B? Explain.",
+        sampleSolutions=[
+            {"content": "A. Dry soil heats up faster because it is not a heat sink like water."}
+        ],
+    )
+    reason = "dry soil heats up faster because it is not a heat sink like water."
+    assert judge(task, f"A. {reason}").points.verdict is Correctness.CORRECT
+    other = judge(task, f"B, {reason}")
+    assert other.points.verdict is not Correctness.CORRECT
+    said = [
+        span.content
+        for item in other.feedback
+        if item.correctness is Correctness.WRONG
+        for span in item.context
+    ]
+    assert said == ["B"]
+    # An article is no choice.
+    assert judge(task, f"A {reason}").points.verdict is Correctness.CORRECT
