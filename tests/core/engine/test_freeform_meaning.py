@@ -463,3 +463,27 @@ def test_another_choice_named_first_is_pointed_at_and_not_correct() -> None:
     assert said == ["B"]
     # An article is no choice.
     assert judge(task, f"A {reason}").points.verdict is Correctness.CORRECT
+
+
+@pytest.mark.parametrize(
+    ("language", "solution", "turned"),
+    [
+        (
+            Language.EN_US,
+            "The filament is a thin wire, so it gets hot.",
+            "The filament is a thick wire, so it gets hot.",
+        ),
+        (
+            Language.DE_DE,
+            "Der Glühdraht ist ein dünner Draht, deshalb wird er heiß.",
+            "Der Glühdraht ist ein dicker Draht, deshalb wird er heiß.",
+        ),
+        (Language.EN_US, "In the morning the shadows point west.", "In the morning the shadows point east."),
+    ],
+)
+def test_general_opposites_turn_a_fact_round(language: Language, solution: str, turned: str) -> None:
+    task = FreeformTextTask(
+        id="opposites", language=language, problemStatement="Why?", sampleSolutions=[{"content": solution}]
+    )
+    assert verdict(task, solution) is Correctness.CORRECT
+    assert verdict(task, turned) is not Correctness.CORRECT
