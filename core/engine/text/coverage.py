@@ -197,6 +197,22 @@ def share_part(a: str, b: str) -> bool:
     return len(ra) >= 6 and len(rb) >= 6 and ra[:6] == rb[:6]
 
 
+def _turned(words: AnswerWords, terms: tuple[KeyTerm, ...], stems: set[str]) -> int:
+    """How many of the terms are said only as their opposites, each the other way round. Two (or
+    four …) say a covariation from its other end ("the shorter the string, the higher the pitch"
+    for "the longer the string, the lower the pitch"), which states the same; one says the
+    opposite. Echoed terms count too, since the condition a question names ("when the string is
+    longer") is half of such a statement."""
+    turned = 0
+    for term in terms:
+        if words.find(term)[0] or not stems.isdisjoint(words.opposites.get(term.stem, ())):
+            continue
+        said = words.opposite(term)
+        if said and all(t.negated == term.negated for t in said):  # its opposite, not negated
+            turned += 1
+    return turned
+
+
 def coverage(words: AnswerWords, terms: tuple[KeyTerm, ...], *, opposites: bool = False) -> Coverage:
     """``opposites``: a term found only as its opposite ("open" for "closed") counts as said under
     the other polarity. The judge of new tasks reads them; the graded-answer grader, whose
@@ -210,19 +226,25 @@ def coverage(words: AnswerWords, terms: tuple[KeyTerm, ...], *, opposites: bool 
     contradicted: list[Token] = []
     opposed: list[Token] = []
     stems = {t.stem for t in terms} if opposites else set()
+    turned_round = _turned(words, terms, stems) if opposites else 0
+    both_turned = turned_round >= 2 and turned_round % 2 == 0
     for term in terms:
         tokens, credit = words.find(term)
         # A reference that names both ends ("from the plus pole … to the minus pole") is not
         # contradicted by an answer that names one of them.
-        by_opposite = (
-            not tokens
-            and opposites
-            and term.weight >= 1
-            and stems.isdisjoint(words.opposites.get(term.stem, ()))
-        )
+        opposable = not tokens and opposites and stems.isdisjoint(words.opposites.get(term.stem, ()))
+        if opposable and both_turned:
+            # "the shorter the string, the higher the pitch" states "the longer …, the lower …".
+            tokens, credit = words.opposite(term), 1.0
+            matched.extend(tokens)
+            earned += term.weight
+            continue
+        by_opposite = opposable and (term.weight >= 1 or turned_round == 1)
         if by_opposite:
-            # "not open" says "closed"; "open" alone says the opposite of it. Only for the content
-            # words the question does not already use: those are what the solution asserts.
+            # "not open" says "closed"; "open" alone says the opposite of it. For the content
+            # words the question does not already use, which are what the solution asserts, and
+            # for the one word an answer turns round ("when the string is shorter" for the
+            # question's "longer").
             tokens, credit = [t._replace(negated=not t.negated) for t in words.opposite(term)], 1.0
         if not tokens:
             continue

@@ -106,6 +106,7 @@ ANTONYMS: dict[str, tuple[tuple[str, str], ...]] = {
         ("allowed", "forbidden"),
         ("early", "late"),
         ("minimum", "maximum"),
+        ("tight", "loose"),
     ),
     "de": (
         ("offen", "geschlossen"),
@@ -150,6 +151,7 @@ ANTONYMS: dict[str, tuple[tuple[str, str], ...]] = {
         ("erlaubt", "verboten"),
         ("früh", "spät"),
         ("Minimum", "Maximum"),
+        ("straff", "locker"),
     ),
     "fr": (
         ("ouvert", "fermé"),
@@ -186,6 +188,7 @@ ANTONYMS: dict[str, tuple[tuple[str, str], ...]] = {
         ("autorisé", "interdit"),
         ("tôt", "tard"),
         ("minimum", "maximum"),
+        ("tendu", "lâche"),
     ),
     "it": (
         ("aperto", "chiuso"),
@@ -224,6 +227,7 @@ ANTONYMS: dict[str, tuple[tuple[str, str], ...]] = {
         ("permesso", "vietato"),
         ("presto", "tardi"),
         ("minimo", "massimo"),
+        ("teso", "allentato"),
     ),
     "es": (
         ("abierto", "cerrado"),
@@ -260,6 +264,7 @@ ANTONYMS: dict[str, tuple[tuple[str, str], ...]] = {
         ("permitido", "prohibido"),
         ("temprano", "tarde"),
         ("mínimo", "máximo"),
+        ("tenso", "flojo"),
     ),
 }
 """Opposites that turn a statement around as a negation does ("the circuit stays open" against

@@ -306,6 +306,20 @@ def test_a_comparison_said_the_other_way_round_is_not_correct() -> None:
     assert said == ["higher"]
 
 
+def test_a_covariation_said_from_its_other_end_is_correct_and_half_turned_is_not() -> None:
+    # Both ends turned state the same; one turned, even the question's own "longer", does not.
+    assert verdict(PITCH, "When the string is shorter, the pitch will be higher.") is Correctness.CORRECT
+    assert verdict(PITCH, "The shorter the string, the higher the pitch.") is Correctness.CORRECT
+    assert verdict(PITCH, "When the string is shorter, the pitch will be lower.") is not Correctness.CORRECT
+    tight = FreeformTextTask(
+        id="tight",
+        problemStatement="What happens to the pitch when the string is tighter?",
+        sampleSolutions=[{"content": "When the string was tighter, the pitch was higher."}],
+    )
+    assert verdict(tight, "When the string was looser, the pitch was lower.") is Correctness.CORRECT
+    assert verdict(tight, "It is lower pitch when it is tighter.") is not Correctness.CORRECT
+
+
 PARALLEL = FreeformTextTask(
     id="parallel",
     problemStatement="Name two advantages of a parallel circuit over a series circuit.",
