@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from core.api import AspectDefinition, AspectType, Correctness, FreeformTextTask, Language
+from core.api import AspectDefinition, AspectType, Correctness, FreeformTextResult, FreeformTextTask, Language
 from core.assets import demo_tasks
 from core.engine.freeform.facts import split_facts, without_point_marks
 from core.engine.text.embedding import encoder
@@ -41,6 +41,16 @@ JOBBER = FreeformTextTask(
 
 def verdict(task: FreeformTextTask, content: str) -> Correctness:
     return judge(task, content).points.verdict
+
+
+def wrong_spans(result: FreeformTextResult) -> list[str]:
+    """What the WRONG items point at in the answer."""
+    return [
+        span.content
+        for item in result.feedback
+        if item.correctness is Correctness.WRONG
+        for span in item.context
+    ]
 
 
 def test_a_wrapped_numbered_list_gives_one_fact_an_item_and_no_number_facts() -> None:
@@ -208,10 +218,7 @@ def test_an_opposite_word_is_pointed_at_as_a_contradiction_and_a_negated_one_agr
         sampleSolutions=[{"content": "The circuit must be closed so that a current flows through the lamp."}],
     )
     opposite = judge(task, "The circuit must be open so that a current flows through the lamp.")
-    said = [
-        c.content for item in opposite.feedback if item.correctness is Correctness.WRONG for c in item.context
-    ]
-    assert said == ["open"]
+    assert wrong_spans(opposite) == ["open"]
     agreeing = judge(task, "The circuit must not be open, so that current flows through the lamp.")
     assert all(item.correctness is not Correctness.WRONG for item in agreeing.feedback)
     german = FreeformTextTask(
@@ -300,10 +307,7 @@ def test_a_comparison_said_the_other_way_round_is_not_correct() -> None:
     assert verdict(PITCH, "The longer string makes a lower pitch.") is Correctness.CORRECT
     assert verdict(PITCH, "The pitch will be higher.") is not Correctness.CORRECT
     higher = judge(PITCH, "When the string is longer, the pitch will be higher.")
-    said = [
-        c.content for item in higher.feedback if item.correctness is Correctness.WRONG for c in item.context
-    ]
-    assert said == ["higher"]
+    assert wrong_spans(higher) == ["higher"]
 
 
 def test_a_covariation_said_from_its_other_end_is_correct_and_half_turned_is_not() -> None:
@@ -445,13 +449,7 @@ def test_the_other_reply_to_a_yes_no_question_is_pointed_at_and_not_correct() ->
     assert all(item.correctness is Correctness.CORRECT for item in agreeing.feedback)
     opposite = judge(THERMOMETER, f"Yes, {reason}")
     assert opposite.points.verdict is not Correctness.CORRECT
-    said = [
-        span.content
-        for item in opposite.feedback
-        if item.correctness is Correctness.WRONG
-        for span in item.context
-    ]
-    assert said == ["Yes"]
+    assert wrong_spans(opposite) == ["Yes"]
     # "No one" opens no reply, and a reason after a lone "No," is not denied by it.
     assert judge(THERMOMETER, f"No one can tell, {reason}").points.verdict is Correctness.CORRECT
 
@@ -468,13 +466,7 @@ def test_another_choice_named_first_is_pointed_at_and_not_correct() -> None:
     assert judge(task, f"A. {reason}").points.verdict is Correctness.CORRECT
     other = judge(task, f"B, {reason}")
     assert other.points.verdict is not Correctness.CORRECT
-    said = [
-        span.content
-        for item in other.feedback
-        if item.correctness is Correctness.WRONG
-        for span in item.context
-    ]
-    assert said == ["B"]
+    assert wrong_spans(other) == ["B"]
     # An article is no choice.
     assert judge(task, f"A {reason}").points.verdict is Correctness.CORRECT
 
