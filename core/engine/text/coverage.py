@@ -235,8 +235,7 @@ def coverage(words: AnswerWords, terms: tuple[KeyTerm, ...], *, opposites: bool 
         opposable = not tokens and opposites and stems.isdisjoint(words.opposites.get(term.stem, ()))
         if opposable and both_turned:
             # "the shorter the string, the higher the pitch" states "the longer …, the lower …".
-            tokens, credit = words.opposite(term), 1.0
-            matched.extend(tokens)
+            matched.extend(words.opposite(term))
             earned += term.weight
             continue
         by_opposite = opposable and (term.weight >= 1 or turned_round == 1)
