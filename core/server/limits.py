@@ -1,8 +1,8 @@
-"""Request body limits, enforced by the server's edge (core.server.edge) while the body is read and
-before any route runs (so before the token is checked): its size (413) and, for JSON, how deeply it nests and
-whether it holds what JSON does not (NaN, Infinity, a lone UTF-16 surrogate; Python's parser
-accepts them, a database or another client does not): 400 REQUEST_SCHEMA_MALFORMED. All answer
-with the API's error body.
+"""Request body limits, enforced by the server's edge (core.server.edge) while the body is read
+and before any route runs (so before the token is checked): its size (413) and, for JSON, how
+deeply it nests and whether it holds what JSON does not (NaN, Infinity, a lone UTF-16 surrogate;
+Python's parser accepts them, a database or another client does not): 400
+REQUEST_SCHEMA_MALFORMED. All answer with the API's error body.
 
 Nesting matters because Python's parser and validators recurse: about a thousand levels used to
 end in a RecursionError, a 500, on any route. No body of this API nests anywhere near
