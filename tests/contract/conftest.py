@@ -8,7 +8,6 @@ with the same rights on the same tenant, so every contract test expects the same
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -17,7 +16,6 @@ import pytest
 
 from core.auth import local_principal
 from core.config import Settings
-from core.engine.text.warm import warm_up
 from core.service.base import Service
 from core.service.local import LocalService
 from core.service.remote import RemoteService
@@ -50,11 +48,6 @@ async def open_backend(kind: str, request: pytest.FixtureRequest) -> AsyncIterat
         database_url = settings.database_url
     else:
         live = request.getfixturevalue("live_server")
-        # The text models are the process's, loaded once by the thread the first runtime started
-        # (core.engine.text.warm); a chat or a simulation's feedback that comes first waits for
-        # them, which on a loaded machine (the suite's workers on every core) took more than the
-        # client's 10 s. The contract is what the services answer, not how soon a process starts.
-        await asyncio.to_thread(warm_up().join)
         service = RemoteService(live.base_url, await live.token(TENANT), timeout=10)
         database_url = live.settings.database_url
     try:
