@@ -49,6 +49,11 @@ class Settings(BaseSettings):
 
     log_level: str = "INFO"
 
+    opentelemetry: bool = False
+    """FastAPI's native OpenTelemetry (a span, metrics and logs for every request, through the
+    global providers that an OpenTelemetry SDK configures). Off, the app does not ask those
+    providers on every request whether one is configured (docs/deploy.md)."""
+
     web_password: str | None = None
     """Opens the web app's pages when it asks for a login; unset, a random token is printed."""
     web_login: bool | None = None

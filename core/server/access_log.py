@@ -1,10 +1,11 @@
 """One structured access-log line per request, at INFO (the level a production server keeps on).
 
-A pure ASGI middleware, outermost, so that the line has the status the client got (413, 429 and
-500 included) and the whole time the request took (a streamed tutor chat: until its last event).
-The line is JSON: {method, path, status, ms, client, interactionId?}. It replaces uvicorn's own
-access log (core.cli turns that off), which is prepared and formatted in the server for every
-request; when INFO is dropped, this middleware costs one level check.
+Written by the server's edge (core.server.edge), which every request passes first, so that the
+line has the status the client got (413, 429 and 500 included) and the whole time the request
+took (a streamed tutor chat: until its last event). The line is JSON: {method, path, status, ms,
+client, interactionId?}. It replaces uvicorn's own access log (core.cli turns that off), which is
+prepared and formatted in the server for every request; when INFO is dropped, the edge makes one
+level check.
 
 The record is made and handed to the logger's handlers directly (Logger.makeRecord, handle):
 Logger.info would first walk the stack to find the calling line, which for this logger is
@@ -17,47 +18,32 @@ import logging
 import time
 from json.encoder import encode_basestring_ascii as json_string
 
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import Message, Scope
 
 log = logging.getLogger("feedback_studio.access")
 INTERACTION_HEADER = b"x-interaction-id"
 
 
-class AccessLog:
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
+def interaction_of(message: Message) -> bytes | None:
+    """The interaction id a response's start names in its headers, if any."""
+    for name, value in message.get("headers", ()):
+        if name == INTERACTION_HEADER:
+            return value  # type: ignore[no-any-return]
+    return None
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or not log.isEnabledFor(logging.INFO):
-            await self.app(scope, receive, send)
-            return
-        started = time.perf_counter()
-        status = 500  # what the client sees if the app fails before answering
-        interaction: bytes | None = None
 
-        async def observing_send(message: Message) -> None:
-            nonlocal status, interaction
-            if message["type"] == "http.response.start":
-                status = message["status"]
-                for name, value in message.get("headers", ()):
-                    if name == INTERACTION_HEADER:
-                        interaction = value
-                        break
-            await send(message)
-
-        try:
-            await self.app(scope, receive, observing_send)
-        finally:
-            client = scope.get("client")
-            line = access_line(
-                scope["method"],
-                scope["path"],
-                status,
-                round((time.perf_counter() - started) * 1000, 2),
-                client[0] if client else None,
-                interaction,
-            )
-            log.handle(log.makeRecord(log.name, logging.INFO, __file__, 0, line, (), None))
+def log_request(scope: Scope, status: int, started: float, interaction: bytes | None) -> None:
+    """The request's line, `started` being its time.perf_counter() when it came in."""
+    client = scope.get("client")
+    line = access_line(
+        scope["method"],
+        scope["path"],
+        status,
+        round((time.perf_counter() - started) * 1000, 2),
+        client[0] if client else None,
+        interaction,
+    )
+    log.handle(log.makeRecord(log.name, logging.INFO, __file__, 0, line, (), None))
 
 
 def access_line(

@@ -12,14 +12,13 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
+from fastapi.telemetry import TelemetryConfig
 
 from core import API_VERSION
 from core.config import Settings
 from core.server import errors
-from core.server.access_log import AccessLog
-from core.server.limits import BodyLimits
+from core.server.edge import Edge
 from core.server.openapi import describe
-from core.server.ratelimit import RateLimit
 from core.server.routers import feedback, interactions, simulation, studio, tasks, tutor, webhooks, workspace
 from core.service.runtime import Runtime
 
@@ -55,6 +54,10 @@ class LogFormatter(logging.Formatter):
         return f"{text},{int(record.msecs):03d}"  # logging's default_msec_format, "%s,%03d"
 
 
+TELEMETRY_OFF: TelemetryConfig = {"tracing": False, "metrics": False, "logs": False}
+"""FastAPI's native OpenTelemetry unless FEEDBACK_STUDIO_OPENTELEMETRY is set: with it on and no
+SDK configured, FastAPI asks OpenTelemetry's global providers on every request whether one is."""
+
 DESCRIPTION = """Learner Feedback and Tutoring Service API 0.9.0, implemented by Feedback Studio.
 
 Endpoints tagged *extensions* are Feedback Studio's authoring extensions (DESIGN.md); a client
@@ -82,15 +85,16 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None)
         version=API_VERSION,
         description=DESCRIPTION,
         lifespan=lifespan,
+        telemetry=None if settings.opentelemetry else TELEMETRY_OFF,
     )
     app.state.settings = settings
     errors.install(app)
     for router in ROUTERS:
         app.include_router(router)
     describe(app, ROUTERS)
-    app.add_middleware(errors.InternalErrors)
-    app.add_middleware(BodyLimits, max_bytes=settings.max_body_bytes)
-    if settings.rate_limit_per_minute > 0:  # off by default: then no layer of its own on every request
-        app.add_middleware(RateLimit, per_minute=settings.rate_limit_per_minute)
-    app.add_middleware(AccessLog)  # outermost: it logs what the client got
+    app.add_middleware(
+        Edge,  # access log, rate limit, body limits, internal errors: one layer (core.server.edge)
+        max_body_bytes=settings.max_body_bytes,
+        rate_limit_per_minute=settings.rate_limit_per_minute,
+    )
     return app

@@ -16,7 +16,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic_core import ErrorDetails
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import Receive, Scope, Send
 
 from core.api import ErrorType, InternalError, NotFound, SchemaMalformed, ServiceError
 
@@ -69,38 +69,20 @@ def install(app: FastAPI) -> None:
         )
 
 
-class InternalErrors:
-    """Answers 500 INTERNAL for any exception a route lets through, and keeps the connection usable.
-
-    (Starlette's catch-all handler re-raises after answering, which makes the server drop the
-    connection; an API client on keep-alive would then see a broken pipe on its next call.)
-    """
-
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        started = False
-
-        async def tracking_send(message: Message) -> None:
-            nonlocal started
-            started = started or message["type"] == "http.response.start"
-            await send(message)
-
-        where = f"{scope.get('method')} {scope.get('path')}"
-        try:
-            await self.app(scope, receive, tracking_send)
-        except Exception as exc:
-            if started and client_went_away(exc):
-                log.info("the client went away during %s; the response was cut off", where)
-                return
-            error = internal_error(exc, where)
-            if started:
-                raise
-            await error_response(error)(scope, receive, send)
+async def answer_failure(exc: Exception, answered: bool, scope: Scope, receive: Receive, send: Send) -> None:
+    """After a route let `exc` through: answer 500 INTERNAL, with an error id that is logged, and
+    keep the connection usable. (Starlette's catch-all handler re-raises after answering, which
+    makes the server drop the connection; an API client on keep-alive would then see a broken pipe
+    on its next call.) If the response had already started, nothing can be answered: a client that
+    went away is logged as such, anything else is logged and raised again."""
+    where = f"{scope.get('method')} {scope.get('path')}"
+    if answered and client_went_away(exc):
+        log.info("the client went away during %s; the response was cut off", where)
+        return
+    error = internal_error(exc, where)
+    if answered:
+        raise exc
+    await error_response(error)(scope, receive, send)
 
 
 DISCONNECTS = (anyio.BrokenResourceError, anyio.ClosedResourceError, ConnectionError)

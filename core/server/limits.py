@@ -1,8 +1,8 @@
-"""Request body limits as a pure ASGI middleware, enforced while the body is read and before any
-route runs (so before the token is checked): its size (413) and, for JSON, how deeply it nests and
-whether it holds what JSON does not (NaN, Infinity, a lone UTF-16 surrogate; Python's parser
-accepts them, a database or another client does not): 400 REQUEST_SCHEMA_MALFORMED. All answer
-with the API's error body.
+"""Request body limits, enforced by the server's edge (core.server.edge) while the body is read
+and before any route runs (so before the token is checked): its size (413) and, for JSON, how
+deeply it nests and whether it holds what JSON does not (NaN, Infinity, a lone UTF-16 surrogate;
+Python's parser accepts them, a database or another client does not): 400
+REQUEST_SCHEMA_MALFORMED. All answer with the API's error body.
 
 Nesting matters because Python's parser and validators recurse: about a thousand levels used to
 end in a RecursionError, a 500, on any route. No body of this API nests anywhere near
@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import re
 
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import Message, Receive, Scope, Send
 
 from core.api import PayloadTooLarge, SchemaMalformed, ServiceError
 
@@ -85,61 +85,52 @@ def _has_lone_surrogate(value: object) -> bool:
     return False
 
 
-class BodyLimits:
-    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
-        self.app = app
-        self.max_bytes = max_bytes
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope["method"] in ("GET", "HEAD", "OPTIONS"):
-            await self.app(scope, receive, send)
-            return
-        declared = next((value for name, value in scope["headers"] if name == b"content-length"), None)
-        if (
-            self.max_bytes > 0
-            and declared is not None
-            and declared.isdigit()
-            and int(declared) > self.max_bytes
-        ):
-            # The server reads no more than the declared length, so the declaration is the size.
-            await _refuse(send, PayloadTooLarge(self._too_large()))
-            return
-        # The body is read here first (the app would read it whole anyway), so that an oversized
-        # or too deeply nested one is refused before the app parses any of it.
-        messages: list[Message] = []
-        chunks: list[bytes] = []
-        received = 0
-        while True:
-            message = await receive()
-            messages.append(message)
-            if message["type"] != "http.request":
-                break
-            chunk = message.get("body", b"")
-            chunks.append(chunk)
-            received += len(chunk)
-            if 0 < self.max_bytes < received:
-                await _refuse(send, PayloadTooLarge(self._too_large()))
-                return
-            if not message.get("more_body", False):
-                break
-        body = b"".join(chunks)
-        if json_too_deep(body):
-            await _refuse(send, SchemaMalformed(f"the JSON body nests deeper than {MAX_JSON_DEPTH} levels"))
-            return
-        if (problem := json_outside_standard(body)) is not None:
-            await _refuse(send, SchemaMalformed(f"the body is not standard JSON: {problem}"))
-            return
-
-        async def replay() -> Message:
-            return messages.pop(0) if messages else await receive()
-
-        await self.app(scope, replay, send)
-
-    def _too_large(self) -> str:
-        return f"the request body is larger than the limit of {self.max_bytes} bytes"
+BODYLESS = ("GET", "HEAD", "OPTIONS")
+"""Methods whose requests are not read here (they carry no body this API reads)."""
 
 
-async def _refuse(send: Send, error: ServiceError) -> None:
+async def read_body(scope: Scope, receive: Receive, max_bytes: int) -> Receive | ServiceError:
+    """Read the request's body and check it: the error to answer with (413, or 400 for JSON that
+    nests too deeply or is not standard), or a `receive` that hands the app the same messages.
+
+    The body is read here first (the app would read it whole anyway), so that an oversized or too
+    deeply nested one is refused before the app parses any of it."""
+    declared = next((value for name, value in scope["headers"] if name == b"content-length"), None)
+    if max_bytes > 0 and declared is not None and declared.isdigit() and int(declared) > max_bytes:
+        # The server reads no more than the declared length, so the declaration is the size.
+        return PayloadTooLarge(_too_large(max_bytes))
+    messages: list[Message] = []
+    chunks: list[bytes] = []
+    received = 0
+    while True:
+        message = await receive()
+        messages.append(message)
+        if message["type"] != "http.request":
+            break
+        chunk = message.get("body", b"")
+        chunks.append(chunk)
+        received += len(chunk)
+        if 0 < max_bytes < received:
+            return PayloadTooLarge(_too_large(max_bytes))
+        if not message.get("more_body", False):
+            break
+    body = b"".join(chunks)
+    if json_too_deep(body):
+        return SchemaMalformed(f"the JSON body nests deeper than {MAX_JSON_DEPTH} levels")
+    if (problem := json_outside_standard(body)) is not None:
+        return SchemaMalformed(f"the body is not standard JSON: {problem}")
+
+    async def replay() -> Message:
+        return messages.pop(0) if messages else await receive()
+
+    return replay
+
+
+def _too_large(max_bytes: int) -> str:
+    return f"the request body is larger than the limit of {max_bytes} bytes"
+
+
+async def refuse(send: Send, error: ServiceError) -> None:
     body = json.dumps(error.body().model_dump()).encode()
     await send(
         {

@@ -1,4 +1,5 @@
-"""A per-token rate limit as a pure ASGI middleware: 429 with the API's error body and Retry-After.
+"""A per-token rate limit, applied by the server's edge (core.server.edge): 429 with the API's error
+body and Retry-After.
 
 Each bearer token has a token bucket that holds `per_minute` requests and refills at
 `per_minute / 60` per second, so a client may burst up to a minute's budget and then keeps the
@@ -23,10 +24,9 @@ import time
 from collections import OrderedDict
 from dataclasses import dataclass
 
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import Scope
 
 from core.api import TooManyRequests
-from core.server.errors import error_response
 
 MAX_BUCKETS = 10_000
 
@@ -64,28 +64,21 @@ class TokenBuckets:
         return (1.0 - bucket.tokens) / self.refill_per_second
 
 
-class RateLimit:
-    def __init__(self, app: ASGIApp, per_minute: int) -> None:
-        self.app = app
-        self.buckets = TokenBuckets(per_minute) if per_minute > 0 else None
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        buckets = self.buckets
-        token = _bearer_token(scope) if buckets is not None and scope["type"] == "http" else None
-        if buckets is None or token is None:
-            await self.app(scope, receive, send)
-            return
-        wait = buckets.take(hash(token), time.monotonic())
-        if wait <= 0:
-            await self.app(scope, receive, send)
-            return
-        retry_after = max(1, math.ceil(wait))
-        error = TooManyRequests(
-            f"rate limit of {int(buckets.capacity)} requests per minute for this token exceeded; "
-            f"retry after {retry_after} s",
-            headers={"Retry-After": str(retry_after)},
-        )
-        await error_response(error)(scope, receive, send)
+def refusal(buckets: TokenBuckets, scope: Scope) -> TooManyRequests | None:
+    """The 429 to answer a request with (with Retry-After), or None when it may pass. Requests
+    without a bearer token pass: authentication refuses them."""
+    token = _bearer_token(scope)
+    if token is None:
+        return None
+    wait = buckets.take(hash(token), time.monotonic())
+    if wait <= 0:
+        return None
+    retry_after = max(1, math.ceil(wait))
+    return TooManyRequests(
+        f"rate limit of {int(buckets.capacity)} requests per minute for this token exceeded; "
+        f"retry after {retry_after} s",
+        headers={"Retry-After": str(retry_after)},
+    )
 
 
 def _bearer_token(scope: Scope) -> str | None:

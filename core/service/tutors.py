@@ -47,7 +47,7 @@ from core.service.context import Context
 from core.service.simulation import FINISHED, SimulationOperations, check_session_open
 from core.store import conversations, tasks
 from core.store import models as m
-from core.tutor.base import Boundary, Debug, EngineFailure, NewState, Piece, Turn, TutorEngine, pieces_of
+from core.tutor.base import Boundary, Debug, EngineFailure, NewState, Piece, Turn, TutorEngine, sentences_of
 
 log = logging.getLogger(__name__)
 HEALTH_TUTOR = "healthcheck"
@@ -350,7 +350,7 @@ class TutorOperations:
         if prepared.last_turn_note:
             yield TutorEvent.boundary()
             reply.messages.append(prepared.last_turn_note)
-            for piece in pieces_of(prepared.last_turn_note):
+            for piece in sentences_of(prepared.last_turn_note):
                 yield TutorEvent.message(piece)
         if record:
             trace_id = await self._record_turn(prepared, request, reply, started)

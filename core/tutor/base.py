@@ -8,6 +8,7 @@ an engine that yields early is seen early; the leak guard sits between the two.
 
 from __future__ import annotations
 
+import re
 from collections.abc import AsyncGenerator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -85,22 +86,32 @@ class EngineFailure(Exception):
     """The engine could not answer (an upstream model failed or stalled); the message says why."""
 
 
-def pieces_of(text: str, words: int = 3) -> list[str]:
-    """A message cut into small pieces of a few words each, keeping every character (spaces too)."""
-    tokens = text.split(" ")
-    return [
-        " ".join(tokens[i : i + words]) + (" " if i + words < len(tokens) else "")
-        for i in range(0, len(tokens), words)
-    ]
+_SENTENCE_BREAK = re.compile(r"[.!?…]+\s+|\n+")
+"""Where a sentence of a planned reply ends (the leak guard releases text at these marks, and at
+a colon or semicolon that ends a piece: a piece never ends at those, so it is released whole)."""
+
+
+def sentences_of(text: str) -> list[str]:
+    """A message cut after each sentence, keeping every character (spaces too)."""
+    pieces: list[str] = []
+    start = 0
+    for end in _SENTENCE_BREAK.finditer(text):
+        pieces.append(text[start : end.end()])
+        start = end.end()
+    if start < len(text) or not pieces:
+        pieces.append(text[start:])
+    return pieces
 
 
 def messages_as_outputs(messages: list[str]) -> list[Output]:
-    """Whole messages as the pieces and boundaries an engine yields."""
+    """Whole messages as the pieces and boundaries an engine yields: a piece a sentence. A planned
+    reply exists whole before its first piece, and every event of a stream costs the server
+    several turns of its event loop, shared with every other request (docs/performance.md)."""
     outputs: list[Output] = []
     for i, message in enumerate(messages):
         if i:
             outputs.append(Boundary())
-        outputs.extend(Piece(p) for p in pieces_of(message))
+        outputs.extend(Piece(p) for p in sentences_of(message))
     return outputs
 
 

@@ -13,6 +13,7 @@ from httpx_sse import aconnect_sse
 from core.api import FreeformTextTask, Language
 from core.assets import load_catalogue
 from core.config import Settings
+from core.engine.text.warm import warm_up
 from core.http import tls_context
 from core.server.app import create_app
 from tests.conftest import ServerThread, create_token, free_port, sqlite_url
@@ -45,6 +46,10 @@ async def llm_server(tmp_path, llm: FakeLlm, mode: str) -> AsyncIterator[httpx.A
         llm_timeout_seconds=2,
     )
     with ServerThread(create_app(settings), port):
+        # The leak guard's first sentence would load the process's text models on the server's
+        # loop (seconds on a loaded machine), during which a disconnect is not seen: these tests
+        # are about the stream, so the models are loaded first (as the contract suite does).
+        await asyncio.to_thread(warm_up().join)
         token = await create_token(settings.database_url, "default")
         async with httpx.AsyncClient(
             verify=tls_context(), base_url=f"http://127.0.0.1:{port}", headers=bearer(token)
