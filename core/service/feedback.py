@@ -49,6 +49,9 @@ from core.service.simulation import SimulationOperations
 from core.store import interactions, tasks, verdict_overrides
 from core.store import models as m
 
+JUDGES_TEXT = frozenset({TaskType.FREEFORM_TEXT, TaskType.SIMULATION})
+"""Task types whose feedback reads free text with the sentence encoder and the lemma dictionaries."""
+
 
 class FeedbackOperations:
     def __init__(self, ctx: Context, simulations: SimulationOperations) -> None:
@@ -66,6 +69,8 @@ class FeedbackOperations:
         tenant = self.ctx.tenant(request.tenantId, Permission.ACCESS)
         check_task(request.taskDefinition)
         digest = tasks.task_hash(request.taskDefinition)
+        if request.taskDefinition.task_type in JUDGES_TEXT:
+            await self.ctx.runtime.text_models()
         transcript = await self.transcript(tenant, request.answer)
         return await self.ctx.runtime.db.run_write(
             partial(self._judge_supplied, tenant, request, digest, transcript),
@@ -100,6 +105,8 @@ class FeedbackOperations:
     async def compute_feedback_for_task(self, task_id: str, request: ComputeTaskFeedbackRequest) -> Feedback:
         """Judge the answer against the stored task, in one write transaction like compute_feedback."""
         tenant = self.ctx.tenant(request.tenantId, Permission.ACCESS)
+        if request.taskType in JUDGES_TEXT:
+            await self.ctx.runtime.text_models()
         transcript = await self.transcript(tenant, request.answer)
         return await self.ctx.runtime.db.run_write(
             partial(self._judge_stored, tenant, task_id, request, transcript),

@@ -140,6 +140,15 @@ class Runtime:
         warm_up()
         return runtime
 
+    async def text_models(self) -> None:
+        """Wait, off the event loop, until the text models have loaded. A request that judges
+        free text before the background load ends would otherwise load them itself, inside a job
+        of the store's writer on the event loop, and hold every other request of the process
+        (health checks, choice tasks) for the seconds that takes."""
+        loading = warm_up()
+        if loading.is_alive():
+            await asyncio.to_thread(loading.join)
+
     @property
     def similarity(self) -> SimilarityBackend:
         """The similarity backend of the freeform engine, built on first use."""

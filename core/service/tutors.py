@@ -239,6 +239,7 @@ class TutorOperations:
     async def _prepare_turn(self, request: ChatRequest) -> Prepared:
         if request.messages[-1].role != "user":
             raise InvalidParameter("the last message must be the learner's (role 'user')")
+        await self.ctx.runtime.text_models()  # the tutor reads the learner's words
         read = await self.ctx.runtime.db.run_read(partial(self._read_turn, request))
         tutor, task, stored = read.tutor, read.task, read.stored
         language = task.language if task else tutor.language or Language.EN_US
