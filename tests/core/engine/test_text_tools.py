@@ -5,7 +5,14 @@ from __future__ import annotations
 import pytest
 
 from core.engine.text.asked import asked_items
-from core.engine.text.coverage import AnswerWords, coverage, key_terms, sentence_words, substituted
+from core.engine.text.coverage import (
+    AnswerWords,
+    coverage,
+    key_terms,
+    sentence_words,
+    share_part,
+    substituted,
+)
 from core.engine.text.languages import stem, stop_words
 from core.engine.text.normalise import normalise_word
 from core.engine.text.phrases import Found, evidence_spans, find_phrase, phrase_terms
@@ -248,3 +255,10 @@ def test_another_value_for_the_same_word_is_a_substitution() -> None:
     assert not substituted(reference, known, AnswerWords(analyse("bulbs A and B are in closed paths", "en")))
     # "vitamin C" is not a bulb: another word, and a letter is no number either.
     assert not substituted(reference, known, AnswerWords(analyse("it has vitamin C and 2 bulbs", "en")))
+
+
+def test_a_four_letter_german_word_meets_a_compound_only_at_its_ends() -> None:
+    assert share_part("foto", "fotografi")  # "Foto" / "fotografieren"
+    assert share_part("shop", "tankshop")
+    assert not share_part("rand", "brandschutz")  # inside a word, four letters are chance
+    assert not share_part("tur", "toilettentur")  # three are too few anywhere
