@@ -61,8 +61,9 @@ async def llm_server(tmp_path, llm: FakeLlm, mode: str) -> AsyncIterator[httpx.A
 
 
 async def eventually(condition: Callable[[], bool]) -> bool:
-    """Wait (bounded) for something another thread does; the test asserts the outcome, not the time."""
-    for _ in range(500):
+    """Wait (bounded, 15 s: a loaded machine running the whole suite took more than 5 s to see a
+    client go) for something another thread does; the test asserts the outcome, not the time."""
+    for _ in range(1500):
         if condition():
             return True
         await asyncio.sleep(0.01)
