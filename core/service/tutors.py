@@ -14,6 +14,7 @@ import logging
 import time
 import uuid
 from collections.abc import AsyncGenerator, AsyncIterator
+from contextlib import aclosing
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
@@ -195,12 +196,16 @@ class TutorOperations:
     # --- chat -----------------------------------------------------------------------------------
 
     async def chat(self, request: ChatRequest) -> ChatResponse:
-        return await collect(self.chat_stream(request), request.debugMode)
+        async with aclosing(self.chat_stream(request)) as events:
+            return await collect(events, request.debugMode)
 
     async def chat_stream(self, request: ChatRequest) -> AsyncGenerator[TutorEvent, None]:
         prepared = await self._prepare_turn(request)
-        async for event in self._stream_turn(prepared, request.to_wire(), request.debugMode):
-            yield event
+        # Closed with this generator, not left to the garbage collector: its engine may hold an
+        # open request to a language model (see core.server.routers.tutor).
+        async with aclosing(self._stream_turn(prepared, request.to_wire(), request.debugMode)) as events:
+            async for event in events:
+                yield event
 
     async def healthcheck_chat(self) -> ChatResponse:
         """A real round trip through the configured engine; any failure is an InternalError (500)."""
@@ -222,8 +227,8 @@ class TutorOperations:
         )
         request = {"messages": [{"role": "user", "content": text}], "tutorId": HEALTH_TUTOR}
         # A probe, not a conversation: nothing is recorded, so the response's traceId is empty.
-        events = self._stream_turn(prepared, request, debug_mode=True, record=False)
-        return await collect(events, debug_mode=True)
+        async with aclosing(self._stream_turn(prepared, request, debug_mode=True, record=False)) as events:
+            return await collect(events, debug_mode=True)
 
     async def rate_trace(self, trace_id: str, rating: TraceRating) -> TraceRatingResponse:
         await self.ctx.runtime.db.run_write(partial(self._rate_trace, trace_id, rating))
@@ -307,7 +312,7 @@ class TutorOperations:
 
     async def _stream_turn(
         self, prepared: Prepared, request: dict[str, Any], debug_mode: bool, *, record: bool = True
-    ) -> AsyncIterator[TutorEvent]:
+    ) -> AsyncGenerator[TutorEvent, None]:
         started = time.perf_counter()
         turn = Turn(
             tutor=prepared.tutor,

@@ -9,7 +9,7 @@ import asyncio
 from nicegui import ui
 from nicegui.testing import User
 
-from tests.webui.helpers import SLOW
+from tests.webui.helpers import PATIENCE, SLOW
 
 
 async def test_the_tutor_greets_and_replies_in_a_bubble(user: User) -> None:
@@ -82,7 +82,7 @@ async def test_a_remote_needs_a_web_address(user: User) -> None:
 
 async def _replied(user: User, bubbles: int) -> None:
     """Wait until the conversation holds ``bubbles`` bubbles and the reply stream has ended."""
-    for _ in range(100):
+    for _ in range(int(PATIENCE / 0.05)):  # the first reply waits for the text models to load
         if len(user.find(ui.chat_message).elements) >= bubbles and not _typing(user):
             return
         await asyncio.sleep(0.05)

@@ -9,7 +9,7 @@ debug drawer); ERROR is shown where the reply would have been, in the service's 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import aclosing, contextmanager
 from typing import Any
 
 from nicegui import ui
@@ -66,24 +66,26 @@ class ChatView:
         reply = ""
         replied = False
         try:
-            async for event in (await self.studio.service()).chat_stream(request):
-                if event.event is TutorEventType.MESSAGE:
-                    if bubble is None:
-                        bubble, reply = self._bubble(sent=False), ""
-                    reply += event.text
-                    bubble.set_content(reply)
-                    self.scroll.scroll_to(percent=1.0)
-                elif event.event is TutorEventType.BOUNDARY and bubble is not None:
-                    self.messages.append(ChatMessage(role="assistant", content=reply))
-                    bubble, replied = None, True
-                elif event.event is TutorEventType.TRACE:
-                    self._thumbs(event.text)
-                elif event.event is TutorEventType.DEBUG and self.on_debug:
-                    self.on_debug(event.text, event.items or [])
-                elif event.event is TutorEventType.ERROR:
-                    self._error(event.text)
-                elif event.event is TutorEventType.DONE:
-                    break
+            service = await self.studio.service()
+            async with aclosing(service.chat_stream(request)) as events:
+                async for event in events:
+                    if event.event is TutorEventType.MESSAGE:
+                        if bubble is None:
+                            bubble, reply = self._bubble(sent=False), ""
+                        reply += event.text
+                        bubble.set_content(reply)
+                        self.scroll.scroll_to(percent=1.0)
+                    elif event.event is TutorEventType.BOUNDARY and bubble is not None:
+                        self.messages.append(ChatMessage(role="assistant", content=reply))
+                        bubble, replied = None, True
+                    elif event.event is TutorEventType.TRACE:
+                        self._thumbs(event.text)
+                    elif event.event is TutorEventType.DEBUG and self.on_debug:
+                        self.on_debug(event.text, event.items or [])
+                    elif event.event is TutorEventType.ERROR:
+                        self._error(event.text)
+                    elif event.event is TutorEventType.DONE:
+                        break
         except Exception as exc:
             self._error(failure_text(exc))
         if bubble is not None:

@@ -3,11 +3,17 @@
 The stream is FastAPI's own Server-Sent Events (fastapi.sse). Its first event is taken in a
 dependency, before the response starts, so that an unknown tutor, a missing permission or a
 finished session is answered as a plain JSON error and not as a stream; a failure after that is
-an ERROR event, and the stream ends. When the client goes away, the server cancels the
-generator, which closes the engine (and its upstream request) in its ``finally``.
+an ERROR event, and the stream ends.
+
+The same dependency closes the stream when the request ends, however it ends. When the client
+goes away, FastAPI cancels the task that pulls the events; if that task was waiting to hand an
+event on, the events' generator is left suspended, and nothing but the garbage collector would
+ever close it: the engine's request to a language model would run on, unread, for as long as the
+model writes (seen as an intermittent test failure, 2026-11).
 """
 
-from collections.abc import AsyncGenerator, AsyncIterable
+from collections.abc import AsyncGenerator, AsyncIterable, AsyncIterator
+from contextlib import aclosing
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query
@@ -43,14 +49,10 @@ class OpenedStream:
         self.rest = rest
 
 
-async def open_stream(body: ChatRequest, service: ServiceDep) -> OpenedStream:
-    events = service.chat_stream(body)
-    try:
-        first = await anext(events)
-    except BaseException:
-        await events.aclose()
-        raise
-    return OpenedStream(first, events)
+async def open_stream(body: ChatRequest, service: ServiceDep) -> AsyncIterator[OpenedStream]:
+    """The opened stream, closed on the request's exit (after the response, even a cut one)."""
+    async with aclosing(service.chat_stream(body)) as events:
+        yield OpenedStream(await anext(events), events)
 
 
 @router.post("/tutor/chat", response_model=ChatResponse)
@@ -71,8 +73,6 @@ async def chat_stream(
     except Exception as exc:
         error = internal_error(exc, "POST /tutor/chat/stream")
         yield sse(TutorEvent(event=TutorEventType.ERROR, text=error.message))
-    finally:
-        await stream.rest.aclose()
 
 
 @router.get("/tutor/healthcheck", response_model=HealthStatus)

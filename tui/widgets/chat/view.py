@@ -8,6 +8,7 @@ the parent, which decides whether to show them; ERROR becomes a notification wit
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextlib import aclosing
 from typing import Any
 
 from textual import on, work
@@ -164,25 +165,28 @@ class ChatView(Vertical):
         try:
             async with service_call(self, _("Chat")):
                 service = await studio(self).ready()
-                async for event in service.chat_stream(request):
-                    if event.event is TutorEventType.MESSAGE:
-                        bubble.loading = False
-                        texts[-1] += event.text
-                        await stream.write(event.text)
-                        bubbles.call_after_refresh(bubbles.scroll_end, animate=False)
-                    elif event.event is TutorEventType.BOUNDARY:
-                        await stream.stop()
-                        bubble = await self._new_bubble()
-                        stream = Markdown.get_stream(bubble)
-                        texts.append("")
-                    elif event.event is TutorEventType.TRACE:
-                        trace_id = event.text
-                    elif event.event is TutorEventType.DEBUG:
-                        self.post_message(self.DebugReceived(event))
-                    elif event.event is TutorEventType.ERROR:
-                        self.notify(event.text, title=_("The tutor failed"), severity="error", markup=False)
-                    elif event.event is TutorEventType.DONE:
-                        break
+                async with aclosing(service.chat_stream(request)) as events:
+                    async for event in events:
+                        if event.event is TutorEventType.MESSAGE:
+                            bubble.loading = False
+                            texts[-1] += event.text
+                            await stream.write(event.text)
+                            bubbles.call_after_refresh(bubbles.scroll_end, animate=False)
+                        elif event.event is TutorEventType.BOUNDARY:
+                            await stream.stop()
+                            bubble = await self._new_bubble()
+                            stream = Markdown.get_stream(bubble)
+                            texts.append("")
+                        elif event.event is TutorEventType.TRACE:
+                            trace_id = event.text
+                        elif event.event is TutorEventType.DEBUG:
+                            self.post_message(self.DebugReceived(event))
+                        elif event.event is TutorEventType.ERROR:
+                            self.notify(
+                                event.text, title=_("The tutor failed"), severity="error", markup=False
+                            )
+                        elif event.event is TutorEventType.DONE:
+                            break
         finally:
             await stream.stop()
             bubble.loading = False
