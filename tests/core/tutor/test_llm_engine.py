@@ -88,4 +88,3 @@ async def test_a_reply_that_leaks_the_sample_solution_is_replaced_by_the_planned
     assert [m.strip() for m in messages(outputs)] == ["Sure!", *planned]
     replaced = next(o.entry for o in outputs if isinstance(o, Debug) and "leakGuard" in o.entry)
     assert (replaced["leakGuard"], replaced["sent"]) == ("replaced", "the planned reply")
-
