@@ -213,12 +213,19 @@ def _turned(words: AnswerWords, terms: tuple[KeyTerm, ...], stems: set[str]) -> 
     longer") is half of such a statement."""
     turned = 0
     for term in terms:
-        if words.find(term)[0] or not stems.isdisjoint(words.opposites.get(term.stem, ())):
-            continue
-        said = words.opposite(term)
-        if said and all(t.negated == term.negated for t in said):  # its opposite, not negated
-            turned += 1
+        said = _said_opposite(words, term, stems)
+        if said and not words.find(term)[0] and all(t.negated == term.negated for t in said):
+            turned += 1  # its opposite, not negated
     return turned
+
+
+def _said_opposite(words: AnswerWords, term: KeyTerm, stems: set[str]) -> list[Token]:
+    """The answer's words for the term's opposite, unless the reference names that opposite too
+    ("from the plus pole … to the minus pole": an answer naming one end contradicts neither)."""
+    others = words.opposites.get(term.stem)
+    if not others or not stems.isdisjoint(others):
+        return []
+    return words.opposite(term)
 
 
 def coverage(words: AnswerWords, terms: tuple[KeyTerm, ...], *, opposites: bool = False) -> Coverage:
@@ -238,21 +245,19 @@ def coverage(words: AnswerWords, terms: tuple[KeyTerm, ...], *, opposites: bool 
     both_turned = turned_round >= 2 and turned_round % 2 == 0
     for term in terms:
         tokens, credit = words.find(term)
-        # A reference that names both ends ("from the plus pole … to the minus pole") is not
-        # contradicted by an answer that names one of them.
-        opposable = not tokens and opposites and stems.isdisjoint(words.opposites.get(term.stem, ()))
-        if opposable and both_turned:
+        said = _said_opposite(words, term, stems) if opposites and not tokens else []
+        if said and both_turned:
             # "the shorter the string, the higher the pitch" states "the longer …, the lower …".
-            matched.extend(words.opposite(term))
+            matched.extend(said)
             earned += term.weight
             continue
-        by_opposite = opposable and (term.weight >= 1 or turned_round == 1)
+        by_opposite = bool(said) and (term.weight >= 1 or turned_round == 1)
         if by_opposite:
             # "not open" says "closed"; "open" alone says the opposite of it. For the content
             # words the question does not already use, which are what the solution asserts, and
             # for the one word an answer turns round ("when the string is shorter" for the
             # question's "longer").
-            tokens, credit = [t._replace(negated=not t.negated) for t in words.opposite(term)], 1.0
+            tokens, credit = [t._replace(negated=not t.negated) for t in said], 1.0
         if not tokens:
             continue
         agreeing = [t for t in tokens if t.negated == term.negated]

@@ -148,6 +148,23 @@ def test_an_opposite_contradicts_only_where_the_reference_names_one_end() -> Non
     assert one_end.opposed == () and one_end.contradicted == ()
 
 
+def test_a_covariation_turned_round_earns_only_the_words_it_turns() -> None:
+    """Both ends said as their opposites state the covariation, but a word the answer leaves out
+    is not said by that: the guitar is still missing."""
+    guitar = key_terms(analyse("The longer the string, the lower the pitch of the guitar.", "en"))
+    turned = coverage(
+        AnswerWords(analyse("The shorter the string, the higher the pitch.", "en")), guitar, opposites=True
+    )
+    whole = coverage(
+        AnswerWords(analyse("The shorter the string, the higher the pitch of the guitar.", "en")),
+        guitar,
+        opposites=True,
+    )
+    assert whole.score == 1.0
+    assert 0.5 < turned.score < 1.0
+    assert "guitar" not in [t.norm for t in turned.matched]
+
+
 @pytest.mark.parametrize(
     ("statement", "base", "asked"),
     [
