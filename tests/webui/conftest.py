@@ -21,6 +21,7 @@ from nicegui.testing.user import User
 from nicegui.testing.user_simulation import user_simulation
 
 from core.config import Settings
+from core.engine.text.warm import warm_up
 from core.service.runtime import Runtime
 from tests.conftest import ServerThread, free_port, sqlite_url
 from tests.webui import harness
@@ -120,6 +121,9 @@ def web_server(tmp_path_factory) -> Iterator[WebServer]:
             from webui.main import create_web_app
 
             with ServerThread(create_web_app(settings), port):
+                # as every live server of the tests: the first reply or judgement would otherwise
+                # wait for the text models, seconds on a loaded machine (tests/conftest.py)
+                warm_up().join()
                 yield WebServer(f"http://127.0.0.1:{port}", settings)
 
 
