@@ -181,7 +181,7 @@ async def measure(
     from echo_app import app as echo
 
     from core.auth import new_token, parse_permissions
-    from core.server.app import LOG_FORMAT, LogFormatter
+    from core.server.app import LogFormatter
     from core.server.process import serving_app
     from core.store import principals
 
@@ -195,7 +195,7 @@ async def measure(
             FEEDBACK_STUDIO_LOG_LEVEL="INFO",
         )
         log_file = logging.FileHandler(Path(tmp) / "access.log")
-        log_file.setFormatter(LogFormatter(LOG_FORMAT))  # the formatter `serve` writes its lines with
+        log_file.setFormatter(LogFormatter())  # the formatter `serve` writes its lines with
         logging.basicConfig(level=logging.INFO, handlers=[log_file])
         app = serving_app()
         async with app.router.lifespan_context(app):

@@ -201,12 +201,18 @@ class SimulationResult(ResultBase):
     sampleSolution: SampleSolutionText | None = None
 
 
+_RESULT_TAGS = {
+    spelling: task_type.feedback_name
+    for task_type in TaskType
+    for spelling in (task_type.value, task_type.schema_name, task_type.feedback_name)
+}
+"""A result's tag by its ``type`` in any of the three spellings parse_task_type reads: one lookup
+for every Feedback built or read, rather than a parse."""
+
+
 def _result_tag(value: Any) -> str | None:
     raw = value.get("type") if isinstance(value, dict) else getattr(value, "type", None)
-    try:
-        return parse_task_type(raw).feedback_name
-    except ValueError:
-        return None
+    return _RESULT_TAGS.get(raw) if isinstance(raw, str) else None
 
 
 FeedbackResult = Annotated[

@@ -9,7 +9,7 @@ from __future__ import annotations
 import unicodedata
 from datetime import datetime
 from enum import StrEnum
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal
 
 from pydantic import (
     AfterValidator,
@@ -93,9 +93,9 @@ class TaskBase(ApiModel):
         # which keeps the fields' order in files and responses; the checker learns here that all have one.
         type: str
 
-    @property
-    def task_type(self) -> TaskType:
-        return parse_task_type(self.type)
+    task_type: ClassVar[TaskType]
+    """The kind's task type, a constant of each kind's class (its ``type`` field holds the schema
+    name): read several times a compute, it costs an attribute lookup rather than a parse."""
 
     @property
     def display_title(self) -> str:
@@ -109,6 +109,7 @@ class SampleSolutionText(ApiModel):
 
 class FreeformTextTask(TaskBase):
     type: Annotated[Literal["FreeformTextTask"], _SCHEMA_NAME] = "FreeformTextTask"
+    task_type: ClassVar[TaskType] = TaskType.FREEFORM_TEXT
     sampleSolutions: list[SampleSolutionText] = Field(default_factory=list, max_length=50)
     aspects: list[AspectDefinition] = Field(default_factory=list, max_length=100)
     maxPoints: StrictFloat = Field(default=1.0, gt=0, le=1000)
@@ -123,11 +124,13 @@ class ChoiceOption(ApiModel):
 
 class MultipleChoiceTask(TaskBase):
     type: Annotated[Literal["MultipleChoiceTask"], _SCHEMA_NAME] = "MultipleChoiceTask"
+    task_type: ClassVar[TaskType] = TaskType.MULTIPLE_CHOICE
     options: list[ChoiceOption] = Field(default_factory=list, max_length=50)
 
 
 class MultipleResponsesTask(TaskBase):
     type: Annotated[Literal["MultipleResponsesTask"], _SCHEMA_NAME] = "MultipleResponsesTask"
+    task_type: ClassVar[TaskType] = TaskType.MULTIPLE_RESPONSES
     options: list[ChoiceOption] = Field(default_factory=list, max_length=50)
 
 
@@ -150,6 +153,7 @@ class InTextFillInBlanksTask(TaskBase):
     """problemStatement marks the gaps as {{1}}, {{2}} …; blanks[i] belongs to gap i+1."""
 
     type: Annotated[Literal["InTextFillInBlanksTask"], _SCHEMA_NAME] = "InTextFillInBlanksTask"
+    task_type: ClassVar[TaskType] = TaskType.IN_TEXT_FILL_IN_BLANKS
     blanks: list[Blank] = Field(default_factory=list, max_length=100)
 
 
@@ -164,6 +168,7 @@ class InTextChoicesTask(TaskBase):
     """problemStatement marks the choice points as {{1}}, {{2}} …; choices[i] belongs to point i+1."""
 
     type: Annotated[Literal["InTextChoicesTask"], _SCHEMA_NAME] = "InTextChoicesTask"
+    task_type: ClassVar[TaskType] = TaskType.IN_TEXT_CHOICES
     choices: list[ChoicePoint] = Field(default_factory=list, max_length=100)
 
 
@@ -174,6 +179,7 @@ class Persona(ApiModel):
 
 class SimulationTask(TaskBase):
     type: Annotated[Literal["SimulationTask"], _SCHEMA_NAME] = "SimulationTask"
+    task_type: ClassVar[TaskType] = TaskType.SIMULATION
     scenarioDescription: Text = ""
     initialMessage: Text = ""
     persona: Persona | None = None

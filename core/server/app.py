@@ -38,10 +38,21 @@ LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s %(message)s"
 
 class LogFormatter(logging.Formatter):
     """LOG_FORMAT's formatter, the text of the time's second made once a second rather than for
-    every line (time.strftime was a third of what formatting an access-log line cost). The same
-    text as logging.Formatter's."""
+    every line (time.strftime was a third of what formatting an access-log line cost), and a line
+    without an exception or stack put together directly rather than through logging's %-style
+    machinery (every request writes one). The same text as logging.Formatter(LOG_FORMAT)'s."""
 
     _second: tuple[int, str] = (-1, "")
+
+    def __init__(self) -> None:
+        super().__init__(LOG_FORMAT)
+
+    def format(self, record: logging.LogRecord) -> str:
+        if record.exc_info or record.exc_text or record.stack_info:
+            return super().format(record)
+        record.message = record.getMessage()  # as logging.Formatter leaves them on the record
+        record.asctime = self.formatTime(record)
+        return f"{record.asctime} {record.levelname} {record.name} {record.message}"
 
     def formatTime(self, record: logging.LogRecord, datefmt: str | None = None) -> str:
         if datefmt is not None:
@@ -67,7 +78,7 @@ must not require them of other servers of this API."""
 def create_app(settings: Settings | None = None, runtime: Runtime | None = None) -> FastAPI:
     settings = settings or Settings()
     handler = logging.StreamHandler()
-    handler.setFormatter(LogFormatter(LOG_FORMAT))
+    handler.setFormatter(LogFormatter())
     logging.basicConfig(level=settings.log_level, handlers=[handler])
 
     @asynccontextmanager
