@@ -235,6 +235,7 @@ class FeedbackOperations:
             from core.engine.aspect_suggestion import suggest_aspects
         except ModuleNotFoundError:
             raise InvalidParameter("aspect suggestion is not available in this build") from None
+        await self.ctx.runtime.text_models()  # it reads the task's texts with the lemma dictionaries
         return suggest_aspects(request.taskDefinition)
 
     # --- interactions and ratings ----------------------------------------------------------------

@@ -30,7 +30,7 @@ from core.api import (
 from core.auth import Permission
 from core.engine.base import GradedExample
 from core.service.context import Context
-from core.service.feedback import FeedbackOperations
+from core.service.feedback import JUDGES_TEXT, FeedbackOperations
 from core.store import models as m
 from core.store import tasks, test_answers
 from core.store.tasks import TaskRow
@@ -99,6 +99,8 @@ class WorkspaceOperations:
             tests = {
                 r.task_id: await test_answers.list_test_answers(session, tenant, r.task_id) for r in rows
             }
+        if any(row.task.task_type in JUDGES_TEXT for row in rows):
+            await self.ctx.runtime.text_models()
         report = RetestReport(tenantId=tenant)
         for row in rows:
             task = row.task

@@ -8,7 +8,7 @@ import threading
 
 import pytest
 
-from core.api import FreeformTextTask
+from core.api import AspectsComputeRequest, FreeformTextTask
 from core.service import runtime as runtime_module
 from core.service.local import LocalService
 from tests.contract.builders import compute, mc_task
@@ -20,23 +20,39 @@ CIRCUIT = FreeformTextTask(
 )
 
 
+async def _compute(service: LocalService) -> bool:
+    feedback = await service.compute_feedback(compute(CIRCUIT, {"content": "Close the circuit."}))
+    return feedback.result.points.achievedPoints > 0
+
+
+async def _retest(service: LocalService) -> bool:
+    report = await service.retest("default", [CIRCUIT.id])
+    return [t.taskId for t in report.tasks] == [CIRCUIT.id]
+
+
+async def _suggest_aspects(service: LocalService) -> bool:
+    request = AspectsComputeRequest(tenantId="default", taskDefinition=CIRCUIT)
+    return bool(await service.compute_aspects(request))
+
+
+@pytest.mark.parametrize("reads_free_text", [_compute, _retest, _suggest_aspects])
 async def test_free_text_waits_for_the_models_while_a_choice_task_is_answered(
-    service: LocalService, monkeypatch: pytest.MonkeyPatch
+    service: LocalService, monkeypatch: pytest.MonkeyPatch, reads_free_text
 ) -> None:
+    """Feedback on free text, a retest of a free-text task and aspect suggestion all read text
+    with the models."""
+    await service.upsert_task("default", CIRCUIT)
     loaded = threading.Event()
     loading = threading.Thread(target=loaded.wait, name="text-models")
     loading.start()
     monkeypatch.setattr(runtime_module, "warm_up", lambda: loading)
     try:
-        freeform = asyncio.create_task(
-            service.compute_feedback(compute(CIRCUIT, {"content": "Close the circuit."}))
-        )
+        waiting = asyncio.create_task(reads_free_text(service))
         choice = await service.compute_feedback(compute(mc_task(), {"selectedIndex": 0}))
         await asyncio.sleep(0.05)
         # The choice task was answered while the models were loading; the free text waits.
         assert choice.result.points is not None and loading.is_alive()
-        assert not freeform.done()
+        assert not waiting.done()
     finally:
         loaded.set()
-    feedback = await freeform
-    assert feedback.result.points.achievedPoints > 0
+    assert await waiting
