@@ -12,7 +12,8 @@ Rows: multiple choice and fill-in blanks on both compute routes, answers and use
 every request (drawn from a seeded generator, so every run judges the same answers), and
 multiple choice by id once more with the access log off (its cost); then bench/realistic.py's
 mixed workload, and each of its other kinds of request alone (task upserts, ratings, tutor chats
-streamed to their end), to show what each costs.
+streamed to their end), to show what each costs; and its freeform row (200 answers by id), when
+../shared/bench is there.
 
     .venv/bin/python bench/in_process.py [--requests 2000] [--rounds 3]
     .venv/bin/python bench/in_process.py --callgrind [--requests 300]   # needs valgrind
@@ -29,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import itertools
 import json
 import logging
 import os
@@ -52,6 +54,9 @@ from harness import fresh_database  # noqa: E402  (bench/ is on the path from he
 CONCURRENCY = 32
 QUIET = "MC, by id, access log off"
 """The row whose requests run with the access log's level above INFO (the line's cost)."""
+FREEFORM = "freeform by id, 200 answers"
+"""bench/realistic.py's row: 200 learners' answers over 20 SciEntsBank questions, again and again
+(the engine remembers their analyses and vectors, so the row shows what the service adds)."""
 Request = tuple[str, str, dict[str, Any]]
 ASGI = Callable[
     [dict[str, Any], Callable[[], Awaitable[dict[str, Any]]], Callable[[dict[str, Any]], Awaitable[None]]],
@@ -149,6 +154,7 @@ def rows(
 
     realistic.rng = rng  # the answers and user ids drawn from this bench's seeded generator
     tasks = realistic.fifty_tasks()
+    questions = realistic.freeform_questions() if realistic.FREEFORM_FILE.exists() else []
     mc = next(t for t in tasks if t["type"] == "MultipleChoiceTask")
     blanks = next(t for t in tasks if t["type"] == "InTextFillInBlanksTask")
 
@@ -159,7 +165,7 @@ def rows(
             made += [r for r in realistic.mixed(tasks, interaction_ids, 4 * n) if kind in r[1]]
         return made[:n]
 
-    return {
+    plan: dict[str, Callable[[int], list[Request]]] = {
         "MC, POST /feedback/compute": lambda n: realistic.compute_supplied(mc, n),
         "MC, by id": lambda n: [realistic.compute_by_id(mc) for _ in range(n)],
         "blanks, POST /feedback/compute": lambda n: realistic.compute_supplied(blanks, n),
@@ -169,7 +175,12 @@ def rows(
         "ratings (mixed's)": lambda n: only("/end-user-rating", n),
         "tutor chats (mixed's)": lambda n: only("/tutor/chat/stream", n),
         "mixed": lambda n: realistic.mixed(tasks, interaction_ids, n),
-    }, tasks
+    }
+    if questions:  # the labelled data beside this checkout (../shared/bench)
+        plan[FREEFORM] = lambda n: list(
+            itertools.islice(itertools.cycle(realistic.freeform_requests(questions)), n)
+        )
+    return plan, tasks + [task for task, _ in questions]
 
 
 async def measure(

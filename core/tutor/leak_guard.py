@@ -43,7 +43,7 @@ from core.api import (
     TaskBase,
 )
 from core.engine.base import EngineContext
-from core.engine.freeform import judgement_of
+from core.engine.freeform import Judgement, judgement_of
 from core.engine.messages import Catalogue
 from core.engine.text.languages import base_of
 from core.engine.text.tokens import analyse
@@ -84,47 +84,53 @@ def _grams(stems: Sequence[str], n: int) -> set[tuple[str, ...]]:
     return {tuple(stems[i : i + n]) for i in range(len(stems) - n + 1)}
 
 
-def _judged_ways(task: FreeformTextTask | None) -> list[FreeformTextTask]:
+def _readings(task: FreeformTextTask | None, learner_said: Sequence[str]) -> list[_Reading]:
     """The task as authored and, when it has aspects, as judged by its sample solutions alone.
 
     The authored aspects are found by their cues, in the task's language, and by meaning only
-    from a close cosine, which a sentence in another language rarely reaches. The judgement of a
-    task without aspects compares each fact of the sample solution with the text's sentences
-    relative to the problem statement (USE multilingual), so it reads a translation of the
-    solution too: the same judgement, asked about the facts instead of the aspects."""
+    from a close cosine, which a sentence in another language rarely reaches. The judgement of the
+    facts compares each fact of the sample solution with the text's sentences relative to the
+    problem statement (USE multilingual), so it reads a translation of the solution too: the same
+    judgement, asked about the facts instead of the aspects (:attr:`Judgement.by_facts`).
+
+    The verdict counts in the first way only: asked of the facts of a task that has aspects, the
+    learnt judge reads a hint that quotes the problem statement and names a concept the learner
+    has shown as CORRECT though it states no fact; the facts it shows are what tell a translation."""
     if task is None:
         return []
-    return [task, task.model_copy(update={"aspects": []})] if task.aspects else [task]
+    said = " ".join(learner_said)
+    learner = judgement_of(task, said, JUDGE_CONTEXT) if said.strip() else None
+    concepts = {a.name for a in task.aspects if a.type is AspectType.CONCEPT}
+    readings = [_reading(learner, concepts, by_verdict=True)]
+    if task.aspects:
+        readings.append(_reading(learner.by_facts if learner else None, set(), by_verdict=False))
+    return readings
 
 
-def _readings(task: FreeformTextTask | None, learner_said: Sequence[str]) -> list[_Reading]:
-    """The verdict counts in the first way only: asked of the facts of a task that has aspects,
-    the learnt judge reads a hint that quotes the problem statement and names a concept the
-    learner has shown as CORRECT though it states no fact; the facts it shows are what tell a
-    translation."""
-    return [_reading(way, learner_said, by_verdict=i == 0) for i, way in enumerate(_judged_ways(task))]
+def _reading(learner: Judgement | None, concepts: set[str], by_verdict: bool) -> _Reading:
+    """What the learner's words (None: nothing yet) show in one way of judging; ``concepts``: the
+    authored concepts that way knows (none: the learner is done with a CORRECT verdict)."""
+    if learner is None:
+        return _Reading(frozenset(), False, by_verdict)
+    done = concepts <= learner.concepts if concepts else learner.verdict is Correctness.CORRECT
+    return _Reading(learner.concepts, done, by_verdict)
+
+
+def _ways(judgement: Judgement) -> list[Judgement]:
+    """A judgement in the ways the readings ask: as authored, then by the facts alone."""
+    return [judgement] if judgement.by_facts is None else [judgement, judgement.by_facts]
 
 
 @dataclass(frozen=True, slots=True)
 class _Reading:
     """One way of judging the tutor's words, and what the learner's own words show in it."""
 
-    task: FreeformTextTask
     learner_shown: frozenset[str]
     learner_done: bool
-    """The learner has shown every authored concept (or, without aspects, wrote a CORRECT answer):
-    the tutor may then say it all back."""
+    """The learner has shown every authored concept (or, judged by the facts, wrote a CORRECT
+    answer): the tutor may then say it all back."""
     by_verdict: bool
     """Whether the tutor's words judged CORRECT leak (else only the concepts they show count)."""
-
-
-def _reading(task: FreeformTextTask, learner_said: Sequence[str], by_verdict: bool) -> _Reading:
-    if not any(m.strip() for m in learner_said):
-        return _Reading(task, frozenset(), False, by_verdict)
-    learner = judgement_of(task, " ".join(learner_said), JUDGE_CONTEXT)
-    concepts = {a.name for a in task.aspects if a.type is AspectType.CONCEPT}
-    done = concepts <= learner.concepts if concepts else learner.verdict is Correctness.CORRECT
-    return _Reading(task, learner.concepts, done, by_verdict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,6 +160,7 @@ class LeakGuard:
     ) -> None:
         self._base = base_of(language)
         self._said_before = " ".join(said_before)
+        self._judged = judged
         self._readings = _readings(judged, learner_said)
         visible_stems = [_stems(text, self._base) for text in visible]
         self._targets: list[tuple[int, set[tuple[str, ...]]]] = []
@@ -197,9 +204,11 @@ class LeakGuard:
     def _by_meaning(self, reply: str) -> Leak | None:
         if not reply.strip():
             return None
+        if self._judged is None:
+            return None
         text = f"{self._said_before} {reply}".strip()
-        for reading in self._readings:
-            told = judgement_of(reading.task, text, JUDGE_CONTEXT)
+        judged = judgement_of(self._judged, text, JUDGE_CONTEXT)
+        for reading, told in zip(self._readings, _ways(judged), strict=True):
             if untold := told.concepts - reading.learner_shown:
                 return Leak(0, 0.0, 0, by_meaning=True, concepts=tuple(sorted(untold)))
             if reading.by_verdict and told.verdict is Correctness.CORRECT and not reading.learner_done:

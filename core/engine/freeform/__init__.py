@@ -49,6 +49,10 @@ class Judgement:
     concepts: frozenset[str]
     """Names of the concepts the text shows: the authored ones, or on a task without aspects the
     facts of the sample solution (named by their text)."""
+    by_facts: Judgement | None = None
+    """On a task with aspects, the text judged by the sample solutions' facts alone, as the task
+    would judge it without aspects and graded answers (read off the same judgement, which weighs
+    the facts before the aspects overrule them, rather than judged twice)."""
 
 
 def judgement_of(task: FreeformTextTask, text: str, ctx: EngineContext) -> Judgement:
@@ -56,8 +60,16 @@ def judgement_of(task: FreeformTextTask, text: str, ctx: EngineContext) -> Judge
     concept the learner has not shown yet; it judges the learner's words the same way."""
     model = task_model(task, ctx)
     assessment = assess(task, model, analyse(text, model.base))
-    concepts = frozenset(d.aspect.name for d in assessment.detected if d.aspect.type is AspectType.CONCEPT)
-    return Judgement(assessment.verdict, concepts)
+    by_facts = assessment.by_facts
+    return Judgement(
+        assessment.verdict,
+        _concepts(assessment),
+        Judgement(by_facts.verdict, _concepts(by_facts)) if by_facts is not None else None,
+    )
+
+
+def _concepts(assessment: Assessment) -> frozenset[str]:
+    return frozenset(d.aspect.name for d in assessment.detected if d.aspect.type is AspectType.CONCEPT)
 
 
 def _points(assessment: Assessment, max_points: float) -> float:

@@ -19,7 +19,7 @@ from core.api import (
 from core.engine.base import GradedExample, to_aspect
 from core.engine.freeform.judge import FACT_SHOWN_BY_MEANING, AnswerText, judge, sentence_vectors
 from core.engine.freeform.model import AspectPhrases, TaskModel
-from core.engine.text.coverage import AnswerWords, coverage
+from core.engine.text.coverage import AnswerWords, coverage, sentence_words
 from core.engine.text.phrases import Found, PhraseMatch, evidence_spans, find_phrase
 from core.engine.text.replies import other_reply
 from core.engine.text.segment import Span
@@ -66,6 +66,9 @@ class Assessment:
     """How many of the sample solution's items the question asks for, when it says so and the
     solution offers more ("name two of …"): the count the feedback holds the answer to."""
     similar: GradedExample | None = None
+    by_facts: Assessment | None = None
+    """On a task with aspects, the judgement of the sample solutions' facts that the aspects
+    overruled: the same answer judged as if the task had none (the tutor's leak guard asks both)."""
 
 
 def text_spans(text: str, spans: list[Span] | tuple[Span, ...]) -> list[TextSpan]:
@@ -76,18 +79,21 @@ def assess(task: FreeformTextTask, model: TaskModel, answer: Analysis) -> Assess
     if not answer.tokens:
         return Assessment(Basis.EMPTY, Correctness.WRONG, 0.0)
     words = AnswerWords(answer)
-    result = _coverage_assessment(model, answer, words)
+    sentences = sentence_words(answer, whole=words)
+    result = _coverage_assessment(model, answer, words, sentences)
     if model.aspects:
-        result = _aspect_assessment(model, answer, words, result)
+        result = _aspect_assessment(model, answer, words, sentences, result)
     _apply_graded(model, answer, words, result)
     return result
 
 
-def _coverage_assessment(model: TaskModel, answer: Analysis, words: AnswerWords) -> Assessment:
+def _coverage_assessment(
+    model: TaskModel, answer: Analysis, words: AnswerWords, sentences: tuple[AnswerWords, ...]
+) -> Assessment:
     """No graded answers: the learnt judge of :mod:`judge` over the sample solutions' facts."""
     if not model.references:
         return Assessment(Basis.NOTHING, Correctness.UNKNOWN, 0.0)
-    judgement = judge(model.references, model.statement, AnswerText.of(answer, words))
+    judgement = judge(model.references, model.statement, AnswerText.of(answer, words, sentences))
     reference = model.references[judgement.reference]
     shown = [
         (fact, matched)
@@ -151,10 +157,12 @@ def _denied(answer: Analysis, match: PhraseMatch) -> bool:
     return any(t.negation and t.clause in clauses for t in answer.tokens)
 
 
-def _find_aspect(phrases: AspectPhrases, answer: Analysis, words: AnswerWords) -> PhraseMatch:
+def _find_aspect(
+    phrases: AspectPhrases, words: AnswerWords, sentences: tuple[AnswerWords, ...]
+) -> PhraseMatch:
     contradicted: PhraseMatch | None = None
     for terms in phrases.phrases:
-        match = find_phrase(answer, terms)
+        match = find_phrase(sentences, terms)
         if match.found is Found.PRESENT:
             return match
         if match.found is Found.CONTRADICTED and contradicted is None:
@@ -169,17 +177,21 @@ def _find_aspect(phrases: AspectPhrases, answer: Analysis, words: AnswerWords) -
 
 
 def _aspect_assessment(
-    model: TaskModel, answer: Analysis, words: AnswerWords, fallback: Assessment
+    model: TaskModel,
+    answer: Analysis,
+    words: AnswerWords,
+    sentences: tuple[AnswerWords, ...],
+    fallback: Assessment,
 ) -> Assessment:
     findings = []
-    sentences: np.ndarray | None = None
+    vectors: np.ndarray | None = None
     for phrases in model.aspects:
-        match = _find_aspect(phrases, answer, words)
+        match = _find_aspect(phrases, words, sentences)
         if phrases.definition.type is AspectType.MISCONCEPTION and _denied(answer, match):
             match = PhraseMatch(Found.ABSENT)
         if match.found is Found.ABSENT and phrases.definition.type is AspectType.CONCEPT:
-            sentences = sentence_vectors(answer) if sentences is None else sentences
-            match = _said_in_other_words(phrases, answer, sentences)
+            vectors = sentence_vectors(answer) if vectors is None else vectors
+            match = _said_in_other_words(phrases, answer, vectors)
         findings.append(
             AspectFinding(phrases.definition, match.found, tuple(evidence_spans(answer, match.tokens)))
         )
@@ -214,6 +226,7 @@ def _aspect_assessment(
         covered_ideas=fallback.covered_ideas,
         total_ideas=fallback.total_ideas,
         asked_ideas=fallback.asked_ideas,
+        by_facts=fallback,
     )
 
 

@@ -180,10 +180,19 @@ class AnswerText:
     analysis: Analysis
 
     @classmethod
-    def of(cls, answer: Analysis, words: AnswerWords | None = None) -> AnswerText:
+    def of(
+        cls,
+        answer: Analysis,
+        words: AnswerWords | None = None,
+        sentences: tuple[AnswerWords, ...] | None = None,
+    ) -> AnswerText:
+        """``words`` and ``sentences`` (all of the answer's), when the caller has indexed them."""
+        words = words or AnswerWords(answer)
         return cls(
-            words or AnswerWords(answer),
-            sentence_words(answer, MAX_SENTENCES),
+            words,
+            sentences[:MAX_SENTENCES]
+            if sentences is not None
+            else sentence_words(answer, MAX_SENTENCES, words),
             sentence_vectors(answer),
             sentence_relations(answer, MAX_SENTENCES),
             answer,

@@ -109,9 +109,16 @@ def value_kind(stem: str) -> str:
 
 
 class AnswerWords:
-    """An answer's words indexed for fast lookup by stem and by spelling."""
+    """An answer's words indexed for fast lookup by stem and by spelling.
 
-    def __init__(self, analysis: Analysis) -> None:
+    ``whole``: for the words of one sentence, those of the whole answer, which look each term's
+    near spellings and compound parts up once for all its sentences (a sentence then keeps those
+    it holds); most terms have none anywhere, and searching every sentence for them was most of
+    the cost of judging a long answer against many facts and cues."""
+
+    def __init__(self, analysis: Analysis, whole: AnswerWords | None = None) -> None:
+        self._whole = whole
+        self._near: dict[tuple[str, str], tuple[list[str], list[str]]] = {}
         self.compounding = analysis.base in COMPOUNDING
         self.opposites = antonyms(analysis.base)
         self.by_stem: dict[str, list[Token]] = {}
@@ -146,28 +153,46 @@ class AnswerWords:
         exact = self.by_stem.get(term.stem)
         if exact:
             return exact, 1.0
-        spelling = strip_accents(term.norm)
-        limit = allowed_edits(spelling)
-        if limit == 0 or not self._spellings:
+        if allowed_edits(strip_accents(term.norm)) == 0 or not self._spellings:
             return [], 0.0
-        found = process.extractOne(spelling, self._spellings, scorer=OSA.distance, score_cutoff=limit)
-        if found is not None and allowed_edits(found[0]) > 0:
-            return self.by_spelling[found[0]], TYPO_CREDIT
-        if self.compounding:
-            parts = [
-                t for stem, tokens in self.by_stem.items() if share_part(stem, term.stem) for t in tokens
-            ]
-            if parts:
-                return parts, PART_CREDIT
-        return [], 0.0
+        spellings, parts = (self._whole or self).near(term)
+        # The nearest spelling this text holds; one too short to carry a typo is that word, not the term.
+        nearest = next((s for s in spellings if s in self.by_spelling), None)
+        if nearest is not None and allowed_edits(nearest) > 0:
+            return self.by_spelling[nearest], TYPO_CREDIT
+        held = [t for stem in parts for t in self.by_stem.get(stem, ())]
+        return (held, PART_CREDIT) if held else ([], 0.0)
+
+    def near(self, term: KeyTerm) -> tuple[list[str], list[str]]:
+        """The spellings within the term's typo distance, nearest first, and (in a compounding
+        language) the stems that share a part with it, over this text's words; remembered."""
+        key = (term.stem, term.norm)
+        found = self._near.get(key)
+        if found is None:
+            spelling = strip_accents(term.norm)
+            matches = process.extract(
+                spelling,
+                self._spellings,
+                scorer=OSA.distance,
+                score_cutoff=allowed_edits(spelling),
+                limit=None,
+            )
+            spellings = [choice for choice, _, _ in sorted(matches, key=lambda m: (m[1], m[2]))]
+            parts = [stem for stem in self.by_stem if share_part(stem, term.stem)] if self.compounding else []
+            found = self._near[key] = (spellings, parts)
+        return found
 
 
-def sentence_words(analysis: Analysis, limit: int | None = None) -> tuple[AnswerWords, ...]:
+def sentence_words(
+    analysis: Analysis, limit: int | None = None, whole: AnswerWords | None = None
+) -> tuple[AnswerWords, ...]:
     """The words of each sentence of an answer (its first ``limit``), indexed apart: a statement
     is made in one sentence, so a reference's terms scattered over several say less. Tokens keep
-    their negation and offsets from the whole answer, so spans still point into it."""
+    their negation and offsets from the whole answer, so spans still point into it. ``whole``: the
+    answer's own AnswerWords, if the caller has them."""
+    whole = whole or AnswerWords(analysis)
     return tuple(
-        AnswerWords(Analysis(analysis.text, analysis.base, tuple(tokens), ()))
+        AnswerWords(Analysis(analysis.text, analysis.base, tuple(tokens), ()), whole)
         for tokens in sentence_tokens(analysis, limit)
     )
 

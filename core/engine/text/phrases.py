@@ -8,10 +8,11 @@ a word's opposite ("open" for the cue "closed circuit").
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 
-from core.engine.text.coverage import KeyTerm, sentence_words
+from core.engine.text.coverage import AnswerWords, KeyTerm
 from core.engine.text.segment import Span
 from core.engine.text.tokens import Analysis, Token
 
@@ -41,12 +42,15 @@ def phrase_terms(phrase: Analysis) -> tuple[KeyTerm, ...]:
     return tuple(unique.values())
 
 
-def find_phrase(answer: Analysis, terms: tuple[KeyTerm, ...]) -> PhraseMatch:
+def find_phrase(sentences: Sequence[AnswerWords], terms: tuple[KeyTerm, ...]) -> PhraseMatch:
+    """``sentences``: the answer's words sentence by sentence (coverage.sentence_words), indexed
+    once per answer for all its phrases (each indexing its sentences anew cost a long answer with
+    many cues most of its judgement, and lost the words' lookups that phrases share)."""
     if not terms:
         return PhraseMatch(Found.ABSENT)
     contradicted: tuple[Token, ...] = ()
     stems = {t.stem for t in terms}
-    for words in sentence_words(answer):
+    for words in sentences:
         agrees: list[bool] = []
         occurrences: list[list[Token]] = []
         for term in terms:

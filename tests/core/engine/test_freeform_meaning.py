@@ -5,9 +5,20 @@ from __future__ import annotations
 
 import pytest
 
-from core.api import AspectDefinition, AspectType, Correctness, FreeformTextResult, FreeformTextTask, Language
+from core.api import (
+    AspectDefinition,
+    AspectType,
+    Correctness,
+    FreeformTextResult,
+    FreeformTextTask,
+    Language,
+    parse_task,
+)
 from core.assets import demo_tasks
+from core.engine.base import EngineContext
+from core.engine.freeform import judgement_of
 from core.engine.freeform.facts import split_facts, without_point_marks
+from core.engine.messages import Catalogue
 from core.engine.text.embedding import encoder
 from tests.core.engine.test_freeform import judge
 
@@ -493,3 +504,26 @@ def test_general_opposites_turn_a_fact_round(language: Language, solution: str, 
     )
     assert verdict(task, solution) is Correctness.CORRECT
     assert verdict(task, turned) is not Correctness.CORRECT
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Connect both poles through the bulb so the circuit is closed; the filament heats up and glows.",
+        "The circuit is open, so nothing happens.",
+        "Connect one wire from the plus pole of the battery to one contact of the bulb and the second wire "
+        "from the other contact back to the minus pole, so that the circuit is closed.",
+        "Use one wire. The current is used up in the bulb.",
+        "Verbinde den Pluspol mit der Lampe und die Lampe mit dem Minuspol.",
+        "Think about the path of the current. Where does it start? " * 5,
+    ],
+)
+def test_the_facts_judgement_of_a_task_with_aspects_is_the_task_without_them(text: str) -> None:
+    """The tutor's leak guard reads both from one judgement: the facts' way must be what the task
+    without its aspects would say, concepts (its facts) and verdict alike."""
+    task = next(parse_task(d) for d in demo_tasks() if d["id"] == "ff-bulb-circuit-en")
+    assert isinstance(task, FreeformTextTask) and task.aspects
+    context = EngineContext(catalogue=Catalogue({}))
+    with_aspects = judgement_of(task, text, context)
+    without = judgement_of(task.model_copy(update={"aspects": []}), text, context)
+    assert with_aspects.by_facts == without and without.by_facts is None

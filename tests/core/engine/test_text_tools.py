@@ -6,6 +6,8 @@ import pytest
 
 from core.engine.text.asked import asked_items
 from core.engine.text.coverage import (
+    PART_CREDIT,
+    TYPO_CREDIT,
     AnswerWords,
     coverage,
     key_terms,
@@ -186,19 +188,21 @@ def test_the_number_of_items_a_question_asks_for(statement: str, base: str, aske
 def test_phrase_found_contradicted_or_absent_with_spans_on_the_text() -> None:
     text = "Die Drähte sind nicht verbunden, die Lampe leuchtet."
     analysis = analyse(text, "de")
-    negative = find_phrase(analysis, phrase_terms(analyse("nicht verbunden", "de")))
-    positive = find_phrase(analysis, phrase_terms(analyse("verbunden", "de")))
+    negative = find_phrase(sentence_words(analysis), phrase_terms(analyse("nicht verbunden", "de")))
+    positive = find_phrase(sentence_words(analysis), phrase_terms(analyse("verbunden", "de")))
     assert negative.found is Found.PRESENT
     assert positive.found is Found.CONTRADICTED
     [span] = evidence_spans(analysis, negative.tokens)
     assert text[span.start : span.end] == "nicht verbunden"
-    assert find_phrase(analysis, phrase_terms(analyse("Batterie", "de"))).found is Found.ABSENT
+    assert (
+        find_phrase(sentence_words(analysis), phrase_terms(analyse("Batterie", "de"))).found is Found.ABSENT
+    )
 
 
 def test_evidence_is_the_tightest_occurrence_of_the_phrase() -> None:
     text = "The <circuit> is a closed circuit."
     analysis = analyse(text, "en")
-    match = find_phrase(analysis, phrase_terms(analyse("closed circuit", "en")))
+    match = find_phrase(sentence_words(analysis), phrase_terms(analyse("closed circuit", "en")))
     [span] = evidence_spans(analysis, match.tokens)
     assert text[span.start : span.end] == "closed circuit"
 
@@ -211,6 +215,45 @@ def test_sentence_words_index_each_sentence_apart_with_the_answers_offsets() -> 
     assert coverage(second, terms).score == 0.0
     glow = coverage(second, key_terms(analyse("glows", "en"))).matched
     assert [answer.text[t.start : t.end] for t in glow] == ["glows"]
+
+
+@pytest.mark.parametrize(
+    ("base", "text", "term", "found"),
+    [
+        # a typo in its own sentence, though another sentence has the word itself
+        (
+            "en",
+            "The curent heats the wire. The current is strong.",
+            "current",
+            [("curent", TYPO_CREDIT), ("current", 1.0)],
+        ),
+        # the nearest spelling a sentence holds, not the nearest of the whole answer
+        (
+            "en",
+            "A batery and a bulb. The batteries are flat.",
+            "battery",
+            [("batery", TYPO_CREDIT), ("batteries", 1.0)],
+        ),
+        # a compound's part in its own sentence only
+        (
+            "de",
+            "Ich zeige das Informationsschreiben. Dann gehe ich.",
+            "Schreiben",
+            [("Informationsschreiben", PART_CREDIT), None],
+        ),
+    ],
+)
+def test_each_sentence_finds_a_term_by_the_words_it_holds(
+    base: str, text: str, term: str, found: list[tuple[str, float] | None]
+) -> None:
+    """Sentences look near spellings and parts up through the whole answer, once a term, yet each
+    finds what it holds itself, as if it were indexed alone."""
+    answer = analyse(text, base)
+    [key] = key_terms(analyse(term, base))
+    for words, expected in zip(sentence_words(answer), found, strict=True):
+        tokens, credit = words.find(key)
+        got = [(answer.text[t.start : t.end], credit) for t in tokens]
+        assert got == ([expected] if expected else [])
 
 
 @pytest.mark.parametrize(
