@@ -6,6 +6,7 @@ settings below are the process's, not the app's.
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import logging
 from collections.abc import AsyncIterator
@@ -15,6 +16,7 @@ from fastapi import FastAPI
 
 from core.config import Settings
 from core.server.app import create_app
+from core.service.runtime import Runtime
 
 GC_YOUNG_THRESHOLD = 10_000
 """Container allocations (net of frees) between two young collections; Python's default is 700.
@@ -38,9 +40,25 @@ def serving_app() -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         async with start_up(app):  # create_app's lifespan keeps its runtime on app.state, yields no state
-            gc.collect()
-            gc.freeze()
-            yield
+            _freeze()
+            # The text models load in the background after start-up (core.engine.text.warm), and
+            # they too live as long as the process: thousands of objects that every full
+            # collection walked (about 3 ms more for each; docs/performance.md).
+            models = asyncio.create_task(_freeze_when_loaded(app.state.runtime))
+            try:
+                yield
+            finally:
+                models.cancel()
 
     app.router.lifespan_context = lifespan
     return app
+
+
+def _freeze() -> None:
+    gc.collect()
+    gc.freeze()
+
+
+async def _freeze_when_loaded(runtime: Runtime) -> None:
+    await runtime.text_models()
+    _freeze()
