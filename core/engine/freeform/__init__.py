@@ -61,6 +61,8 @@ def judgement_of(task: FreeformTextTask, text: str, ctx: EngineContext) -> Judge
     model = task_model(task, ctx)
     assessment = assess(task, model, analyse(text, model.base))
     by_facts = assessment.by_facts
+    if by_facts is None and model.aspects:  # a text without a word is judged empty either way
+        by_facts = assessment
     return Judgement(
         assessment.verdict,
         _concepts(assessment),

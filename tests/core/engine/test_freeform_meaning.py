@@ -516,6 +516,7 @@ def test_general_opposites_turn_a_fact_round(language: Language, solution: str, 
         "Use one wire. The current is used up in the bulb.",
         "Verbinde den Pluspol mit der Lampe und die Lampe mit dem Minuspol.",
         "Think about the path of the current. Where does it start? " * 5,
+        "👍 …",
     ],
 )
 def test_the_facts_judgement_of_a_task_with_aspects_is_the_task_without_them(text: str) -> None:

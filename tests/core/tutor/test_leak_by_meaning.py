@@ -45,6 +45,12 @@ def test_a_hint_that_asks_a_question_passes():
     assert guard().check("What happens to the current when the circuit is open? Follow its path.") is None
 
 
+def test_a_reply_without_a_word_passes_both_ways_of_judging():
+    """Only emoji and punctuation: nothing for the aspects nor for the facts to find."""
+    assert guard().check("👍 …") is None
+    assert guard(FIRST_HALF).check("👍") is not None, "what was said before is still read with it"
+
+
 TRANSLATIONS = {
     "de": "Man verbindet einen Draht vom Pluspol der Batterie mit einem Kontakt der Glühbirne und den zweiten "
     "Draht vom anderen Kontakt zurück zum Minuspol, so dass der Stromkreis geschlossen ist. Nur in einem "
