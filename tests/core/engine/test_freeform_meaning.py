@@ -528,3 +528,53 @@ def test_the_facts_judgement_of_a_task_with_aspects_is_the_task_without_them(tex
     with_aspects = judgement_of(task, text, context)
     without = judgement_of(task.model_copy(update={"aspects": []}), text, context)
     assert with_aspects.by_facts == without and without.by_facts is None
+
+
+@pytest.mark.parametrize(
+    ("task_id", "answer", "verdict"),
+    [
+        # the judgement issue's own example of a correct answer in a new user's words
+        (
+            "ff-bulb-circuit-en",
+            "hook each end of the wire to the battery so it makes a full loop; the thin wire gets hot",
+            Correctness.CORRECT,
+        ),
+        (
+            "ff-bulb-circuit-en",
+            "Use both wires to make a complete loop from the battery through the bulb and back. Then "
+            "electricity flows through the tiny wire inside the bulb, it gets very hot and glows.",
+            Correctness.CORRECT,
+        ),
+        (
+            "ff-bulb-circuit-en",
+            "The wires make an incomplete loop, so the filament glows.",
+            Correctness.PARTIAL,
+        ),
+        (
+            "ff-gluehbirne-stromkreis-de",
+            "Beide Drähte an die Batterie, so entsteht ein geschlossener Kreis und der Draht wird heiß.",
+            Correctness.CORRECT,
+        ),
+        (
+            "ff-gluehbirne-stromkreis-de",
+            "Der Kreis ist nicht geschlossen, der Glühdraht glüht.",
+            Correctness.PARTIAL,
+        ),
+    ],
+)
+def test_the_demo_circuit_tasks_know_the_loop_in_a_learners_words(
+    task_id: str, answer: str, verdict: Correctness
+) -> None:
+    """What teachers demo first: a closed loop said as a learner says it is the closed circuit, an
+    open one its opposite."""
+    task = parse_task(next(d for d in demo_tasks() if d["id"] == task_id))
+    assert isinstance(task, FreeformTextTask)
+    assert _verdict(task, answer) is verdict
+
+
+def _verdict(task: FreeformTextTask, answer: str) -> Correctness:
+    """The verdict as the points give it: full, none, or in between."""
+    points = judge(task, answer).points
+    if points.achievedPoints >= points.achievablePoints:
+        return Correctness.CORRECT
+    return Correctness.WRONG if points.achievedPoints == 0 else Correctness.PARTIAL
