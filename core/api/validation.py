@@ -6,6 +6,7 @@ Kept apart from the models so that the alpha aspects call can take a task that i
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from core.api.errors import InvalidParameter
 from core.api.tasks import (
@@ -39,6 +40,13 @@ def gap_numbers(problem_statement: str) -> list[int]:
     return [int(m.group(1)) for m in GAP.finditer(problem_statement)]
 
 
+@lru_cache(maxsize=1024)
+def _gaps_marked_once_each(problem_statement: str, count: int) -> bool:
+    """Whether the statement marks {{1}} … {{count}} once each: the engines check every task they
+    judge, and a stored task's statement is the same text answer after answer."""
+    return sorted(gap_numbers(problem_statement)) == list(range(1, count + 1))
+
+
 def check_task(task: TaskBase) -> None:
     """Raise InvalidParameter with a message an author can act on when the task cannot be used."""
     where = f"task {task.id!r}"
@@ -54,8 +62,8 @@ def check_task(task: TaskBase) -> None:
     elif isinstance(task, InTextFillInBlanksTask | InTextChoicesTask):
         items = task.blanks if isinstance(task, InTextFillInBlanksTask) else task.choices
         noun = "blanks" if isinstance(task, InTextFillInBlanksTask) else "choices"
-        gaps = gap_numbers(task.problemStatement)
-        if sorted(gaps) != list(range(1, len(items) + 1)):
+        if not _gaps_marked_once_each(task.problemStatement, len(items)):
+            gaps = gap_numbers(task.problemStatement)
             raise InvalidParameter(
                 f"{where}: the problem statement must mark {{{{1}}}} … {{{{{len(items)}}}}} once each for "
                 f"its {len(items)} {noun}; found {gaps or 'no markers'}"

@@ -261,6 +261,18 @@ def test_an_answer_with_the_wrong_number_of_blanks_is_refused(contents: tuple[st
         feedback_for(*contents)
 
 
+def test_a_statement_that_marks_fewer_gaps_than_the_task_has_blanks_is_refused_after_a_valid_use() -> None:
+    """The check of the markers is remembered per statement; a blank added to the same statement
+    (an author's edit) must still be refused, not taken for the statement checked before."""
+    task = water_task()
+    feedback_for("evaporates", "clouds", "rain", "100", task=task)
+    grown = task.model_copy(update={"blanks": [*task.blanks, Blank(acceptedAnswers=["sea"])]})
+    with pytest.raises(
+        InvalidParameter, match=r"must mark \{\{1\}\} … \{\{5\}\} once each .* found \[1, 2, 3, 4\]"
+    ):
+        feedback_for("evaporates", "clouds", "rain", "100", "sea", task=grown)
+
+
 @pytest.mark.parametrize(
     ("language", "content", "verdict"),
     [
