@@ -4,7 +4,7 @@
 
 bench/in_process.py says what a request costs; this says what of it is whose. It serves
 `feedback-studio serve`'s application (core.server.process.serving_app, SQLite file, access log at
-INFO into a file) as ASGI, 32 requests at a time, and measures the event loop's CPU time per
+INFO into a file through serve's own handler) as ASGI, 32 requests at a time, and measures the event loop's CPU time per
 request (time.thread_time: the requests and the store's writer both run on the loop) for
 multiple choice and fill-in blanks by id, answers and user ids varied as in bench/realistic.py,
 with:
@@ -47,6 +47,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "bench")]
 
 import in_process  # noqa: E402  (bench/ is on the path from here)
 import realistic  # noqa: E402
+from harness import server_log  # noqa: E402
 
 import core.service.feedback as feedback_service  # noqa: E402
 from core.service.local import LocalService  # noqa: E402
@@ -94,7 +95,6 @@ async def breakdown(kind: str, rounds: int, count: int) -> dict[str, list[float]
     from echo_app import app as echo
 
     from core.auth import new_token, parse_permissions
-    from core.server.app import LogFormatter
     from core.server.process import serving_app
     from core.store import principals
 
@@ -107,9 +107,6 @@ async def breakdown(kind: str, rounds: int, count: int) -> dict[str, list[float]
             FEEDBACK_STUDIO_SEED_DEMO="false",
             FEEDBACK_STUDIO_LOG_LEVEL="INFO",
         )
-        log_file = logging.FileHandler(Path(tmp) / "access.log")
-        log_file.setFormatter(LogFormatter())
-        logging.basicConfig(level=logging.INFO, handlers=[log_file], force=True)
         app = serving_app()
         async with app.router.lifespan_context(app):
             token = new_token("fs")
@@ -150,7 +147,8 @@ def main() -> None:
     print("| task type | variant | CPU µs a request (median round) | taken away |")
     print("|---|---|---|---|")
     for label, kind in KINDS.items():
-        costs = asyncio.run(breakdown(kind, args.rounds, args.requests))
+        with server_log():
+            costs = asyncio.run(breakdown(kind, args.rounds, args.requests))
         served = statistics.median(costs["as served"])
         for name, values in costs.items():
             median = statistics.median(values)

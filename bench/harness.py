@@ -102,6 +102,24 @@ def server_process(
 
 
 @contextmanager
+def server_log() -> Iterator[Path]:
+    """In-process benches: the server's log lines (access log at INFO) through `serve`'s own
+    handler into a file of their own, as a served process writes them to its standard error."""
+    import logging
+
+    from core.server.log_output import server_handler
+
+    with tempfile.TemporaryDirectory() as directory, open(Path(directory) / "server.log", "w") as stream:
+        handler = server_handler(stream)
+        logging.basicConfig(level=logging.INFO, handlers=[handler], force=True)
+        try:
+            yield Path(directory) / "server.log"
+        finally:
+            handler.flush()
+            logging.getLogger().removeHandler(handler)
+
+
+@contextmanager
 def fresh_database(admin_url: str) -> Iterator[str]:
     """A new PostgreSQL database on the server of admin_url, dropped afterwards."""
     plain = admin_url.replace("postgresql+asyncpg://", "postgresql://")

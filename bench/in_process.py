@@ -49,7 +49,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "bench")]
 
-from harness import fresh_database  # noqa: E402  (bench/ is on the path from here)
+from harness import fresh_database, server_log  # noqa: E402  (bench/ is on the path from here)
 
 CONCURRENCY = 32
 QUIET = "MC, by id, access log off"
@@ -192,7 +192,6 @@ async def measure(
     from echo_app import app as echo
 
     from core.auth import new_token, parse_permissions
-    from core.server.app import LogFormatter
     from core.server.process import serving_app
     from core.store import principals
 
@@ -205,9 +204,6 @@ async def measure(
             FEEDBACK_STUDIO_SEED_DEMO="false",
             FEEDBACK_STUDIO_LOG_LEVEL="INFO",
         )
-        log_file = logging.FileHandler(Path(tmp) / "access.log")
-        log_file.setFormatter(LogFormatter())  # the formatter `serve` writes its lines with
-        logging.basicConfig(level=logging.INFO, handlers=[log_file])
         app = serving_app()
         async with app.router.lifespan_context(app):
             runtime = app.state.runtime
@@ -332,6 +328,7 @@ def main() -> int:
         return under_callgrind(args)
     with ExitStack() as stack:
         database = stack.enter_context(fresh_database(args.postgres)) if args.postgres else None
+        stack.enter_context(server_log())
         results = uvloop.run(measure(args, database))
     print(
         f"In process, {CONCURRENCY} requests at a time, {args.rounds} rounds of {args.requests} requests a row"

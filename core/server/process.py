@@ -31,7 +31,7 @@ def serving_app() -> FastAPI:
     runtime is open: it lives as long as the process, and full collections that traversed it
     stalled requests under load (docs/performance.md)."""
     gc.set_threshold(GC_YOUNG_THRESHOLD)
-    # The server's log lines (core.server.app.LOG_FORMAT) name no thread or process: records need
+    # The server's log lines (core.server.log_output.LOG_FORMAT) name no thread or process: records need
     # not look them up, a large part of what making each record (one a request) cost.
     logging.logThreads = logging.logProcesses = logging.logMultiprocessing = False
     app = create_app(Settings())

@@ -9,7 +9,7 @@ import logging
 import httpx
 
 from core.http import tls_context
-from core.server.app import LOG_FORMAT, LogFormatter
+from core.server.log_output import LOG_FORMAT, LogFormatter
 from tests.server.helpers import bearer, compute_body, mc_task
 
 ACCESS = "feedback_studio.access"
