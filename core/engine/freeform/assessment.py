@@ -66,6 +66,9 @@ class Assessment:
     """How many of the sample solution's items the question asks for, when it says so and the
     solution offers more ("name two of …"): the count the feedback holds the answer to."""
     similar: GradedExample | None = None
+    probability: float = 0.0
+    """The learnt judge's chance that the answer is correct (0 without a sample solution): the
+    verdict without graded answers, and a signal of the graded-answer grader."""
     by_facts: Assessment | None = None
     """On a task with aspects, the judgement of the sample solutions' facts that the aspects
     overruled: the same answer judged as if the task had none (the tutor's leak guard asks both)."""
@@ -122,6 +125,7 @@ def _coverage_assessment(
         covered_ideas=len(shown),
         total_ideas=len(reference.facts),
         asked_ideas=model.asked if model.asked and model.asked < len(reference.facts) else 0,
+        probability=judgement.probability,
     )
 
 
@@ -235,7 +239,10 @@ def _apply_graded(model: TaskModel, answer: Analysis, words: AnswerWords, result
     if graded is None:
         return
     similarities = graded.index.similarities(answer.text)
-    judgement = graded.grader.judge(similarities, model.solution_coverage(words))
+    # The judge ran for the facts the answer states (by_facts when aspects overruled it): its
+    # chance is the grader's third signal at no further cost.
+    probability = (result.by_facts or result).probability
+    judgement = graded.grader.judge(similarities, model.solution_coverage(words), probability)
     nearest = judgement.nearest if judgement.nearest < len(graded.examples) else -1
     if (
         nearest >= 0

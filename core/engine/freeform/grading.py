@@ -1,13 +1,20 @@
 """Judging an answer by the graded answers of its task: a calibrated nearest-neighbour vote.
 
-Two signals per answer: the similarity-weighted vote of its nearest graded answers (the sample
-solutions vote as fully correct answers), and its coverage of the sample solutions. A small ridge
+Three signals per answer: the similarity-weighted vote of its nearest graded answers (the sample
+solutions vote as fully correct answers), its lexical coverage of the sample solutions, and the
+learnt judge's chance that it is correct (:func:`judge.judge`, the best sample solution with the
+judge's rules), which reads each fact in one sentence and by meaning as well. A small ridge
 regression per task weighs them against the graded scores, and the verdict thresholds are chosen
 on the task's own graded answers, each judged by leave-one-out (it never votes for itself), when
 they know PARTIAL (where the boundaries depend on how the author scores partial answers); with
 CORRECT and WRONG only, the regression onto 1 and 0 is cut at 0.5 (a threshold tuned on a few
 dozen answers overfits: −0.02 macro-F1 on held-out train answers). Nothing here depends on a
 data set: every constant is a principle (ridge strength, candidate k) or learnt per task.
+
+The judge's chance is a third signal, not a replacement for the coverage: with the judge's weights
+trained on the other corpora, adding it raised both unseen-answers files on held-out train answers
+and on their test answers, while replacing the coverage by it lowered SAF English
+(bench/graded_judge_experiment.py, docs/freeform-engine.md, tenth session).
 """
 
 from __future__ import annotations
@@ -131,12 +138,13 @@ class Grader:
         scores: Sequence[float],
         gold: Sequence[Correctness],
         coverages: Sequence[float],
+        probabilities: Sequence[float],
     ) -> None:
-        """``pairwise``/``scores`` cover graded answers then sample solutions; ``gold`` and
-        ``coverages`` the graded answers only."""
+        """``pairwise``/``scores`` cover graded answers then sample solutions; ``gold``,
+        ``coverages`` and ``probabilities`` (the judge's chance of each) the graded answers only."""
         self._scores = list(scores)
         graded = len(gold)
-        rows = [[self._vote(pairwise[i], skip=i), coverages[i], 1.0] for i in range(graded)]
+        rows = [[self._vote(pairwise[i], skip=i), coverages[i], probabilities[i], 1.0] for i in range(graded)]
         self._weights = ridge_fit(rows, scores[:graded])
         if Correctness.PARTIAL in gold:
             predictions = [sum(w * x for w, x in zip(self._weights, r, strict=True)) for r in rows]
@@ -149,8 +157,9 @@ class Grader:
         by_k = votes(similarities, self._scores, NEIGHBOUR_COUNTS, skip)
         return sum(by_k) / len(by_k)
 
-    def judge(self, similarities: Sequence[float], coverage: float) -> Judgement:
-        row = [self._vote(similarities), coverage, 1.0]
+    def judge(self, similarities: Sequence[float], coverage: float, probability: float) -> Judgement:
+        """``probability``: the learnt judge's chance that the answer is correct."""
+        row = [self._vote(similarities), coverage, probability, 1.0]
         score = sum(w * x for w, x in zip(self._weights, row, strict=True))
         nearest = max(range(len(similarities)), key=similarities.__getitem__)
         return Judgement(

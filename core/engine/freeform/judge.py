@@ -162,10 +162,14 @@ MAX_SENTENCES = 64
 """A longer answer is read as its first 64 sentences: a pasted essay costs milliseconds, not seconds."""
 
 
+def sentence_texts(text: Analysis) -> list[str]:
+    """The sentences of an analysed text that :func:`sentence_vectors` encodes."""
+    return [s.text(text.text) for s in text.sentences[:MAX_SENTENCES]] or [text.text]
+
+
 def sentence_vectors(text: Analysis) -> np.ndarray:
     """Unit vectors of the sentences of an analysed text (an answer, a problem statement)."""
-    texts = [s.text(text.text) for s in text.sentences[:MAX_SENTENCES]] or [text.text]
-    return encoder().encode(texts)
+    return encoder().encode(sentence_texts(text))
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,7 +8,7 @@ from core.api import Correctness, FreeformTextAnswer, FreeformTextTask
 from core.assets import load_catalogue
 from core.engine.base import EngineContext, GradedExample
 from core.engine.freeform import compute
-from core.engine.freeform.grading import Thresholds, choose_thresholds, ridge_fit, vote
+from core.engine.freeform.grading import Grader, Thresholds, choose_thresholds, ridge_fit, vote
 from core.engine.similarity import LexicalBackend, similarity_backend
 
 CATALOGUE = load_catalogue()
@@ -74,6 +74,16 @@ def test_vote_weights_the_nearest_most() -> None:
 def test_ridge_fit_recovers_a_line() -> None:
     weights = ridge_fit([[x, 1.0] for x in (0.0, 1.0, 2.0, 3.0)], [1.0, 3.0, 5.0, 7.0])
     assert abs(weights[1] - 1.0) < 0.2 and abs(weights[0] - 2.0) < 0.1
+
+
+def test_the_judges_probability_is_a_signal_of_the_grader() -> None:
+    """Where neither the neighbours nor the coverage tell the graded answers apart, the learnt
+    judge's chance that an answer is correct (the grader's third signal) decides."""
+    gold = [Correctness.CORRECT] * 4 + [Correctness.WRONG] * 4
+    flat = [[0.5] * 9 for _ in range(9)]  # eight graded answers and one sample solution
+    grader = Grader(flat, [1.0] * 4 + [0.0] * 4 + [1.0], gold, [0.5] * 8, [0.9] * 4 + [0.1] * 4)
+    assert grader.judge([0.5] * 9, 0.5, 0.9).verdict is Correctness.CORRECT
+    assert grader.judge([0.5] * 9, 0.5, 0.1).verdict is Correctness.WRONG
 
 
 def test_thresholds_separate_three_labels() -> None:
