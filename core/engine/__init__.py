@@ -9,7 +9,7 @@ from collections.abc import Callable
 from importlib import import_module
 from typing import Any
 
-from core.api import Answer, FeedbackResult, TaskBase, TaskType
+from core.api import Answer, FeedbackResult, FreeformTextTask, TaskBase, TaskType
 from core.engine.base import EngineContext, EngineUnavailable
 
 _MODULES = {
@@ -42,4 +42,32 @@ def compute_result(task: TaskBase, answer: Answer, ctx: EngineContext) -> Feedba
     return _computer(task.task_type)(task, answer, ctx)
 
 
-__all__ = ["EngineContext", "EngineUnavailable", "compute_result"]
+def prepared(task: TaskBase, ctx: EngineContext) -> bool:
+    """Whether judging an answer to `task` under `ctx` finds built what it needs: the freeform
+    engine's model of the task (its graded answers included); the other types need nothing."""
+    if not isinstance(task, FreeformTextTask) or not _has_engine(task.task_type):
+        return True
+    from core.engine.freeform.model import cached_model
+
+    return cached_model(task, ctx) is not None
+
+
+def prepare(task: TaskBase, ctx: EngineContext) -> None:
+    """Build what :func:`prepared` asks about. A task with many long graded answers takes up to
+    seconds: a caller on an event loop runs this in a worker thread, not in the loop."""
+    if isinstance(task, FreeformTextTask) and _has_engine(task.task_type):
+        from core.engine.freeform.model import task_model
+
+        task_model(task, ctx)
+
+
+def _has_engine(task_type: TaskType) -> bool:
+    """Whether this build has the engine of `task_type` (compute_result says so when it has not)."""
+    try:
+        _computer(task_type)
+    except EngineUnavailable:
+        return False
+    return True
+
+
+__all__ = ["EngineContext", "EngineUnavailable", "compute_result", "prepare", "prepared"]

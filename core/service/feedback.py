@@ -6,11 +6,15 @@ revision is read, the answer judged, and the interaction inserted in one transac
 refused or failing request stores nothing. The writer reads the revisions of all the tasks of a
 batch's jobs in one statement (tasks.revision_read) and inserts their interactions in another.
 Parsed tasks and graded answers are cached per revision (the content hash and the graded count
-name it), valid across processes.
+name it), valid across processes. A freeform task's engine model is built outside the job when it
+is missing (:class:`_Unprepared`): with many long graded answers that takes up to seconds, and the
+job runs on the event loop (on a SQLite file), where it would hold every other request.
 """
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Callable
 from functools import partial
 from typing import Any
 
@@ -42,7 +46,7 @@ from core.api import (
     parse_task,
 )
 from core.auth import Permission
-from core.engine import EngineUnavailable, compute_result
+from core.engine import EngineUnavailable, compute_result, prepare, prepared
 from core.engine.base import EngineContext, GradedExample
 from core.service.context import Context
 from core.service.simulation import SimulationOperations
@@ -51,6 +55,19 @@ from core.store import models as m
 
 JUDGES_TEXT = frozenset({TaskType.FREEFORM_TEXT, TaskType.SIMULATION})
 """Task types whose feedback reads free text with the sentence encoder and the lemma dictionaries."""
+
+Judging = Callable[[bool], Callable[[Connection], Feedback]]
+"""A compute route's write job, given whether it may build the engine's model of its task itself."""
+
+
+class _Unprepared(Exception):
+    """Raised by a compute job, before it writes anything, whose task's engine model is not built:
+    the model is then built in a worker thread, and the job runs again."""
+
+    def __init__(self, task: TaskBase, ctx: EngineContext) -> None:
+        super().__init__(task.id)
+        self.task = task
+        self.ctx = ctx
 
 
 class FeedbackOperations:
@@ -72,10 +89,20 @@ class FeedbackOperations:
         if request.taskDefinition.task_type in JUDGES_TEXT:
             await self.ctx.runtime.text_models()
         transcript = await self.transcript(tenant, request.answer)
-        return await self.ctx.runtime.db.run_write(
-            partial(self._judge_supplied, tenant, request, digest, transcript),
+        return await self._judged(
+            lambda build: partial(self._judge_supplied, tenant, request, digest, transcript, build=build),
             tasks.revision_read(tenant, request.taskDefinition.id),
         )
+
+    async def _judged(self, job: Judging, read: Any) -> Feedback:
+        """Run a compute route's write job; if its task's model is missing, build it in a worker
+        thread and run the job again (then allowed to build it itself, should the task have changed
+        in between)."""
+        try:
+            return await self.ctx.runtime.db.run_write(job(False), read)
+        except _Unprepared as unprepared:
+            await asyncio.to_thread(prepare, unprepared.task, unprepared.ctx)
+        return await self.ctx.runtime.db.run_write(job(True), read)
 
     def _judge_supplied(
         self,
@@ -84,6 +111,8 @@ class FeedbackOperations:
         digest: str,
         transcript: Any,
         connection: Connection,
+        *,
+        build: bool = True,
     ) -> Feedback:
         task = request.taskDefinition
         stored = tasks.read_revision(connection, tenant, task.id)
@@ -94,7 +123,7 @@ class FeedbackOperations:
         graded = self.graded_examples(
             connection, tenant, task, stored.graded_count if stored is not None else 0
         )
-        result = self.judge(tenant, task, request.answer, digest, graded, transcript)
+        result = self.judge(tenant, task, request.answer, digest, graded, transcript, build=build)
         if stored is not None and unchanged:
             action, version = TaskAction.UNCHANGED, stored.version
         else:
@@ -108,8 +137,8 @@ class FeedbackOperations:
         if request.taskType in JUDGES_TEXT:
             await self.ctx.runtime.text_models()
         transcript = await self.transcript(tenant, request.answer)
-        return await self.ctx.runtime.db.run_write(
-            partial(self._judge_stored, tenant, task_id, request, transcript),
+        return await self._judged(
+            lambda build: partial(self._judge_stored, tenant, task_id, request, transcript, build=build),
             tasks.revision_read(tenant, task_id),
         )
 
@@ -120,6 +149,8 @@ class FeedbackOperations:
         request: ComputeTaskFeedbackRequest,
         transcript: Any,
         connection: Connection,
+        *,
+        build: bool = True,
     ) -> Feedback:
         stored = tasks.read_revision(connection, tenant, task_id)
         if stored is None:
@@ -130,7 +161,9 @@ class FeedbackOperations:
             )
         task = self._stored_task(connection, tenant, task_id, stored.content_hash)
         graded = self.graded_examples(connection, tenant, task, stored.graded_count)
-        result = self.judge(tenant, task, request.answer, stored.content_hash, graded, transcript)
+        result = self.judge(
+            tenant, task, request.answer, stored.content_hash, graded, transcript, build=build
+        )
         return self._record(connection, tenant, stored.version, TaskAction.UNCHANGED, request, task, result)
 
     def _stored_task(self, connection: Connection, tenant: str, task_id: str, digest: str) -> TaskBase:
@@ -150,8 +183,11 @@ class FeedbackOperations:
         digest: str,
         graded: tuple[GradedExample, ...],
         transcript: Any,
+        *,
+        build: bool = True,
     ) -> FeedbackResult:
-        """Feedback on an answer as both compute routes and the retest give it."""
+        """Feedback on an answer as both compute routes and the retest give it; with `build` false,
+        _Unprepared when the task's engine model is not built yet."""
         ctx = EngineContext(
             catalogue=self.ctx.runtime.catalogue,
             graded=graded,
@@ -159,6 +195,8 @@ class FeedbackOperations:
             similarity=self.ctx.runtime.similarity if task.task_type is TaskType.FREEFORM_TEXT else None,
             transcript=transcript,
         )
+        if not build and not prepared(task, ctx):
+            raise _Unprepared(task, ctx)
         try:
             return compute_result(task, answer, ctx)
         except EngineUnavailable as exc:

@@ -82,21 +82,33 @@ _cache_lock = Lock()
 A model is built outside the lock: two threads may build the same one, never a wrong one."""
 
 
-def task_model(task: FreeformTextTask, ctx: EngineContext) -> TaskModel:
-    backend = ctx.similarity or DEFAULT_BACKEND
-    key = (
+def _key(task: FreeformTextTask, ctx: EngineContext) -> Hashable:
+    return (
         ctx.cache_key if ctx.cache_key is not None else task.model_dump_json(),
         _graded_fingerprint(ctx.graded),
-        backend.name,
+        (ctx.similarity or DEFAULT_BACKEND).name,
     )
+
+
+def cached_model(task: FreeformTextTask, ctx: EngineContext) -> TaskModel | None:
+    """The task's model if it is built already (see :func:`task_model`)."""
+    key = _key(task, ctx)
     with _cache_lock:
         model = _cache.get(key)
         if model is not None:
             _cache.move_to_end(key)
-            return model
-    model = build_model(task, ctx.graded, backend)
+        return model
+
+
+def task_model(task: FreeformTextTask, ctx: EngineContext) -> TaskModel:
+    """The task's model, built on first use: milliseconds for a sample solution, up to seconds for
+    a task with many long graded answers (each one's sentences are encoded for the grader)."""
+    model = cached_model(task, ctx)
+    if model is not None:
+        return model
+    model = build_model(task, ctx.graded, ctx.similarity or DEFAULT_BACKEND)
     with _cache_lock:
-        _cache[key] = model
+        _cache[_key(task, ctx)] = model
         if len(_cache) > CACHE_SIZE:
             _cache.popitem(last=False)
     return model
@@ -182,10 +194,9 @@ def _fact(text: Analysis, question: frozenset[str]) -> Fact:
 def judge_probability(model: TaskModel, answer: AnswerText) -> float:
     """The learnt judge's chance that an answer is correct, as it judges a task without graded
     answers (0 without a sample solution). Among graded answers it is the grader's third signal: a
-    graded answer's is computed once per task version (its sentences encoded then: the first call
-    of a task with 82 long graded answers took about 0.5–1.2 s more, and it grows with their
-    number), a judged
-    answer's comes from the judge that runs for its facts anyway (docs/freeform-engine.md)."""
+    graded answer's is computed once per task version, when the model is built (its sentences are
+    encoded then, which is why the service builds models off the event loop), a judged answer's
+    comes from the judge that runs for its facts anyway (docs/freeform-engine.md)."""
     if not model.references:
         return 0.0
     return judge(model.references, model.statement, answer).probability
@@ -218,7 +229,7 @@ def _graded_index(
     for start in range(0, len(analyses), ENCODED_TOGETHER):
         batch = analyses[start : start + ENCODED_TOGETHER]
         if model.references:
-            # One call encodes the batch's sentences about a fifth faster than one call an answer;
+            # One call encodes the batch's sentences faster than one call an answer;
             # AnswerText.of then finds their vectors in the encoder's cache.
             encoder().encode([s for analysis in batch for s in sentence_texts(analysis)])
         for analysis in batch:

@@ -1,0 +1,63 @@
+"""A freeform task's engine model (its graded answers' sentences encoded for the grader: up to
+seconds for a task with many long ones) is built in a worker thread, not inside the write job on
+the event loop: the rest of the process (a choice task, a health check) goes on answering."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import uuid
+
+import pytest
+
+from core.api import FreeformTextTask
+from core.engine.freeform import model as model_module
+from core.service.local import LocalService
+from tests.contract.builders import compute, compute_stored, mc_task
+
+
+def circuit() -> FreeformTextTask:
+    """A task no other test has judged (the engine keeps models per task content)."""
+    return FreeformTextTask(
+        id=f"circuit-{uuid.uuid4().hex[:8]}",
+        problemStatement="What must you do so that the bulb lights up?",
+        sampleSolutions=[{"content": "Close the circuit from one pole of the battery to the other."}],
+    )
+
+
+@pytest.mark.parametrize("route", ["task sent along", "stored task by id"])
+async def test_a_freeform_model_is_built_off_the_event_loop_while_a_choice_task_is_answered(
+    service: LocalService, monkeypatch: pytest.MonkeyPatch, route: str
+) -> None:
+    task = circuit()
+    await service.upsert_task("default", task)
+    answer = {"content": "Close the circuit: connect both poles."}
+    await service.compute_feedback(compute(mc_task(), {"selectedIndex": 0}))  # the text models loaded
+    started, release = threading.Event(), threading.Event()
+    built_on: list[int] = []
+    build = model_module.build_model
+
+    def slow_build(*args, **kwargs):  # as a task with hundreds of long graded answers would be
+        built_on.append(threading.get_ident())
+        started.set()
+        release.wait(5)
+        return build(*args, **kwargs)
+
+    monkeypatch.setattr(model_module, "build_model", slow_build)
+    if route == "task sent along":
+        judging = asyncio.create_task(service.compute_feedback(compute(task, answer)))
+    else:
+        judging = asyncio.create_task(
+            service.compute_feedback_for_task(task.id, compute_stored(task, answer))
+        )
+    try:
+        assert await asyncio.to_thread(started.wait, 5)
+        choice = await asyncio.wait_for(service.compute_feedback(compute(mc_task(), {"selectedIndex": 1})), 2)
+        assert choice.result.points is not None and not judging.done()
+    finally:
+        release.set()
+    feedback = await judging
+    assert feedback.result.points.achievedPoints > 0
+    assert built_on and threading.get_ident() not in built_on  # never on the loop's thread
+    again = await service.compute_feedback_for_task(task.id, compute_stored(task, answer))
+    assert again.result.points == feedback.result.points and len(built_on) == 1  # built once
