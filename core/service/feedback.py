@@ -202,6 +202,23 @@ class FeedbackOperations:
         except EngineUnavailable as exc:
             raise InvalidParameter(str(exc)) from None
 
+    async def judge_off_loop(
+        self,
+        tenant: str,
+        task: TaskBase,
+        answer: Answer,
+        digest: str,
+        graded: tuple[GradedExample, ...],
+        transcript: Any,
+    ) -> FeedbackResult:
+        """judge, for a caller on the event loop outside a write job (the retest): the task's
+        engine model, when missing, is built in a worker thread first."""
+        try:
+            return self.judge(tenant, task, answer, digest, graded, transcript, build=False)
+        except _Unprepared as unprepared:
+            await asyncio.to_thread(prepare, unprepared.task, unprepared.ctx)
+        return self.judge(tenant, task, answer, digest, graded, transcript)
+
     def graded_examples(
         self, connection: Connection, tenant: str, task: TaskBase, graded_count: int
     ) -> tuple[GradedExample, ...]:

@@ -1,6 +1,7 @@
 """A freeform task's engine model (its graded answers' sentences encoded for the grader: up to
-seconds for a task with many long ones) is built in a worker thread, not inside the write job on
-the event loop: the rest of the process (a choice task, a health check) goes on answering."""
+seconds for a task with many long ones) is built in a worker thread, not on the event loop (inside
+a compute route's write job, or in a retest): the rest of the process (a choice task, a health
+check, the apps' screens) goes on answering."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import uuid
 
 import pytest
 
-from core.api import FreeformTextTask
+from core.api import Correctness, Expectation, FreeformTextTask, TestAnswer, TestAnswersRequest
 from core.engine.freeform import model as model_module
 from core.service.local import LocalService
 from tests.contract.builders import compute, compute_stored, mc_task
@@ -25,7 +26,7 @@ def circuit() -> FreeformTextTask:
     )
 
 
-@pytest.mark.parametrize("route", ["task sent along", "stored task by id"])
+@pytest.mark.parametrize("route", ["task sent along", "stored task by id", "retest"])
 async def test_a_freeform_model_is_built_off_the_event_loop_while_a_choice_task_is_answered(
     service: LocalService, monkeypatch: pytest.MonkeyPatch, route: str
 ) -> None:
@@ -44,8 +45,16 @@ async def test_a_freeform_model_is_built_off_the_event_loop_while_a_choice_task_
         return build(*args, **kwargs)
 
     monkeypatch.setattr(model_module, "build_model", slow_build)
+    if route == "retest":
+        expected = Expectation(verdict=Correctness.CORRECT)
+        test_answers = TestAnswersRequest(
+            answers=[TestAnswer(label="right", answer=answer, expected=expected)]
+        )
+        await service.add_test_answers("default", task.id, test_answers)
     if route == "task sent along":
         judging = asyncio.create_task(service.compute_feedback(compute(task, answer)))
+    elif route == "retest":
+        judging = asyncio.create_task(service.retest("default", [task.id]))
     else:
         judging = asyncio.create_task(
             service.compute_feedback_for_task(task.id, compute_stored(task, answer))
@@ -56,7 +65,12 @@ async def test_a_freeform_model_is_built_off_the_event_loop_while_a_choice_task_
         assert choice.result.points is not None and not judging.done()
     finally:
         release.set()
-    feedback = await judging
+    judged = await judging
+    if route == "retest":
+        assert [t.taskId for t in judged.tasks] == [task.id]
+        feedback = await service.compute_feedback(compute(task, answer))
+    else:
+        feedback = judged
     assert feedback.result.points.achievedPoints > 0
     assert built_on and threading.get_ident() not in built_on  # never on the loop's thread
     again = await service.compute_feedback_for_task(task.id, compute_stored(task, answer))
