@@ -19,6 +19,11 @@ def insert_for(executor: AsyncSession | Connection, table: Any) -> Any:
         dialect = executor.dialect.name
     else:
         dialect = executor.bind.dialect.name if executor.bind is not None else "sqlite"
+    return insert_for_dialect(dialect, table)
+
+
+def insert_for_dialect(dialect: str, table: Any) -> Any:
+    """An INSERT that supports ON CONFLICT on the dialect named (SQLite's or PostgreSQL's)."""
     return (pg_insert if dialect == "postgresql" else sqlite_insert)(table)
 
 
@@ -38,7 +43,7 @@ def _upsert(dialect: str, table: Any, fields: tuple[str, ...]) -> Any:
     """put_interaction_row's statement, built once per dialect, table and fields: building it with
     the values in (a new statement and its cache key every call) cost a rating more CPU than
     executing it. The update sets what the insert proposed (EXCLUDED)."""
-    insert = (pg_insert if dialect == "postgresql" else sqlite_insert)(table)
+    insert = insert_for_dialect(dialect, table)
     proposed = insert.values(
         {name: bindparam(name) for name in ("interaction_id", "created_at", "updated_at", *fields)}
     )

@@ -22,6 +22,8 @@ DEMO_AUTHOR = "demo"
 """The author of the demo tasks' first versions."""
 
 _versions = m.Base.metadata.tables[m.TaskVersion.__tablename__]
+_RECORD = insert(_versions)
+"""Built once; a version's values are bound when it is executed."""
 
 
 @dataclass(frozen=True)
@@ -46,7 +48,8 @@ def record_version(
     at: datetime,
 ) -> None:
     connection.execute(
-        insert(_versions).values(
+        _RECORD,
+        dict(
             tenant_id=tenant_id,
             task_id=task_id,
             version=version,
@@ -54,7 +57,7 @@ def record_version(
             definition=definition,
             author=author,
             created_at=at,
-        )
+        ),
     )
 
 

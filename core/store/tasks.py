@@ -28,7 +28,7 @@ from core.api import (
     parse_task,
 )
 from core.store import models as m
-from core.store.common import insert_for
+from core.store.common import insert_for_dialect
 from core.store.task_history import record_version
 from core.store.writer import Read, forget, prefetched
 
@@ -121,6 +121,31 @@ _READ_REVISION = select(_tasks.c.type, _tasks.c.content_hash, _tasks.c.version, 
 """Built once: the read every feedback computation starts with (building a statement costs as much
 as running it)."""
 _READ_DEFINITION = select(_tasks.c.definition).where(_BY_KEY)
+_LOCK_ROW = select(_tasks).where(_BY_KEY).with_for_update()
+_CHANGED = ("definition", "content_hash", "title", "language", "version", "updated_at")
+"""What an update of a task's content writes."""
+_UPDATE_CONTENT = (
+    update(_tasks)
+    .where(
+        (_tasks.c.tenant_id == bindparam("key_tenant_id")) & (_tasks.c.task_id == bindparam("key_task_id"))
+    )
+    .values({name: bindparam(f"new_{name}") for name in _CHANGED})
+)
+"""Built once, like the writes below: building a statement with its values in cost a task upsert
+more CPU than executing it."""
+
+
+@lru_cache(maxsize=2)
+def _insert_if_new(dialect: str) -> Any:
+    """The task's first version, unless a row with its key exists (ON CONFLICT DO NOTHING)."""
+    return (
+        insert_for_dialect(dialect, _tasks)
+        .values({column.name: bindparam(column.name) for column in _tasks.columns})
+        .on_conflict_do_nothing(index_elements=["tenant_id", "task_id"])
+        .returning(_tasks.c.task_id)
+    )
+
+
 _READ_REVISIONS = select(
     _tasks.c.task_id, _tasks.c.type, _tasks.c.content_hash, _tasks.c.version, _tasks.c.graded_count
 ).where(
@@ -203,15 +228,8 @@ def write_task(
         created_at=now,
         updated_at=now,
     )
-    inserted = connection.execute(
-        insert_for(connection, _tasks)
-        .values(**values)
-        .on_conflict_do_nothing(index_elements=["tenant_id", "task_id"])
-        .returning(_tasks.c.task_id)
-    )
-    row = TaskRow.of(
-        connection.execute(select(_tasks).where(_key(tenant_id, task.id)).with_for_update()).one()
-    )
+    inserted = connection.execute(_insert_if_new(connection.dialect.name), values)
+    row = TaskRow.of(connection.execute(_LOCK_ROW, {"tenant_id": tenant_id, "task_id": task.id}).one())
     if inserted.first() is not None:
         if expected_version:
             raise VersionConflict(
@@ -241,7 +259,14 @@ def write_task(
         version=row.version + 1,
         updated_at=now,
     )
-    connection.execute(update(_tasks).where(_key(tenant_id, task.id)).values(**changed))
+    connection.execute(
+        _UPDATE_CONTENT,
+        {
+            "key_tenant_id": tenant_id,
+            "key_task_id": task.id,
+            **{f"new_{name}": value for name, value in changed.items()},
+        },
+    )
     updated = replace(row, **changed)
     _remember(connection, updated, author)
     return TaskAction.UPDATED, updated
