@@ -26,15 +26,32 @@ _trace_ratings = _tables[m.TraceRating.__tablename__]
 _tutors = _tables[m.Tutor.__tablename__]
 
 
-def _conversation(tenant_id: str, conversation_id: str) -> Any:
-    return select(_conversations).where(
-        (_conversations.c.tenant_id == tenant_id) & (_conversations.c.id == conversation_id)
+_BY_KEY = (_conversations.c.tenant_id == bindparam("key_tenant_id")) & (
+    _conversations.c.id == bindparam("key_id")
+)
+_READ = select(_conversations).where(_BY_KEY)
+_LOCK = _READ.with_for_update()
+_RECORD_TURN = (
+    update(_conversations)
+    .where(_BY_KEY)
+    .values(
+        state=bindparam("new_state"),
+        status=bindparam("new_status"),
+        turns=_conversations.c.turns + 1,
+        updated_at=bindparam("new_updated_at"),
     )
+)
+"""A turn's statements, built once (building one costs about as much as running it); the
+conversation's key is bound under names of its own, since an UPDATE keeps its columns' names."""
+
+
+def _key(tenant_id: str, conversation_id: str) -> dict[str, str]:
+    return {"key_tenant_id": tenant_id, "key_id": conversation_id}
 
 
 def read_conversation(connection: Connection, tenant_id: str, conversation_id: str) -> Row[Any] | None:
     """The tenant's conversation of this id (each tenant names its own conversations)."""
-    return connection.execute(_conversation(tenant_id, conversation_id)).first()
+    return connection.execute(_READ, _key(tenant_id, conversation_id)).first()
 
 
 async def get_conversation(session: AsyncSession, tenant_id: str, conversation_id: str) -> Row[Any] | None:
@@ -47,7 +64,7 @@ async def get_conversation(session: AsyncSession, tenant_id: str, conversation_i
 def lock_conversation(connection: Connection, tenant_id: str, conversation_id: str) -> Row[Any] | None:
     """The tenant's conversation of this id, its row locked for the rest of the transaction (a
     turn's write job reads its state and count of turns)."""
-    return connection.execute(_conversation(tenant_id, conversation_id).with_for_update()).first()
+    return connection.execute(_LOCK, _key(tenant_id, conversation_id)).first()
 
 
 def holding_tenants(connection: Connection, conversation_id: str, among: Sequence[str]) -> list[str]:
@@ -248,9 +265,11 @@ def record_turn(
     conversation's row locked by this transaction: lock_conversation, open_conversation)."""
     append_messages(connection, conversation.tenant_id, conversation.id, messages)
     connection.execute(
-        update(_conversations)
-        .where(
-            (_conversations.c.tenant_id == conversation.tenant_id) & (_conversations.c.id == conversation.id)
-        )
-        .values(state=state, status=status, turns=_conversations.c.turns + 1, updated_at=m.utcnow())
+        _RECORD_TURN,
+        {
+            **_key(conversation.tenant_id, conversation.id),
+            "new_state": state,
+            "new_status": status,
+            "new_updated_at": m.utcnow(),
+        },
     )
