@@ -24,8 +24,8 @@ Protocol (bench/freeform_grader.py's, extended so that nothing is fitted on the 
   to the task, as the fact gain is).
 Reported: macro-F1 on each corpus's unseen-questions file and on every file of the corpus (pooled),
 the scorer's held-out ROC-AUC and the C chosen. Results: docs/freeform-engine.md, "Tenth session".
-The features of the 9,696 answers are cached in /tmp/pair_scorer_examples.pkl (delete it after
-changing the engine). Needs scikit-learn (a dev dependency).
+With --cache the features of the 9,696 answers are kept in /tmp/pair_scorer_examples.pkl for the
+next run (delete it after changing the engine; `make bench` never uses it). Needs scikit-learn (a dev dependency).
 """
 
 from __future__ import annotations
@@ -92,8 +92,10 @@ class Item:
     """Each whole sample solution's unit vector, one row each."""
 
 
-def collect() -> list[Item]:
-    if CACHE.exists():
+def collect(cache: bool) -> list[Item]:
+    """The answers' features; with `cache`, kept in CACHE for the next run (stale once the engine
+    changes: a cache only for exploring variants, never for a reported figure)."""
+    if cache and CACHE.exists():
         return pickle.loads(CACHE.read_bytes())
     items = []
     for corpus, files in CORPORA.items():
@@ -130,7 +132,8 @@ def collect() -> list[Item]:
                             solutions,
                         )
                     )
-    CACHE.write_bytes(pickle.dumps(items))
+    if cache:
+        CACHE.write_bytes(pickle.dumps(items))
     return items
 
 
@@ -437,9 +440,10 @@ def cost(items: list[Item]) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--only", help="comma-separated variant names")
+    parser.add_argument("--cache", action="store_true", help=f"keep the answers' features in {CACHE}")
     args = parser.parse_args()
     started = time.perf_counter()
-    items = collect()
+    items = collect(args.cache)
     print(f"{len(items)} answers in {time.perf_counter() - started:.1f} s", flush=True)
     names = args.only.split(",") if args.only else list(VARIANTS)
     for corpus in CORPORA:
