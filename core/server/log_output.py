@@ -2,14 +2,13 @@
 format of :data:`LOG_FORMAT`, written in batches.
 
 Every request writes a line (core.server.access_log), and a line written and flushed on its own
-is a system call for every request, a tenth of a multiple-choice feedback's CPU in process
-(bench/compute_breakdown.py, docs/performance.md). Lines logged on the event loop are therefore
-kept until the loop's current turn is over and then written together, which under load is dozens
-of requests' lines in one write; the lines of one request, or of an idle server, go out as soon
-as the loop turns. A warning or worse is written at once, with the lines before it, and so is any
-line logged outside the event loop (a worker thread, start-up, shutdown): what explains a failure
-is never held back. What a process killed outright loses is at most the lines of the loop's
-current turn, which a line-buffered stream would have lost within that same turn's microseconds.
+is a system call for every request (what that costs: docs/performance.md). Lines logged on the
+event loop are therefore kept until the loop's current turn is over and then written together,
+which under load is dozens of requests' lines in one write; the lines of one request, or of an
+idle server, go out as soon as the loop turns. A warning or worse is written at once, with the
+lines before it, and so is any line logged outside the event loop (a worker thread, start-up,
+shutdown): what explains a failure is never held back. A process killed outright loses at most
+the lines of the loop's current turn.
 """
 
 from __future__ import annotations

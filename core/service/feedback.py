@@ -52,6 +52,7 @@ from core.service.context import Context
 from core.service.simulation import SimulationOperations
 from core.store import interactions, tasks, verdict_overrides
 from core.store import models as m
+from core.store.writer import Read
 
 JUDGES_TEXT = frozenset({TaskType.FREEFORM_TEXT, TaskType.SIMULATION})
 """Task types whose feedback reads free text with the sentence encoder and the lemma dictionaries."""
@@ -94,7 +95,7 @@ class FeedbackOperations:
             tasks.revision_read(tenant, request.taskDefinition.id),
         )
 
-    async def _judged(self, job: Judging, read: Any) -> Feedback:
+    async def _judged(self, job: Judging, read: Read) -> Feedback:
         """Run a compute route's write job; if its task's model is missing, build it in a worker
         thread and run the job again (then allowed to build it itself, should the task have changed
         in between)."""
