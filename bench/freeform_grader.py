@@ -225,7 +225,8 @@ def weights_of(grader: dict) -> JudgeWeights:
 def probabilities(weights: JudgeWeights, examples: list[Example]) -> np.ndarray:
     """The judge's chance for each answer as the product reads it: the likeliest sample solution,
     with the rules that overrule the model (a verbatim solution, an echo, a contradiction)."""
-    if len(weights.coef) != len(FEATURES):  # a cohort model: its extra features, no rules
+    if examples and len(weights.coef) != len(examples[0].evidence[0].features):
+        # a cohort model: features beyond the evidence's, so no rules
         return weights.probabilities(np.array([e.values for e in examples]))
     return np.array([max(ruled_probability(weights, f, e.echo) for f in e.evidence) for e in examples])
 

@@ -49,7 +49,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from freeform_grader import CORPORA, DATA, FLAT, GRID, labels_of, read, weights_of  # noqa: E402
+from freeform_grader import CORPORA, DATA, Example, fit, labels_of, read, weights_of  # noqa: E402
 
 from core.engine.freeform.facts import without_point_marks  # noqa: E402
 from core.engine.freeform.judge import (  # noqa: E402
@@ -309,47 +309,22 @@ def chances(weights: JudgeWeights, rows: list[tuple[tuple[Evidence, ...], bool]]
 
 
 def fit_judge(train: list[Item], rows: list[tuple[tuple[Evidence, ...], bool]]) -> JudgeWeights:
-    """bench.freeform_grader.fit, over any features, cut points chosen with the judge's rules."""
-    size = defaultdict(int)
-    for i in train:
-        size[i.corpus] += 1
-    w = np.array([1.0 / size[i.corpus] for i in train])
-    w *= len(w) / w.sum()
-    x = np.array([found[best(found)].features for found, _ in rows])
-    scaler = StandardScaler().fit(x, sample_weight=w)
-    model = LogisticRegression(max_iter=2000).fit(
-        scaler.transform(x), [i.label == "CORRECT" for i in train], sample_weight=w
-    )
-    weights = weights_of(
-        {
-            "mean": scaler.mean_.tolist(),
-            "scale": scaler.scale_.tolist(),
-            "coef": model.coef_[0].tolist(),
-            "intercept": float(model.intercept_[0]),
-            "correct_from": 0.5,
-            "wrong_below": 0.5,
-        }
-    )
-    by_corpus = defaultdict(list)
-    for k, i in enumerate(train):
-        by_corpus[i.corpus].append(k)
-    scored = []
-    for index in by_corpus.values():
-        es = [train[k] for k in index]
-        scored.append((chances(weights, [rows[k] for k in index]), [e.label for e in es], labels_of(es)))
-
-    def mean_f1(hi: float, lo: float) -> float:
-        cut = replace(weights, correct_from=hi, wrong_below=lo)
-        return float(np.mean([macro_f1(g, read(cut, p, ls), ls) for p, g, ls in scored]))
-
-    pairs = [(mean_f1(hi, lo), hi, lo) for hi in GRID for lo in GRID[hi > GRID]]
-    top = max(s for s, _, _ in pairs)
-    near = [(hi, lo) for s, hi, lo in pairs if s >= top - FLAT]
-    return replace(
-        weights,
-        correct_from=float(np.median([hi for hi, _ in near])),
-        wrong_below=float(np.median([lo for _, lo in near])),
-    )
+    """bench.freeform_grader.fit over the rows' features (its corpus weights, cut points and the
+    judge's rules), each answer read by its best sample solution."""
+    examples = [
+        Example(
+            item.corpus,
+            item.file,
+            found[best(found)].features,
+            item.label,
+            item.question,
+            evidence=found,
+            echo=echo,
+        )
+        for item, (found, echo) in zip(train, rows, strict=True)
+    ]
+    names = tuple(f"feature_{k}" for k in range(len(examples[0].values)))
+    return weights_of(fit(examples, names))
 
 
 def best(found: tuple[Evidence, ...]) -> int:
