@@ -44,3 +44,54 @@ def test_the_text_models_are_moved_out_of_the_collectors_sight_once_loaded(tmp_p
     at_start, loaded = json.loads(out.strip().splitlines()[-1])
     assert at_start > 0, "what start-up built is frozen"
     assert loaded - at_start > 5_000, "the text models' objects are frozen too"
+
+
+def test_a_served_requests_access_line_reaches_standard_error_while_the_server_runs(tmp_path: Path) -> None:
+    """The server's log lines are written a turn of the event loop at a time (core.server.log_output):
+    an operator tailing the log sees a request's line as it ends, not when the server stops."""
+    import queue
+    import threading
+    import time
+
+    import httpx
+
+    from tests.conftest import free_port
+
+    port = free_port(reserve=False)
+    env = {
+        **os.environ,
+        "FEEDBACK_STUDIO_DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'serve.sqlite3'}",
+        "FEEDBACK_STUDIO_SEED_DEMO": "false",
+        "FEEDBACK_STUDIO_LOG_LEVEL": "INFO",
+    }
+    server = subprocess.Popen(
+        [sys.executable, "-m", "core.cli", "serve", "--port", str(port)],
+        cwd=ROOT,
+        env=env,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    lines: queue.Queue[str] = queue.Queue()
+    threading.Thread(target=lambda: [lines.put(line) for line in server.stderr], daemon=True).start()  # type: ignore[union-attr]
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                answered = httpx.get(f"http://127.0.0.1:{port}/studio/info", timeout=2)  # no token: 400
+                break
+            except httpx.TransportError:
+                time.sleep(0.2)
+        assert answered.status_code == 400
+        seen = []
+        while time.monotonic() < deadline:
+            try:
+                seen.append(lines.get(timeout=5))
+            except queue.Empty:
+                break
+            if '"path": "/studio/info"' in seen[-1]:
+                break
+        assert '"path": "/studio/info", "status": 400' in seen[-1], seen[-5:]
+        assert server.poll() is None  # written while the server runs
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
