@@ -189,19 +189,45 @@ class FeedbackOperations:
     ) -> FeedbackResult:
         """Feedback on an answer as both compute routes and the retest give it; with `build` false,
         _Unprepared when the task's engine model is not built yet."""
-        ctx = EngineContext(
-            catalogue=self.ctx.runtime.catalogue,
-            graded=graded,
-            cache_key=(tenant, task.id, digest),
-            similarity=self.ctx.runtime.similarity if task.task_type is TaskType.FREEFORM_TEXT else None,
-            transcript=transcript,
-        )
+        ctx = self._engine_context(tenant, task, digest, graded, transcript)
         if not build and not prepared(task, ctx):
             raise _Unprepared(task, ctx)
         try:
             return compute_result(task, answer, ctx)
         except EngineUnavailable as exc:
             raise InvalidParameter(str(exc)) from None
+
+    def _engine_context(
+        self, tenant: str, task: TaskBase, digest: str, graded: tuple[GradedExample, ...], transcript: Any
+    ) -> EngineContext:
+        """What the engine judges an answer to this revision of the task with; its cache key names
+        the revision, so a model built ahead (prepare_stored) is the one the next answer finds."""
+        return EngineContext(
+            catalogue=self.ctx.runtime.catalogue,
+            graded=graded,
+            cache_key=(tenant, task.id, digest),
+            similarity=self.ctx.runtime.similarity if task.task_type is TaskType.FREEFORM_TEXT else None,
+            transcript=transcript,
+        )
+
+    async def prepare_stored(self, tenant: str, task_id: str) -> None:
+        """Build a stored freeform task's engine model now, in a worker thread, rather than when its
+        next answer comes: after graded answers are added, whose judgement makes the model dear (a
+        learner's answer would wait up to seconds for it)."""
+        await self.ctx.runtime.text_models()
+
+        def revision(connection: Connection) -> tuple[TaskBase, str, tuple[GradedExample, ...]] | None:
+            stored = tasks.read_revision(connection, tenant, task_id)
+            if stored is None or stored.type is not TaskType.FREEFORM_TEXT:
+                return None
+            task = self._stored_task(connection, tenant, task_id, stored.content_hash)
+            graded = self.graded_examples(connection, tenant, task, stored.graded_count)
+            return task, stored.content_hash, graded
+
+        found = await self.ctx.runtime.db.run_read(revision)
+        if found is not None:
+            task, digest, graded = found
+            await asyncio.to_thread(prepare, task, self._engine_context(tenant, task, digest, graded, None))
 
     async def judge_off_loop(
         self,

@@ -145,7 +145,9 @@ class LocalService:
     async def add_graded_answers(
         self, tenant_id: str, task_id: str, request: GradedAnswersRequest
     ) -> GradedAnswersResponse:
-        return await self._graded.add_graded_answers(tenant_id, task_id, request)
+        added = await self._graded.add_graded_answers(tenant_id, task_id, request)
+        await self._feedback.prepare_stored(added.tenantId, task_id)  # the next answer finds it built
+        return added
 
     # --- tutors and simulations -----------------------------------------------------------------
 

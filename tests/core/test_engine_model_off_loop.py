@@ -11,7 +11,15 @@ import uuid
 
 import pytest
 
-from core.api import Correctness, Expectation, FreeformTextTask, TestAnswer, TestAnswersRequest
+from core.api import (
+    Correctness,
+    Expectation,
+    FreeformTextTask,
+    GradedAnswer,
+    GradedAnswersRequest,
+    TestAnswer,
+    TestAnswersRequest,
+)
 from core.engine.freeform import model as model_module
 from core.service.local import LocalService
 from tests.contract.builders import compute, compute_stored, mc_task
@@ -75,3 +83,37 @@ async def test_a_freeform_model_is_built_off_the_event_loop_while_a_choice_task_
     assert built_on and threading.get_ident() not in built_on  # never on the loop's thread
     again = await service.compute_feedback_for_task(task.id, compute_stored(task, answer))
     assert again.result.points == feedback.result.points and len(built_on) == 1  # built once
+
+
+async def test_graded_answers_added_have_the_model_built_before_the_next_answer_comes(
+    service: LocalService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Graded answers make a task's model dear (each one is judged when it is built): it is built
+    when they are added, so the next learner's answer does not wait for it."""
+    task = circuit()
+    await service.upsert_task("default", task)
+    built: list[int] = []
+    build = model_module.build_model
+
+    def counted_build(*args, **kwargs):
+        built.append(len(args[1]))  # the graded answers it was built with
+        return build(*args, **kwargs)
+
+    monkeypatch.setattr(model_module, "build_model", counted_build)
+    graded = [
+        GradedAnswer(answer={"content": text}, correctness=correctness)
+        for text, correctness in [
+            ("Close the circuit from one pole to the other.", Correctness.CORRECT),
+            ("Connect both poles of the battery to the bulb.", Correctness.CORRECT),
+            ("A closed loop through the bulb and the battery.", Correctness.CORRECT),
+            ("Press the bulb hard.", Correctness.WRONG),
+            ("Use one wire only.", Correctness.WRONG),
+            ("Wait until it lights.", Correctness.WRONG),
+        ]
+    ]
+    await service.add_graded_answers("default", task.id, GradedAnswersRequest(answers=graded))
+    assert built == [6]  # built with the six, before the next answer
+    feedback = await service.compute_feedback_for_task(
+        task.id, compute_stored(task, {"content": "Close the circuit: one pole to the other."})
+    )
+    assert feedback.result.points.achievedPoints > 0 and built == [6]  # found built
