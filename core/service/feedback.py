@@ -14,6 +14,7 @@ job runs on the event loop (on a SQLite file), where it would hold every other r
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Callable
 from functools import partial
 from typing import Any
@@ -53,6 +54,8 @@ from core.service.simulation import SimulationOperations
 from core.store import interactions, tasks, verdict_overrides
 from core.store import models as m
 from core.store.writer import Read
+
+log = logging.getLogger(__name__)
 
 JUDGES_TEXT = frozenset({TaskType.FREEFORM_TEXT, TaskType.SIMULATION})
 """Task types whose feedback reads free text with the sentence encoder and the lemma dictionaries."""
@@ -225,9 +228,13 @@ class FeedbackOperations:
             return task, stored.content_hash, graded
 
         found = await self.ctx.runtime.db.run_read(revision)
-        if found is not None:
-            task, digest, graded = found
+        if found is None:
+            return
+        task, digest, graded = found
+        try:
             await asyncio.to_thread(prepare, task, self._engine_context(tenant, task, digest, graded, None))
+        except Exception:  # what was asked for is stored; the next answer builds the model (or says why not)
+            log.exception("building the engine model of task %r ahead of its answers failed", task_id)
 
     async def judge_off_loop(
         self,

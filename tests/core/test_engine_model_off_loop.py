@@ -117,3 +117,26 @@ async def test_graded_answers_added_have_the_model_built_before_the_next_answer_
         task.id, compute_stored(task, {"content": "Close the circuit: one pole to the other."})
     )
     assert feedback.result.points.achievedPoints > 0 and built == [6]  # found built
+
+
+async def test_graded_answers_are_stored_even_when_building_the_model_ahead_fails(
+    service: LocalService, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Building ahead is a saving, not part of the request: what the author sent is kept, and the
+    next answer builds the model (or says why it cannot)."""
+    task = circuit()
+    await service.upsert_task("default", task)
+
+    def failing_build(*args, **kwargs):
+        raise RuntimeError("no room")
+
+    monkeypatch.setattr(model_module, "build_model", failing_build)
+    graded = [
+        GradedAnswer(
+            answer={"content": f"answer {n}"}, correctness=Correctness.CORRECT if n % 2 else Correctness.WRONG
+        )
+        for n in range(6)
+    ]
+    added = await service.add_graded_answers("default", task.id, GradedAnswersRequest(answers=graded))
+    assert (added.added, added.total) == (6, 6)
+    assert "ahead of its answers failed" in caplog.text
