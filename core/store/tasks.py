@@ -122,17 +122,21 @@ _READ_REVISION = select(_tasks.c.type, _tasks.c.content_hash, _tasks.c.version, 
 as running it)."""
 _READ_DEFINITION = select(_tasks.c.definition).where(_BY_KEY)
 _LOCK_ROW = select(_tasks).where(_BY_KEY).with_for_update()
-_CHANGED = ("definition", "content_hash", "title", "language", "version", "updated_at")
-"""What an update of a task's content writes."""
-_UPDATE_CONTENT = (
-    update(_tasks)
-    .where(
-        (_tasks.c.tenant_id == bindparam("key_tenant_id")) & (_tasks.c.task_id == bindparam("key_task_id"))
+
+
+@lru_cache(maxsize=4)
+def _update_content(columns: tuple[str, ...]) -> Any:
+    """The update of a task's content that sets `columns`, built once (building a statement with
+    its values in cost a task upsert more CPU than executing it); the key is bound under names of
+    its own, since an UPDATE keeps its columns' names for their new values."""
+    return (
+        update(_tasks)
+        .where(
+            (_tasks.c.tenant_id == bindparam("key_tenant_id"))
+            & (_tasks.c.task_id == bindparam("key_task_id"))
+        )
+        .values({name: bindparam(f"new_{name}") for name in columns})
     )
-    .values({name: bindparam(f"new_{name}") for name in _CHANGED})
-)
-"""Built once, like the writes below: building a statement with its values in cost a task upsert
-more CPU than executing it."""
 
 
 @lru_cache(maxsize=2)
@@ -260,7 +264,7 @@ def write_task(
         updated_at=now,
     )
     connection.execute(
-        _UPDATE_CONTENT,
+        _update_content(tuple(changed)),
         {
             "key_tenant_id": tenant_id,
             "key_task_id": task.id,
