@@ -11,6 +11,7 @@ because "is not attracted" contradicts "is attracted".
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -130,7 +131,12 @@ class AnswerWords:
             self.by_spelling.setdefault(strip_accents(token.norm), []).append(token)
         self._spellings = list(self.by_spelling)
         self._found: dict[tuple[str, str], tuple[list[Token], float]] = {}
+        self._holders: dict[tuple[str, str], frozenset[int]] = {}
         self._tokens = analysis.tokens
+        self._sentence = analysis.tokens[0].sentence if whole is not None and analysis.tokens else None
+        """For a sentence's words, its index in the answer."""
+        self.single_sentence = len(analysis.sentences) <= 1
+        """Then its one sentence holds every word it has: nothing to look up per sentence."""
 
     @cached_property
     def values(self) -> frozenset[tuple[str, str]]:
@@ -162,6 +168,35 @@ class AnswerWords:
             return self.by_spelling[nearest], TYPO_CREDIT
         held = [t for stem in parts for t in self.by_stem.get(stem, ())]
         return (held, PART_CREDIT) if held else ([], 0.0)
+
+    def holders(self, term: KeyTerm) -> frozenset[int]:
+        """The answer's sentences (indices) that may hold the term: a word of its stem or of an
+        opposite stem, a near spelling or a shared part; computed once per term for the whole
+        answer. Asked of a sentence's words, the whole answer's answer."""
+        if self._whole is not None:
+            return self._whole.holders(term)
+        key = (term.stem, term.norm)
+        found = self._holders.get(key)
+        if found is None:
+            stems = [term.stem, *self.opposites.get(term.stem, ())]
+            if allowed_edits(strip_accents(term.norm)) > 0 and self._spellings:
+                spellings, parts = self.near(term)
+                stems += parts
+                near = [t.sentence for s in spellings for t in self.by_spelling[s]]
+            else:
+                near = []
+            found = frozenset([*near, *(t.sentence for s in stems for t in self.by_stem.get(s, ()))])
+            self._holders[key] = found
+        return found
+
+    def reachable(self, terms: tuple[KeyTerm, ...]) -> Sequence[KeyTerm]:
+        """The terms this text may hold (see :meth:`holders`); in it the others are neither found
+        nor said the other way round, so they add nothing to its coverage of a reference. Most
+        terms are absent from most sentences, and asking each sentence for each of them was most
+        of the cost of judging a long text (a tutor's conversation) against many facts."""
+        if self._whole is None or self._whole.single_sentence:
+            return terms
+        return [t for t in terms if self._sentence in self._whole.holders(t)]
 
     def near(self, term: KeyTerm) -> tuple[list[str], list[str]]:
         """The spellings within the term's typo distance, nearest first, and (in a compounding
@@ -230,7 +265,7 @@ def share_part(a: str, b: str) -> bool:
     return len(ra) >= 6 and len(rb) >= 6 and ra[:6] == rb[:6]
 
 
-def _turned(words: AnswerWords, terms: tuple[KeyTerm, ...], stems: set[str]) -> int:
+def _turned(words: AnswerWords, terms: Sequence[KeyTerm], stems: set[str]) -> int:
     """How many of the terms are said only as their opposites, each the other way round. Two (or
     four …) say a covariation from its other end ("the shorter the string, the higher the pitch"
     for "the longer the string, the lower the pitch"), which states the same; one says the
@@ -258,7 +293,8 @@ def coverage(words: AnswerWords, terms: tuple[KeyTerm, ...], *, opposites: bool 
     the other polarity. The judge of new tasks reads them; the graded-answer grader, whose
     constants were chosen without them, does not."""
     total = sum(t.weight for t in terms)
-    if total <= 0:
+    reachable = words.reachable(terms)
+    if total <= 0 or not reachable:
         return Coverage(0.0, (), ())
     earned = 0.0
     turned = 0.0
@@ -266,9 +302,9 @@ def coverage(words: AnswerWords, terms: tuple[KeyTerm, ...], *, opposites: bool 
     contradicted: list[Token] = []
     opposed: list[Token] = []
     stems = {t.stem for t in terms} if opposites else set()
-    turned_round = _turned(words, terms, stems) if opposites else 0
+    turned_round = _turned(words, reachable, stems) if opposites else 0
     both_turned = turned_round >= 2 and turned_round % 2 == 0
-    for term in terms:
+    for term in reachable:
         tokens, credit = words.find(term)
         said = _said_opposite(words, term, stems) if opposites and not tokens else []
         if said and both_turned:

@@ -51,6 +51,8 @@ def find_phrase(sentences: Sequence[AnswerWords], terms: tuple[KeyTerm, ...]) ->
     contradicted: tuple[Token, ...] = ()
     stems = {t.stem for t in terms}
     for words in sentences:
+        if len(words.reachable(terms)) < len(terms):
+            continue  # a word of the phrase is neither in this sentence nor its opposite
         agrees: list[bool] = []
         occurrences: list[list[Token]] = []
         for term in terms:

@@ -20,7 +20,7 @@ from core.engine.text.normalise import normalise_word
 from core.engine.text.phrases import Found, evidence_spans, find_phrase, phrase_terms
 from core.engine.text.relations import reversed_relation, sentence_relations
 from core.engine.text.segment import clause_breaks, sentences
-from core.engine.text.tokens import analyse
+from core.engine.text.tokens import Analysis, analyse, sentence_tokens
 
 
 def test_normalisation_folds_width_case_apostrophes_and_sharp_s() -> None:
@@ -254,6 +254,47 @@ def test_each_sentence_finds_a_term_by_the_words_it_holds(
         tokens, credit = words.find(key)
         got = [(answer.text[t.start : t.end], credit) for t in tokens]
         assert got == ([expected] if expected else [])
+
+
+@pytest.mark.parametrize(
+    ("base", "text", "reference"),
+    [
+        # the words themselves, a typo, an opposite and a negation, each in another sentence
+        (
+            "en",
+            "The bulb is dark. The curent flows in a closed circuit. It is open now. It is not closed.",
+            "The current flows through the bulb in a closed circuit.",
+        ),
+        # a covariation turned round in one sentence, its plain statement in the next
+        (
+            "en",
+            "When the string is shorter, the pitch is higher. A longer string gives a lower pitch.",
+            "The longer the string, the lower the pitch.",
+        ),
+        # a compound's part and a joined separable verb, each in a sentence of its own
+        (
+            "de",
+            "Das Licht ist aus. Ich zeige das Informationsschreiben. Die Schiene ausdehnt sich.",
+            "Das Schreiben zeigen. Die Schiene dehnt sich aus.",
+        ),
+    ],
+)
+def test_a_sentence_covers_a_reference_as_if_it_were_indexed_alone(
+    base: str, text: str, reference: str
+) -> None:
+    """Terms a sentence cannot hold are skipped (AnswerWords.reachable): each sentence's coverage
+    and the phrases found stay what indexing the sentence alone gives."""
+    answer = analyse(text, base)
+    alone = [
+        AnswerWords(Analysis(answer.text, base, tuple(tokens), ())) for tokens in sentence_tokens(answer)
+    ]
+    terms = key_terms(analyse(reference, base))
+    for indexed, own in zip(sentence_words(answer), alone, strict=True):
+        assert coverage(indexed, terms, opposites=True) == coverage(own, terms, opposites=True)
+    for sentence in analyse(reference, base).sentences:
+        phrase = phrase_terms(analyse(reference[sentence.start : sentence.end], base))
+        assert find_phrase(sentence_words(answer), phrase) == find_phrase(alone, phrase)
+    assert any(coverage(words, terms, opposites=True).score > 0 for words in alone[1:])
 
 
 @pytest.mark.parametrize(
