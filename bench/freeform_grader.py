@@ -12,6 +12,16 @@ is within 0.01 of the best, the median of each (a flat optimum's middle, not its
 
 --write trains on all three corpora the same way and writes core/engine/freeform/grader.json.
 
+Several sample solutions: every question of the three corpora has one, yet an author may give
+several, and the judge takes the best (they are alternatives). The best of several estimates is an
+optimistic one, so the judge lowers it by a learnt penalty per logarithm of their number
+(JudgeWeights.best_of). It is learnt here on questions given further solutions: correct learner
+answers (of at least four words) of the same question, 1, 2 or 4 of them, drawn once per question,
+taken from each corpus's first file; that file's answers to judge, without the drawn ones, are
+judged against the solution and the first k drawn. The penalty for a held-out corpus is chosen on
+the other two (judged with the weights trained without it), as the cut points are; the table shows
+each corpus with and without it.
+
 --cohort N measures a frozen cohort (docs/freeform-engine.md, "Relative evidence"): per question,
 the mean and spread of the features over its first N answers are frozen, and a second model adds
 each answer's z-scores of fact alignment and fact gain among them. Judged are the answers after
@@ -85,6 +95,14 @@ class Example:
     echo: bool = False
 
 
+EXTRA_SOLUTIONS = (1, 2, 4)
+"""How many further sample solutions (correct learner answers) the questions get in the several-
+solutions table."""
+MIN_SOLUTION_WORDS = 4
+"""A learner answer of fewer words ("Yes.", "sand") is no sample solution an author would write."""
+PENALTIES = np.round(np.arange(0.0, 3.0001, 0.1), 1)
+
+
 def labels_of(examples: list[Example]) -> list[str]:
     seen = {e.label for e in examples}
     return [label for label in ("CORRECT", "PARTIAL", "WRONG") if label in seen]
@@ -107,6 +125,67 @@ def examples_of(corpus: str, file: str) -> list[Example]:
                 Example(corpus, file, values, item["label"], task.id, position, per_reference, found, echo)
             )
     return out
+
+
+def with_more_solutions(corpus: str, seed: int = 0) -> list[Example]:
+    """The answers to judge of the corpus's first file, each with its evidence against the sample
+    solution and then against the question's drawn correct answers (max(EXTRA_SOLUTIONS) of them;
+    ``evidence[: k + 1]`` is the question with k further solutions). Questions with too few such
+    answers are left out; the drawn answers are not judged."""
+    file = CORPORA[corpus][0]
+    rng = np.random.default_rng(seed)
+    out = []
+    for question in read_questions(DATA / file):
+        pool = question.get("train") or question["test"]
+        correct = [
+            i["answer"]
+            for i in pool
+            if i["label"] == "CORRECT" and len(i["answer"].split()) >= MIN_SOLUTION_WORDS
+        ]
+        if len(correct) < max(EXTRA_SOLUTIONS):
+            continue
+        drawn = [correct[i] for i in rng.permutation(len(correct))[: max(EXTRA_SOLUTIONS)]]
+        task = task_of({**question, "sampleSolutions": [*question["sampleSolutions"][:1], *drawn]})
+        model = build_model(task, (), LexicalBackend())
+        for item in question["test"]:
+            if item["answer"] in drawn:
+                continue
+            answer = AnswerText.of(analyse(item["answer"], model.base))
+            found = tuple(evidence(r, answer) for r in model.references)
+            values = found[0].features
+            echo = echoes(model.statement, answer)
+            out.append(Example(corpus, file, values, item["label"], task.id, evidence=found, echo=echo))
+    return out
+
+
+def chances(weights: JudgeWeights, examples: list[Example]) -> list[list[float]]:
+    """Each answer's chance against each of its sample solutions (before the penalty)."""
+    return [[ruled_probability(weights, f, e.echo) for f in e.evidence] for e in examples]
+
+
+def several_solutions_f1(
+    weights: JudgeWeights, examples: list[Example], per_solution: list[list[float]], k: int
+) -> float:
+    """Macro-F1 of the answers judged against the sample solution and k further ones."""
+    labels = labels_of(examples)
+    predicted = read(weights, np.array([weights.best_of(c[: k + 1]) for c in per_solution]), labels)
+    return macro_f1([e.label for e in examples], predicted, labels)
+
+
+def fit_penalty(weights: JudgeWeights, simulated: dict[str, list[Example]]) -> float:
+    """The penalty with the best mean macro-F1 over the given corpora and numbers of further
+    solutions (the middle of a flat optimum, as the cut points)."""
+    scored = [(es, chances(weights, es)) for es in simulated.values()]
+
+    def mean_f1(penalty: float) -> float:
+        w = replace(weights, solutions_penalty=float(penalty))
+        return float(
+            np.mean([several_solutions_f1(w, es, c, k) for es, c in scored for k in EXTRA_SOLUTIONS])
+        )
+
+    score = {penalty: mean_f1(penalty) for penalty in PENALTIES}
+    top = max(score.values())
+    return float(np.median([penalty for penalty, value in score.items() if value >= top - FLAT]))
 
 
 def best_reference(per_reference: np.ndarray) -> int:
@@ -228,7 +307,7 @@ def probabilities(weights: JudgeWeights, examples: list[Example]) -> np.ndarray:
     if examples and len(weights.coef) != len(examples[0].evidence[0].features):
         # a cohort model: features beyond the evidence's, so no rules
         return weights.probabilities(np.array([e.values for e in examples]))
-    return np.array([max(ruled_probability(weights, f, e.echo) for f in e.evidence) for e in examples])
+    return np.array([weights.best_of(c) for c in chances(weights, examples)])
 
 
 def cohort_weights(examples: list[Example], corpus: str, cohort: bool) -> JudgeWeights:
@@ -300,8 +379,34 @@ def main() -> None:
         print(
             f"{corpus:<14} {'':<28} {scores(held_out[corpus], [e for e in examples if e.corpus == corpus])}"
         )
+    started = time.perf_counter()
+    simulated = {corpus: with_more_solutions(corpus) for corpus in CORPORA}
+    print(
+        f"\nseveral sample solutions ({time.perf_counter() - started:.1f} s): the solution and k correct learner "
+        "answers as further ones; macro-F1, the best solution's chance as it is -> lowered by the penalty "
+        "chosen on the other two corpora"
+    )
+    print(
+        f"{'judged':<14} {'answers':>7} {'penalty':>7} {'k = 0':>6} "
+        + " ".join(f"{f'k = {k}':>15}" for k in EXTRA_SOLUTIONS)
+    )
+    for corpus, judged in simulated.items():
+        weights = held_out[corpus]
+        penalty = fit_penalty(weights, {c: es for c, es in simulated.items() if c != corpus})
+        per_solution = chances(weights, judged)
+        cells = [
+            f"{several_solutions_f1(weights, judged, per_solution, k):.3f} -> "
+            f"{several_solutions_f1(replace(weights, solutions_penalty=penalty), judged, per_solution, k):.3f}"
+            for k in EXTRA_SOLUTIONS
+        ]
+        alone = several_solutions_f1(weights, judged, per_solution, 0)
+        print(
+            f"{corpus:<14} {len(judged):>7} {penalty:>7.2f} {alone:>6.3f} "
+            + " ".join(f"{c:>15}" for c in cells)
+        )
     if args.write:
         grader = fit(examples)
+        grader["solutions_penalty"] = fit_penalty(weights_of(grader), simulated)
         grader["trained_on"] = [file for files in CORPORA.values() for file in files]
         target = ROOT / "core" / "engine" / "freeform" / "grader.json"
         target.write_text(json.dumps(grader, indent=2) + "\n", encoding="utf-8")

@@ -3,6 +3,7 @@ facts of a sample solution, paraphrases in other words and languages, negation, 
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from core.api import (
@@ -18,6 +19,7 @@ from core.assets import demo_tasks
 from core.engine.base import EngineContext
 from core.engine.freeform import judgement_of
 from core.engine.freeform.facts import split_facts, without_point_marks
+from core.engine.freeform.judge import shipped_weights
 from core.engine.messages import Catalogue
 from core.engine.text.embedding import encoder
 from tests.core.engine.test_freeform import judge
@@ -578,3 +580,50 @@ def _verdict(task: FreeformTextTask, answer: str) -> Correctness:
     if points.achievedPoints >= points.achievablePoints:
         return Correctness.CORRECT
     return Correctness.WRONG if points.achievedPoints == 0 else Correctness.PARTIAL
+
+
+ENERGY = FreeformTextTask(
+    id="energy",
+    problemStatement="Name one renewable source of energy and explain why it is renewable.",
+    sampleSolutions=[
+        {"content": "Solar power: the sun will keep shining for billions of years."},
+        {"content": "Wind power: the wind is driven by the sun's heat and never runs out."},
+        {"content": "Hydropower: the water cycle refills the rivers and lakes with rain."},
+    ],
+)
+
+
+@pytest.mark.parametrize(
+    ("content", "expected"),
+    [
+        ("Wind power, because the sun heats the air and the wind never runs out.", Correctness.CORRECT),
+        ("Hydropower, since rain refills the rivers again and again.", Correctness.CORRECT),
+        ("Solar energy, because the sun keeps shining for billions of years.", Correctness.CORRECT),
+        ("Coal, because there is a lot of it.", Correctness.WRONG),
+    ],
+)
+def test_any_one_of_several_sample_solutions_is_a_correct_answer(content: str, expected: Correctness) -> None:
+    """Sample solutions are alternatives: the penalty for their number leaves an answer that states
+    one of them CORRECT (an average over the solutions would not)."""
+    assert verdict(ENERGY, content) is expected
+
+
+def test_the_best_of_several_sample_solutions_is_lowered_by_their_number() -> None:
+    """The best of several chances is an optimistic estimate (docs/freeform-engine.md): its logit
+    loses the learnt penalty per logarithm of the number of solutions; one solution, a verbatim
+    solution (1) and an echo of the question (0) keep theirs."""
+    weights = shipped_weights()
+    assert weights.solutions_penalty > 0
+    p = 0.6
+    assert weights.best_of([p]) == p
+    two, four = weights.best_of([p, 0.1]), weights.best_of([p, p, 0.2, 0.3])
+    assert four < two < p
+    logit = np.log(p / (1 - p)) - weights.solutions_penalty * np.log(2)
+    assert two == pytest.approx(1 / (1 + np.exp(-logit)))
+    assert weights.best_of([1.0, 0.2, 0.1]) == 1.0
+    assert weights.best_of([0.0, 0.0]) == 0.0
+
+
+@pytest.mark.parametrize("solution", [s.content for s in ENERGY.sampleSolutions])
+def test_each_of_several_sample_solutions_is_correct_on_its_own_task(solution: str) -> None:
+    assert verdict(ENERGY, solution) is Correctness.CORRECT
