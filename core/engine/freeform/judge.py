@@ -21,8 +21,8 @@ A logistic model over the four, trained across tasks on the labelled corpora in 
 by ``bench/freeform_grader.py`` (which also judges it leaving one corpus out), gives the chance
 that the answer is correct; two cut points, chosen there on the training corpora, read it as
 CORRECT, PARTIAL or WRONG. The best of the sample solutions (they are alternatives) counts, its
-chance lowered by a learnt amount per sample solution beyond the first: the best of several noisy
-judgements is an optimistic one (:meth:`JudgeWeights.best_of`).
+chance lowered, when there are several, by a learnt amount per logarithm of their number: the best
+of several noisy judgements is an optimistic one (:meth:`JudgeWeights.best_of`).
 """
 
 from __future__ import annotations
