@@ -39,7 +39,14 @@ import numpy as np
 from core.api import Correctness
 from core.engine.text.coverage import AnswerWords, Coverage, KeyTerm, coverage, sentence_words, substituted
 from core.engine.text.embedding import encoder
-from core.engine.text.relations import Causal, reversed_relation, sentence_relations
+from core.engine.text.relations import (
+    Causal,
+    Comparison,
+    reversed_comparison,
+    reversed_relation,
+    sentence_comparisons,
+    sentence_relations,
+)
 from core.engine.text.replies import other_reply
 from core.engine.text.tokens import Analysis, Token
 
@@ -61,6 +68,11 @@ class Fact:
     terms: tuple[KeyTerm, ...]
     relation: Causal | None = None
     """The cause and effect the fact states, if it states one ("… because …", "…, so …")."""
+    comparison: Comparison | None = None
+    """What the fact compares with what, if it compares ("… less dense than …")."""
+    claims: tuple[tuple[KeyTerm, ...], ...] = ()
+    """The key terms of each of its clauses, when several of them state something (see
+    :func:`contradicts`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +88,8 @@ class Reference:
     """Per fact, the cosine of the nearest sentence of the problem statement: the task's baseline."""
     reply: str | None = None
     """The reply the solution opens with ("no", "yes", or the letter of a choice, "a")."""
+    question: frozenset[str] = frozenset()
+    """The stems of the problem statement's words."""
 
     @property
     def values(self) -> frozenset[str]:
@@ -165,8 +179,9 @@ class Evidence:
     contradicts: bool
     """A sentence states a fact with one of its words turned into its opposite ("Bulb A is in an
     open path …" for "… a closed path …": half the fact's terms or more, counting the opposite as
-    the word), or the answer opens with another reply than the solution ("Yes, …" for "No. …",
-    "B." for "A."): it says the opposite of the solution."""
+    the word), compares what a fact compares the other way round ("water is less dense than ice"
+    for "ice is less dense than water"), or opens with another reply than the solution ("Yes, …"
+    for "No. …", "B." for "A."): it says the opposite of the solution."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,6 +219,7 @@ class AnswerText:
     sentence_words: tuple[AnswerWords, ...]
     vectors: np.ndarray
     relations: tuple[Causal, ...]
+    comparisons: tuple[Comparison, ...]
     analysis: Analysis
 
     @classmethod
@@ -222,6 +238,7 @@ class AnswerText:
             else sentence_words(answer, MAX_SENTENCES, words),
             sentence_vectors(answer),
             sentence_relations(answer, MAX_SENTENCES),
+            sentence_comparisons(answer, MAX_SENTENCES),
             answer,
         )
 
@@ -240,10 +257,19 @@ def aligned(answer: AnswerText, terms: tuple[KeyTerm, ...]) -> Coverage:
 def evidence(reference: Reference, answer: AnswerText) -> Evidence:
     in_sentence = [aligned(answer, fact.terms) for fact in reference.facts]
     # Its words in a swapped relation ("heated because it expands" for "expands because it is
-    # heated") do not state a fact, however many of them there are.
-    # So do its words around another element or quantity ("bulb B" for "bulb A").
+    # heated"), or with the things compared swapped ("water is less dense than ice" for "ice is
+    # less dense than water"), do not state a fact, however many of them there are.
+    # Nor do its words around another element or quantity ("bulb B" for "bulb A").
     values = reference.values
-    swapped = np.array(
+    compared_backwards = np.array(
+        [
+            bool(
+                f.comparison and reversed_comparison(f.comparison, answer.comparisons, answer.words.opposites)
+            )
+            for f in reference.facts
+        ]
+    )
+    swapped = compared_backwards | np.array(
         [
             bool(f.relation and reversed_relation(f.relation, answer.relations))
             or bool(values and substituted(f.terms, values, answer.words))
@@ -261,12 +287,24 @@ def evidence(reference: Reference, answer: AnswerText) -> Evidence:
         [bool(f.terms and coverage(answer.words, f.terms, opposites=True).opposed) for f in reference.facts]
     )
     gain = np.where(opposed | swapped, np.minimum(gain, 0.0), gain)
+    # A fact of several claims is contradicted when one of them is ("ice is more dense than
+    # water" against "ice is less dense than water, because …"); only a fact with an opposite
+    # word anywhere in the answer can be. An opposite the question says is its condition ("if
+    # the speed is increased"), which a claim without the fact's other half cannot tell.
+    claims = [
+        said
+        for f, o in zip(reference.facts, opposed, strict=True)
+        if o
+        for said in (aligned(answer, claim) for claim in f.claims)
+        if not any(t.stem in reference.question for t in said.opposed)
+    ]
     return Evidence(
         features=np.array([lexical.mean(), gain.mean(), (gain > 0).mean(), (lexical * gain).mean()]),
         shown=(lexical >= FACT_SHOWN_LEXICALLY) | (gain >= FACT_SHOWN_BY_MEANING),
         matched=tuple(c.matched for c in in_sentence),
         verbatim=bool((nearest >= SAME_TEXT).all() and not (opposed | swapped).any()),
-        contradicts=contradicts(reference, in_sentence)
+        contradicts=contradicts(reference, in_sentence + claims)
+        or bool(compared_backwards.any())
         or other_reply(reference.reply, answer.analysis) is not None,
     )
 

@@ -26,9 +26,9 @@ from core.engine.text.coverage import AnswerWords, KeyTerm, coverage, key_terms
 from core.engine.text.embedding import encoder
 from core.engine.text.languages import base_of
 from core.engine.text.phrases import phrase_terms
-from core.engine.text.relations import sentence_relations
+from core.engine.text.relations import sentence_comparisons, sentence_relations
 from core.engine.text.replies import reply
-from core.engine.text.tokens import Analysis, analyse
+from core.engine.text.tokens import Analysis, Token, analyse
 
 CACHE_SIZE = 128
 ENCODED_TOGETHER = 64
@@ -181,14 +181,35 @@ def _references(
                 vectors=vectors,
                 statement_similarity=(statement_vectors @ vectors.T).max(axis=0),
                 reply=said.said if said else None,
+                question=question,
             )
         )
     return tuple(references)
 
 
 def _fact(text: Analysis, question: frozenset[str]) -> Fact:
-    relations = sentence_relations(text)
-    return Fact(text.text, key_terms(text, question), relations[0] if relations else None)
+    relations, comparisons = sentence_relations(text), sentence_comparisons(text)
+    return Fact(
+        text.text,
+        key_terms(text, question),
+        relations[0] if relations else None,
+        comparisons[0] if comparisons else None,
+        _claims(text, question),
+    )
+
+
+def _claims(text: Analysis, question: frozenset[str]) -> tuple[tuple[KeyTerm, ...], ...]:
+    """The key terms of each clause of a fact that states something of its own (two content
+    words or more), when it has several such clauses: "ice is less dense than water, because its
+    molecules are further apart" makes two claims, and an answer that turns one round ("ice is
+    more dense than water") contradicts the fact however little of the other it says."""
+    clauses: dict[int, list[Token]] = {}
+    for token in text.tokens:
+        clauses.setdefault(token.clause, []).append(token)
+    claims = [tokens for tokens in clauses.values() if sum(not (t.stop or t.negation) for t in tokens) >= 2]
+    if len(claims) < 2:
+        return ()
+    return tuple(key_terms(Analysis(text.text, text.base, tuple(tokens), ()), question) for tokens in claims)
 
 
 def judge_probability(model: TaskModel, answer: AnswerText) -> float:

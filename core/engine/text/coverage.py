@@ -12,13 +12,13 @@ because "is not attracted" contradicts "is attracted".
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
-from core.engine.text.languages import antonyms
+from core.engine.text.languages import DEGREE_WORDS, antonyms
 from core.engine.text.normalise import strip_accents
 from core.engine.text.tokens import LABEL, Analysis, Token, sentence_tokens, value_heads
 
@@ -53,6 +53,8 @@ class KeyTerm:
     """A number or a label ("bulb A"): see :func:`substituted`."""
     head: str = ""
     """For a value, the stem of the word it belongs to ("bulb" for "bulb A")."""
+    modifies: frozenset[str] = frozenset()
+    """For a degree word ("more", "weniger"), the stems of the words it says how much of."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,18 +73,47 @@ class Coverage:
 
 def key_terms(reference: Analysis, question_stems: frozenset[str] = frozenset()) -> tuple[KeyTerm, ...]:
     heads = {token.start: head for token, head in value_heads(reference.tokens)}
+    modified = modified_words(reference)
     terms: dict[tuple[str, bool], KeyTerm] = {}
     for token in reference.tokens:
-        if token.negation or (token.stem, token.negated) in terms:
+        key = (token.stem, token.negated)
+        if token.negation:
+            continue
+        if key in terms:
+            if token.start in modified:  # "more" before another word too
+                terms[key] = replace(terms[key], modifies=terms[key].modifies | {modified[token.start]})
             continue
         weight = FUNCTION_WORD_WEIGHT if token.stop else 1.0
         if token.stem in question_stems:
             weight *= ECHOED_WORD_WEIGHT
         head = heads.get(token.start, "")
-        terms[(token.stem, token.negated)] = KeyTerm(
-            token.stem, token.norm, token.negated, weight, token.value, head
+        terms[key] = KeyTerm(
+            token.stem,
+            token.norm,
+            token.negated,
+            weight,
+            token.value,
+            head,
+            frozenset({modified[token.start]}) if token.start in modified else frozenset(),
         )
     return tuple(terms.values())
+
+
+def modified_words(text: Analysis) -> dict[int, str]:
+    """For each degree word of a text (by its start), the stem of the content word it says how
+    much of: the next one in its clause ("less dense", "more of the energy")."""
+    degree = DEGREE_WORDS.get(text.base, frozenset())
+    found: dict[int, str] = {}
+    tokens = text.tokens
+    for index, token in enumerate(tokens):
+        if token.norm not in degree:
+            continue
+        after = next(
+            (t for t in tokens[index + 1 :] if t.clause == token.clause and not (t.stop or t.negation)), None
+        )
+        if after is not None and after.norm not in degree:
+            found[token.start] = after.stem
+    return found
 
 
 def substituted(terms: tuple[KeyTerm, ...], known: frozenset[str], words: AnswerWords) -> bool:
@@ -133,10 +164,18 @@ class AnswerWords:
         self._found: dict[tuple[str, str], tuple[list[Token], float]] = {}
         self._holders: dict[tuple[str, str], frozenset[int]] = {}
         self._tokens = analysis.tokens
+        self._analysis = analysis
         self._sentence = analysis.tokens[0].sentence if whole is not None and analysis.tokens else None
         """For a sentence's words, its index in the answer."""
         self.single_sentence = len(analysis.sentences) <= 1
         """Then its one sentence holds every word it has: nothing to look up per sentence."""
+
+    @cached_property
+    def modified(self) -> dict[int, str]:
+        """What each degree word of the text says how much of (:func:`modified_words`)."""
+        if self._whole is not None:
+            return self._whole.modified
+        return modified_words(self._analysis)
 
     @cached_property
     def values(self) -> frozenset[tuple[str, str]]:
@@ -285,7 +324,13 @@ def _said_opposite(words: AnswerWords, term: KeyTerm, stems: set[str]) -> list[T
     others = words.opposites.get(term.stem)
     if not others or not stems.isdisjoint(others):
         return []
-    return words.opposite(term)
+    said = words.opposite(term)
+    if term.modifies and said:
+        # A degree word is the opposite of another only of the same thing: "more space" says
+        # nothing against "less dense".
+        modified = words.modified
+        said = [t for t in said if modified.get(t.start) in term.modifies]
+    return said
 
 
 def coverage(words: AnswerWords, terms: tuple[KeyTerm, ...], *, opposites: bool = False) -> Coverage:

@@ -59,6 +59,17 @@ SUBJECT_OPENERS: dict[str, frozenset[str]] = {
 and the voltage is 0"), which a negation before it does not cover; "not hot and dry" stays one."""
 
 
+DEGREE_WORDS: dict[str, frozenset[str]] = {
+    "en": frozenset({"more", "less"}),
+    "de": frozenset({"mehr", "weniger"}),
+    "fr": frozenset({"plus", "moins"}),
+    "it": frozenset({"più", "meno"}),
+    "es": frozenset({"más", "menos"}),
+}
+"""Words of :data:`ANTONYMS` that say how much of the word after them: "more space" is not the
+opposite of "less dense", only of "less space" (core.engine.text.coverage)."""
+
+
 ANTONYMS: dict[str, tuple[tuple[str, str], ...]] = {
     "en": (
         ("open", "closed"),
@@ -116,7 +127,9 @@ ANTONYMS: dict[str, tuple[tuple[str, str], ...]] = {
         ("erhöhen", "verringern"),
         ("mehr", "weniger"),
         ("hoch", "niedrig"),
+        ("hoch", "gering"),
         ("groß", "klein"),
+        ("groß", "gering"),
         ("warm", "kalt"),
         ("heiß", "kalt"),
         ("positiv", "negativ"),
@@ -346,13 +359,33 @@ def lemma(base: str, word: str) -> str:
 
 @cache
 def antonyms(base: str) -> dict[str, frozenset[str]]:
-    """Stem → the stems of its opposites, for the base's :data:`ANTONYMS`."""
+    """Stem → the stems of its opposites, for the base's :data:`ANTONYMS`; in English an adverb
+    has its adjective's ("slowly" against "fast" and "quickly"), since the stemmer keeps the two
+    apart ("slowli", "slow")."""
     opposites: dict[str, set[str]] = {}
     for a, b in ANTONYMS[base]:
-        sa, sb = stem(base, a.casefold()), stem(base, b.casefold())
-        opposites.setdefault(sa, set()).add(sb)
-        opposites.setdefault(sb, set()).add(sa)
+        forms_a, forms_b = _forms(base, a.casefold()), _forms(base, b.casefold())
+        for sa in forms_a:
+            opposites.setdefault(sa, set()).update(forms_b)
+        for sb in forms_b:
+            opposites.setdefault(sb, set()).update(forms_a)
     return {key: frozenset(values) for key, values in opposites.items()}
+
+
+def _forms(base: str, word: str) -> set[str]:
+    """The stems of a word of :data:`ANTONYMS` and, in English, of its adverb in -ly."""
+    forms = {stem(base, word)}
+    if base == "en":
+        if word.endswith("y"):
+            adverb = word[:-1] + "ily"
+        elif word.endswith("le"):
+            adverb = word[:-1] + "y"
+        elif word.endswith("ic"):
+            adverb = word + "ally"
+        else:
+            adverb = word + "ly"
+        forms.add(stem(base, adverb))
+    return forms
 
 
 def load_lemmatizers() -> None:

@@ -1,18 +1,25 @@
-"""Which words of a sentence give a cause and which its effect: a near miss that reuses a sample
-solution's words with cause and effect swapped ("the metal is heated because it expands") covers
-every word and is close in meaning, yet says something else.
+"""Which words of a sentence give a cause and which its effect, and which side of a comparison
+each thing is on: a near miss that reuses a sample solution's words with cause and effect swapped
+("the metal is heated because it expands"), or with the things compared swapped ("water is less
+dense than ice"), covers every word and is close in meaning, yet says something else.
 
 A causal connective opens its clause (the tokenizer starts a clause at every connective): a
 reason word ("because", "weil", "parce que") makes its clause the cause and the rest of the
 sentence the effect; a result word ("so", "deshalb", "donc") makes its clause the effect and the
 rest the cause. Words on both sides say nothing about the direction and are left out.
+
+A comparison is read in the clause of its "than" ("als", "que", "di"/"che"): the words before it
+are one side, those after it the other. Outside English the word has other uses ("als" is also
+"when" and "as"), so there it compares only after a degree word ("mehr", "plus") or, in German, a
+comparative ("geringere", "höher") in the same clause.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
-from core.engine.text.languages import CLAUSE_CONNECTIVES
+from core.engine.text.languages import CLAUSE_CONNECTIVES, DEGREE_WORDS
 from core.engine.text.tokens import Analysis, Token, sentence_tokens
 
 REASON_WORDS: dict[str, frozenset[str]] = {
@@ -86,3 +93,101 @@ def reversed_relation(fact: Causal, answer: tuple[Causal, ...]) -> bool:
         return bool(fact.cause & said.cause) and bool(fact.effect & said.effect)
 
     return any(swapped(s) for s in answer) and not any(agrees(s) for s in answer)
+
+
+THAN: dict[str, frozenset[str]] = {
+    "en": frozenset({"than"}),
+    "de": frozenset({"als"}),
+    "fr": frozenset({"que", "qu"}),
+    "it": frozenset({"di", "che"}),
+    "es": frozenset({"que"}),
+}
+COMPARATIVES: dict[str, frozenset[str]] = {
+    "de": frozenset({"besser", "schlechter", "lieber"}),
+    "fr": frozenset({"meilleur", "meilleure", "mieux", "pire"}),
+    "it": frozenset({"migliore", "peggiore", "maggiore", "minore"}),
+    "es": frozenset({"mejor", "peor", "mayor", "menor"}),
+}
+"""Besides the degree words (core.engine.text.languages.DEGREE_WORDS), words that make the next
+"than" word a comparison's, outside English."""
+NOT_COMPARING: dict[str, frozenset[str]] = {"en": frozenset({"other", "rather"})}
+"""Words before "than" that do not compare ("other than", "rather than")."""
+GERMAN_COMPARATIVE_ENDINGS = ("er", "ere", "eren", "erem", "erer", "eres")
+
+
+@dataclass(frozen=True, slots=True)
+class Comparison:
+    """The stems of the content words before and after a sentence's "than"."""
+
+    before: frozenset[str]
+    after: frozenset[str]
+
+
+def _compares(tokens: list[Token], index: int, base: str) -> bool:
+    """Whether the "than" word at ``index`` ends a comparison (see the module's docstring)."""
+    if base == "en":
+        return index > 0 and tokens[index - 1].norm not in NOT_COMPARING["en"]
+    degree = DEGREE_WORDS.get(base, frozenset()) | COMPARATIVES.get(base, frozenset())
+    clause = tokens[index].clause
+    earlier = [t for t in tokens[:index] if t.clause == clause]
+    return any(
+        t.norm in degree
+        or (
+            base == "de"
+            and len(t.norm) > 4
+            and t.norm != t.stem
+            and t.norm.endswith(GERMAN_COMPARATIVE_ENDINGS)
+        )
+        for t in earlier
+    )
+
+
+def comparison(tokens: tuple[Token, ...] | list[Token], base: str) -> Comparison | None:
+    """``tokens``: one sentence. None unless it has exactly one comparing "than" with content words
+    on both sides of it in its clause."""
+    tokens = list(tokens)
+    than = THAN.get(base, frozenset())
+    markers = [i for i, t in enumerate(tokens) if t.norm in than and _compares(tokens, i, base)]
+    if len(markers) != 1:
+        return None
+    index = markers[0]
+    clause = tokens[index].clause
+
+    def side(part: list[Token]) -> set[str]:
+        return {t.stem for t in part if t.clause == clause and not (t.stop or t.negation)}
+
+    before, after = side(tokens[:index]), side(tokens[index + 1 :])
+    here, there = frozenset(before - after), frozenset(after - before)
+    return Comparison(here, there) if here and there else None
+
+
+def sentence_comparisons(analysis: Analysis, limit: int | None = None) -> tuple[Comparison, ...]:
+    """The comparisons the first ``limit`` sentences of a text make."""
+    found = (comparison(tokens, analysis.base) for tokens in sentence_tokens(analysis, limit))
+    return tuple(c for c in found if c is not None)
+
+
+def reversed_comparison(
+    fact: Comparison, answer: tuple[Comparison, ...], opposites: Mapping[str, frozenset[str]]
+) -> bool:
+    """The answer puts what the fact compares on the other sides of the same comparison ("water is
+    less dense than ice" for "ice is less dense than water"), and nowhere makes it the right way
+    round. A comparison said with an opposite word ("water is denser … than ice", "more" for
+    "less") and swapped sides states the same, and is not reversed."""
+    said_by_fact = fact.before | fact.after
+
+    def turned(said: Comparison) -> bool:
+        words = said.before | said.after
+        return any(opposites.get(stem, frozenset()) & words for stem in said_by_fact)
+
+    def swapped(said: Comparison) -> bool:
+        return bool((fact.before & said.after) - said.before) and bool(
+            (fact.after & said.before) - said.after
+        )
+
+    def agrees(said: Comparison) -> bool:
+        return bool(fact.before & said.before) and bool(fact.after & said.after)
+
+    return any(swapped(s) and not turned(s) for s in answer) and not any(
+        agrees(s) and not turned(s) for s in answer
+    )

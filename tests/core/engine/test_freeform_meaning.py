@@ -627,3 +627,73 @@ def test_the_best_of_several_sample_solutions_is_lowered_by_their_number() -> No
 @pytest.mark.parametrize("solution", [s.content for s in ENERGY.sampleSolutions])
 def test_each_of_several_sample_solutions_is_correct_on_its_own_task(solution: str) -> None:
     assert verdict(ENERGY, solution) is Correctness.CORRECT
+
+
+ICE = FreeformTextTask(
+    id="ice",
+    problemStatement="Why does ice float on water?",
+    sampleSolutions=[
+        {
+            "content": "Ice is less dense than liquid water, because the water molecules in ice are held "
+            "further apart in a crystal lattice. An object that is less dense than the liquid floats."
+        }
+    ],
+)
+EIS = FreeformTextTask(
+    id="eis",
+    language=Language.DE_DE,
+    problemStatement="Warum schwimmt Eis auf Wasser?",
+    sampleSolutions=[
+        {
+            "content": "Eis hat eine geringere Dichte als flüssiges Wasser, weil die Wassermoleküle im Eis "
+            "in einem Kristallgitter weiter auseinander liegen."
+        }
+    ],
+)
+PENDULUM = FreeformTextTask(
+    id="pendulum",
+    problemStatement="How does the period of a pendulum change when its string is made longer?",
+    sampleSolutions=[{"content": "The period gets longer: a longer pendulum swings more slowly."}],
+)
+
+
+def test_the_things_compared_swapped_is_not_correct_and_said_from_the_other_side_is() -> None:
+    assert verdict(ICE, "Water is less dense than ice, so the ice floats.") is not Correctness.CORRECT
+    assert (
+        verdict(ICE, "Ice is less dense than water because its molecules are further apart, so it floats.")
+        is Correctness.CORRECT
+    )
+
+
+def test_more_of_another_thing_does_not_contradict_less_of_this_one() -> None:
+    """ "more space" against "less dense" was a contradiction, which kept a right paraphrase
+    below CORRECT."""
+    paraphrase = (
+        "Frozen water takes up more space than liquid water, so it is lighter for the same volume and floats."
+    )
+    result = judge(ICE, paraphrase)
+    assert result.points.verdict is Correctness.CORRECT
+    assert not wrong_spans(result)
+
+
+@pytest.mark.parametrize(
+    ("task", "content"),
+    [
+        (EIS, "Eis hat eine höhere Dichte als Wasser."),
+        (PENDULUM, "The period gets shorter, a longer pendulum swings faster."),
+    ],
+)
+def test_one_claim_of_a_fact_turned_round_contradicts_it(task: FreeformTextTask, content: str) -> None:
+    """A fact of two claims ("… less dense …, because …"; "… longer: … more slowly") is
+    contradicted by an answer that turns one of them, though it leaves the rest of the fact
+    unsaid or says another of its words as well ("longer")."""
+    result = judge(task, content)
+    assert result.points.verdict is not Correctness.CORRECT
+    assert wrong_spans(result)
+
+
+def test_a_pendulum_said_in_other_words_is_correct() -> None:
+    assert (
+        verdict(PENDULUM, "It takes more time for one swing, the pendulum is slower.") is Correctness.CORRECT
+    )
+    assert verdict(PENDULUM, PENDULUM.sampleSolutions[0].content) is Correctness.CORRECT

@@ -15,10 +15,15 @@ from core.engine.text.coverage import (
     share_part,
     substituted,
 )
-from core.engine.text.languages import stem, stop_words
+from core.engine.text.languages import antonyms, stem, stop_words
 from core.engine.text.normalise import normalise_word
 from core.engine.text.phrases import Found, evidence_spans, find_phrase, phrase_terms
-from core.engine.text.relations import reversed_relation, sentence_relations
+from core.engine.text.relations import (
+    reversed_comparison,
+    reversed_relation,
+    sentence_comparisons,
+    sentence_relations,
+)
 from core.engine.text.segment import clause_breaks, sentences
 from core.engine.text.tokens import Analysis, analyse, sentence_tokens
 
@@ -324,6 +329,72 @@ def test_a_relation_is_reversed_only_when_no_sentence_states_it_the_right_way() 
     assert not reversed_relation(
         fact, swapped + sentence_relations(analyse("It expands because it is heated.", "en"))
     )
+
+
+@pytest.mark.parametrize(
+    ("base", "fact", "swapped", "turned_and_swapped", "agreeing"),
+    [
+        (
+            "en",
+            "Ice is less dense than liquid water, because its molecules are further apart.",
+            "Water is less dense than ice, so ice floats.",
+            "Water is more dense than ice.",
+            "Ice is less dense than water.",
+        ),
+        (
+            "de",
+            "Eis hat eine geringere Dichte als flüssiges Wasser.",
+            "Wasser hat eine geringere Dichte als Eis.",
+            "Wasser hat eine höhere Dichte als Eis.",
+            "Eis hat eine geringere Dichte als Wasser.",
+        ),
+        (
+            "fr",
+            "La glace est moins dense que l'eau.",
+            "L'eau est moins dense que la glace.",
+            "L'eau est plus dense que la glace.",
+            "La glace est moins dense que l'eau liquide.",
+        ),
+    ],
+)
+def test_a_comparison_is_reversed_when_its_sides_swap_and_its_degree_does_not(
+    base: str, fact: str, swapped: str, turned_and_swapped: str, agreeing: str
+) -> None:
+    (compared,) = sentence_comparisons(analyse(fact, base))
+    opposites = antonyms(base)
+
+    def reversed_by(text: str) -> bool:
+        return reversed_comparison(compared, sentence_comparisons(analyse(text, base)), opposites)
+
+    assert reversed_by(swapped)
+    assert not reversed_by(turned_and_swapped)  # the same statement from the other side
+    assert not reversed_by(agreeing)
+    assert not reversed_by(f"{swapped} {agreeing}")
+
+
+def test_than_compares_only_where_it_compares() -> None:
+    assert not sentence_comparisons(analyse("Use a battery other than the red one.", "en"))
+    # German "als" is also "when" and "as": it compares only after a comparative.
+    assert not sentence_comparisons(analyse("Als der Schalter offen war, leuchtete die Lampe.", "de"))
+    assert not sentence_comparisons(analyse("Er arbeitet als Elektriker im Labor.", "de"))
+    assert sentence_comparisons(analyse("Kupfer leitet besser als Eisen.", "de"))
+
+
+def test_a_degree_word_is_the_opposite_only_of_the_same_thing() -> None:
+    """ "more space" says nothing against "less dense"; "more dense" says its opposite."""
+    terms = key_terms(analyse("Ice is less dense than water.", "en"))
+    assert not coverage(
+        AnswerWords(analyse("Ice takes up more space than water.", "en")), terms, opposites=True
+    ).opposed
+    said = coverage(AnswerWords(analyse("Ice is more dense than water.", "en")), terms, opposites=True)
+    assert [t.norm for t in said.opposed] == ["more"]
+
+
+def test_an_english_adverb_has_the_opposites_of_its_adjective() -> None:
+    opposites = antonyms("en")
+    slowly = analyse("slowly", "en").tokens[0].stem
+    assert analyse("fast", "en").tokens[0].stem in opposites[slowly]
+    assert slowly in opposites[analyse("faster", "en").tokens[0].stem]
 
 
 def _values(text: str, base: str = "en") -> list[str]:
