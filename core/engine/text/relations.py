@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from core.engine.text.languages import CLAUSE_CONNECTIVES, DEGREE_WORDS
+from core.engine.text.languages import CLAUSE_CONNECTIVES, DEGREE_WORDS, lemma
 from core.engine.text.tokens import Analysis, Token, sentence_tokens
 
 REASON_WORDS: dict[str, frozenset[str]] = {
@@ -130,19 +130,16 @@ def _compares(tokens: list[Token], index: int, base: str) -> bool:
     degree = DEGREE_WORDS.get(base, frozenset()) | COMPARATIVES.get(base, frozenset())
     clause = tokens[index].clause
     earlier = [t for t in tokens[:index] if t.clause == clause]
-    return any(
-        t.norm in degree
-        or (
-            base == "de"
-            and len(t.norm) > 4
-            and t.norm != t.stem
-            and t.norm.endswith(GERMAN_COMPARATIVE_ENDINGS)
-        )
-        for t in earlier
-    )
+    return any(t.norm in degree or (base == "de" and _german_comparative(t.norm)) for t in earlier)
 
 
-def comparison(tokens: tuple[Token, ...] | list[Token], base: str) -> Comparison | None:
+def _german_comparative(word: str) -> bool:
+    """An inflected form with a comparative's ending whose dictionary form is another word
+    ("geringere" → "gering", "höher" → "hoch"); "Wasser" and "Lehrer" are their own."""
+    return len(word) > 4 and word.endswith(GERMAN_COMPARATIVE_ENDINGS) and lemma("de", word) != word
+
+
+def comparison_sides(tokens: tuple[Token, ...] | list[Token], base: str) -> Comparison | None:
     """``tokens``: one sentence. None unless it has exactly one comparing "than" with content words
     on both sides of it in its clause."""
     tokens = list(tokens)
@@ -163,7 +160,7 @@ def comparison(tokens: tuple[Token, ...] | list[Token], base: str) -> Comparison
 
 def sentence_comparisons(analysis: Analysis, limit: int | None = None) -> tuple[Comparison, ...]:
     """The comparisons the first ``limit`` sentences of a text make."""
-    found = (comparison(tokens, analysis.base) for tokens in sentence_tokens(analysis, limit))
+    found = (comparison_sides(tokens, analysis.base) for tokens in sentence_tokens(analysis, limit))
     return tuple(c for c in found if c is not None)
 
 
@@ -172,8 +169,8 @@ def reversed_comparison(
 ) -> bool:
     """The answer puts what the fact compares on the other sides of the same comparison ("water is
     less dense than ice" for "ice is less dense than water"), and nowhere makes it the right way
-    round. A comparison said with an opposite word ("water is denser … than ice", "more" for
-    "less") and swapped sides states the same, and is not reversed."""
+    round. A comparison said with an opposite word and its sides swapped ("water is more dense
+    than ice") states the same, and is not reversed."""
     said_by_fact = fact.before | fact.after
 
     def turned(said: Comparison) -> bool:

@@ -377,6 +377,7 @@ def test_than_compares_only_where_it_compares() -> None:
     # German "als" is also "when" and "as": it compares only after a comparative.
     assert not sentence_comparisons(analyse("Als der Schalter offen war, leuchtete die Lampe.", "de"))
     assert not sentence_comparisons(analyse("Er arbeitet als Elektriker im Labor.", "de"))
+    assert not sentence_comparisons(analyse("Wasser als Lösungsmittel löst das Salz.", "de"))
     assert sentence_comparisons(analyse("Kupfer leitet besser als Eisen.", "de"))
 
 
