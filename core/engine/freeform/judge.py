@@ -336,9 +336,10 @@ def ruled_probability(weights: JudgeWeights, found: Evidence, echo: bool) -> flo
     else:
         probability = float(weights.probabilities(found.features))
     if found.contradicts:
-        # Whatever else it says, an answer that contradicts a fact is not a correct one; the
-        # features alone weigh the fact's other words, which it repeats (docs/freeform-engine.md).
-        probability = min(probability, float(np.nextafter(weights.correct_from, 0.0)))
+        # Whatever else it says, an answer that contradicts a fact is not a correct one, and at
+        # best half right (PARTIAL with half the points); the features alone weigh the fact's
+        # other words, which it repeats (docs/freeform-engine.md).
+        probability = min(probability, (weights.correct_from + weights.wrong_below) / 2)
     return probability
 
 

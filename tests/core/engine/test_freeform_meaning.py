@@ -658,7 +658,9 @@ PENDULUM = FreeformTextTask(
 
 
 def test_the_things_compared_swapped_is_not_correct_and_said_from_the_other_side_is() -> None:
-    assert verdict(ICE, "Water is less dense than ice, so the ice floats.") is not Correctness.CORRECT
+    swapped = judge(ICE, "Water is less dense than ice, so the ice floats.").points
+    assert swapped.verdict is not Correctness.CORRECT
+    assert swapped.achievedPoints <= swapped.achievablePoints / 2  # a contradiction is at best half right
     assert (
         verdict(ICE, "Ice is less dense than water because its molecules are further apart, so it floats.")
         is Correctness.CORRECT
