@@ -42,6 +42,8 @@ from core.engine.text.embedding import encoder
 from core.engine.text.relations import (
     Causal,
     Comparison,
+    clause_words,
+    exchanged,
     reversed_comparison,
     reversed_relation,
     sentence_comparisons,
@@ -63,6 +65,15 @@ sentence of the problem statement only repeats the question (WRONG)."""
 
 
 @dataclass(frozen=True, slots=True)
+class Claim:
+    """A clause of a fact that states something of its own (two content words or more)."""
+
+    terms: tuple[KeyTerm, ...]
+    words: frozenset[str]
+    """The stems of its content words."""
+
+
+@dataclass(frozen=True, slots=True)
 class Fact:
     text: str
     terms: tuple[KeyTerm, ...]
@@ -70,9 +81,8 @@ class Fact:
     """The cause and effect the fact states, if it states one ("… because …", "…, so …")."""
     comparison: Comparison | None = None
     """What the fact compares with what, if it compares ("… less dense than …")."""
-    claims: tuple[tuple[KeyTerm, ...], ...] = ()
-    """The key terms of each of its clauses, when several of them state something (see
-    :func:`contradicts`)."""
+    claims: tuple[Claim, ...] = ()
+    """Its clauses, when several of them state something (see :func:`evidence`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,8 +190,9 @@ class Evidence:
     """A sentence states a fact with one of its words turned into its opposite ("Bulb A is in an
     open path …" for "… a closed path …": half the fact's terms or more, counting the opposite as
     the word), compares what a fact compares the other way round ("water is less dense than ice"
-    for "ice is less dense than water"), or opens with another reply than the solution ("Yes, …"
-    for "No. …", "B." for "A."): it says the opposite of the solution."""
+    for "ice is less dense than water"), exchanges the words of two of its claims ("UDP is
+    connection-oriented, TCP is connectionless"), or opens with another reply than the solution
+    ("Yes, …" for "No. …", "B." for "A."): it says the opposite of the solution."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -220,6 +231,8 @@ class AnswerText:
     vectors: np.ndarray
     relations: tuple[Causal, ...]
     comparisons: tuple[Comparison, ...]
+    clauses: tuple[frozenset[str], ...]
+    """The stems of the content words of each clause."""
     analysis: Analysis
 
     @classmethod
@@ -239,6 +252,7 @@ class AnswerText:
             sentence_vectors(answer),
             sentence_relations(answer, MAX_SENTENCES),
             sentence_comparisons(answer, MAX_SENTENCES),
+            clause_words(answer, MAX_SENTENCES),
             answer,
         )
 
@@ -257,19 +271,21 @@ def aligned(answer: AnswerText, terms: tuple[KeyTerm, ...]) -> Coverage:
 def evidence(reference: Reference, answer: AnswerText) -> Evidence:
     in_sentence = [aligned(answer, fact.terms) for fact in reference.facts]
     # Its words in a swapped relation ("heated because it expands" for "expands because it is
-    # heated"), or with the things compared swapped ("water is less dense than ice" for "ice is
-    # less dense than water"), do not state a fact, however many of them there are.
+    # heated"), with the things compared swapped ("water is less dense than ice" for "ice is
+    # less dense than water"), or with two claims' words exchanged ("UDP is connection-oriented,
+    # TCP is connectionless"), do not state a fact, however many of them there are.
     # Nor do its words around another element or quantity ("bulb B" for "bulb A").
     values = reference.values
-    compared_backwards = np.array(
+    rearranged = np.array(
         [
             bool(
                 f.comparison and reversed_comparison(f.comparison, answer.comparisons, answer.words.opposites)
             )
+            or bool(f.claims and exchanged(tuple(c.words for c in f.claims), answer.clauses))
             for f in reference.facts
         ]
     )
-    swapped = compared_backwards | np.array(
+    swapped = rearranged | np.array(
         [
             bool(f.relation and reversed_relation(f.relation, answer.relations))
             or bool(values and substituted(f.terms, values, answer.words))
@@ -295,7 +311,7 @@ def evidence(reference: Reference, answer: AnswerText) -> Evidence:
         said
         for f, o in zip(reference.facts, opposed, strict=True)
         if o
-        for said in (aligned(answer, claim) for claim in f.claims)
+        for said in (aligned(answer, claim.terms) for claim in f.claims)
         if not any(t.stem in reference.question for t in said.opposed)
     ]
     return Evidence(
@@ -304,7 +320,7 @@ def evidence(reference: Reference, answer: AnswerText) -> Evidence:
         matched=tuple(c.matched for c in in_sentence),
         verbatim=bool((nearest >= SAME_TEXT).all() and not (opposed | swapped).any()),
         contradicts=contradicts(reference, in_sentence + claims)
-        or bool(compared_backwards.any())
+        or bool(rearranged.any())
         or other_reply(reference.reply, answer.analysis) is not None,
     )
 

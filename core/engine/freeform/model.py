@@ -19,7 +19,15 @@ from core.api import AspectDefinition, Correctness, FreeformTextTask
 from core.engine.base import EngineContext, GradedExample, SimilarityBackend, SimilarityIndex
 from core.engine.freeform.facts import split_facts, without_point_marks
 from core.engine.freeform.grading import LABEL_SCORES, MIN_GRADED, Grader
-from core.engine.freeform.judge import AnswerText, Fact, Reference, judge, sentence_texts, sentence_vectors
+from core.engine.freeform.judge import (
+    AnswerText,
+    Claim,
+    Fact,
+    Reference,
+    judge,
+    sentence_texts,
+    sentence_vectors,
+)
 from core.engine.similarity import LexicalBackend
 from core.engine.text.asked import asked_items
 from core.engine.text.coverage import AnswerWords, KeyTerm, coverage, key_terms
@@ -198,18 +206,25 @@ def _fact(text: Analysis, question: frozenset[str]) -> Fact:
     )
 
 
-def _claims(text: Analysis, question: frozenset[str]) -> tuple[tuple[KeyTerm, ...], ...]:
-    """The key terms of each clause of a fact that states something of its own (two content
-    words or more), when it has several such clauses: "ice is less dense than water, because its
-    molecules are further apart" makes two claims, and an answer that turns one round ("ice is
-    more dense than water") contradicts the fact however little of the other it says."""
+def _claims(text: Analysis, question: frozenset[str]) -> tuple[Claim, ...]:
+    """The clauses of a fact that state something of their own (two content words or more), when
+    it has several: "ice is less dense than water, because its molecules are further apart" makes
+    two claims, and an answer that turns one round ("ice is more dense than water") contradicts
+    the fact however little of the other it says; one that exchanges their words ("UDP is
+    connection-oriented, TCP is connectionless") says something else."""
     clauses: dict[int, list[Token]] = {}
     for token in text.tokens:
         clauses.setdefault(token.clause, []).append(token)
     claims = [tokens for tokens in clauses.values() if sum(not (t.stop or t.negation) for t in tokens) >= 2]
     if len(claims) < 2:
         return ()
-    return tuple(key_terms(Analysis(text.text, text.base, tuple(tokens), ()), question) for tokens in claims)
+    return tuple(
+        Claim(
+            key_terms(Analysis(text.text, text.base, tuple(tokens), ()), question),
+            frozenset(t.stem for t in tokens if not (t.stop or t.negation)),
+        )
+        for tokens in claims
+    )
 
 
 def judge_probability(model: TaskModel, answer: AnswerText) -> float:

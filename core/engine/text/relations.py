@@ -1,7 +1,9 @@
-"""Which words of a sentence give a cause and which its effect, and which side of a comparison
-each thing is on: a near miss that reuses a sample solution's words with cause and effect swapped
-("the metal is heated because it expands"), or with the things compared swapped ("water is less
-dense than ice"), covers every word and is close in meaning, yet says something else.
+"""Which words of a sentence give a cause and which its effect, which side of a comparison each
+thing is on, and which words a clause says together: a near miss that reuses a sample solution's
+words with cause and effect swapped ("the metal is heated because it expands"), with the things
+compared swapped ("water is less dense than ice"), or with the words of two claims exchanged
+("UDP is connection-oriented, TCP is connectionless"), covers every word and is close in meaning,
+yet says something else.
 
 A causal connective opens its clause (the tokenizer starts a clause at every connective): a
 reason word ("because", "weil", "parce que") makes its clause the cause and the rest of the
@@ -188,3 +190,31 @@ def reversed_comparison(
     return any(swapped(s) and not turned(s) for s in answer) and not any(
         agrees(s) and not turned(s) for s in answer
     )
+
+
+def clause_words(analysis: Analysis, limit: int | None = None) -> tuple[frozenset[str], ...]:
+    """The stems of the content words of each clause of the first ``limit`` sentences."""
+    clauses: dict[tuple[int, int], set[str]] = {}
+    for tokens in sentence_tokens(analysis, limit):
+        for t in tokens:
+            if not (t.stop or t.negation):
+                clauses.setdefault((t.sentence, t.clause), set()).add(t.stem)
+    return tuple(frozenset(words) for words in clauses.values())
+
+
+def exchanged(claims: tuple[frozenset[str], ...], answer: tuple[frozenset[str], ...]) -> bool:
+    """The answer's clauses pair the words of two of a fact's claims the other way: each claim's own
+    words (those no other claim has, two or more) are all said, but only in clauses that mix
+    them with the other claim's, and never two of one claim together ("UDP is connection-oriented,
+    TCP is connectionless" for "TCP is connection-oriented, UDP is connectionless")."""
+    own = [claim.difference(*(other for other in claims if other is not claim)) for claim in claims]
+    for i, first in enumerate(own):
+        for second in own[i + 1 :]:
+            if len(first) < 2 or len(second) < 2:
+                continue
+            if any(len(c & first) >= 2 or len(c & second) >= 2 for c in answer):
+                continue
+            mixed = [c for c in answer if c & first and c & second]
+            if len(mixed) >= 2 and first | second <= frozenset().union(*mixed):
+                return True
+    return False

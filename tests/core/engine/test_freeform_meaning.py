@@ -699,3 +699,17 @@ def test_a_pendulum_said_in_other_words_is_correct() -> None:
         verdict(PENDULUM, "It takes more time for one swing, the pendulum is slower.") is Correctness.CORRECT
     )
     assert verdict(PENDULUM, PENDULUM.sampleSolutions[0].content) is Correctness.CORRECT
+
+
+def test_two_claims_with_their_words_exchanged_are_not_correct() -> None:
+    protocols = FreeformTextTask(
+        id="protocols",
+        language=Language.DE_DE,
+        problemStatement="Nennen Sie einen Unterschied zwischen TCP und UDP.",
+        sampleSolutions=[{"content": "TCP ist verbindungsorientiert, UDP ist verbindungslos."}],
+    )
+    assert (
+        verdict(protocols, "UDP ist verbindungsorientiert, TCP ist verbindungslos.")
+        is not Correctness.CORRECT
+    )
+    assert verdict(protocols, "TCP ist verbindungsorientiert, UDP ist es nicht.") is Correctness.CORRECT

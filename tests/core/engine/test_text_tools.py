@@ -19,6 +19,8 @@ from core.engine.text.languages import antonyms, stem, stop_words
 from core.engine.text.normalise import normalise_word
 from core.engine.text.phrases import Found, evidence_spans, find_phrase, phrase_terms
 from core.engine.text.relations import (
+    clause_words,
+    exchanged,
     reversed_comparison,
     reversed_relation,
     sentence_comparisons,
@@ -379,6 +381,39 @@ def test_than_compares_only_where_it_compares() -> None:
     assert not sentence_comparisons(analyse("Er arbeitet als Elektriker im Labor.", "de"))
     assert not sentence_comparisons(analyse("Wasser als Lösungsmittel löst das Salz.", "de"))
     assert sentence_comparisons(analyse("Kupfer leitet besser als Eisen.", "de"))
+
+
+@pytest.mark.parametrize(
+    ("base", "fact", "exchanged_words", "right"),
+    [
+        (
+            "de",
+            "TCP ist verbindungsorientiert, UDP ist verbindungslos.",
+            "UDP ist verbindungsorientiert, TCP ist verbindungslos.",
+            [
+                "TCP ist verbindungsorientiert, UDP nicht.",
+                "Bei UDP gibt es keine Verbindung, TCP ist verbindungsorientiert.",
+            ],
+        ),
+        (
+            "en",
+            "Copper is a conductor, while rubber is an insulator.",
+            "Rubber is a conductor, while copper is an insulator.",
+            [
+                "Copper is a conductor and rubber an insulator.",
+                "Copper conducts electricity and rubber is an insulator.",
+            ],
+        ),
+    ],
+)
+def test_two_claims_with_their_words_exchanged(
+    base: str, fact: str, exchanged_words: str, right: list[str]
+) -> None:
+    claims = tuple(c for c in clause_words(analyse(fact, base)) if len(c) >= 2)
+    assert exchanged(claims, clause_words(analyse(exchanged_words, base)))
+    for text in right:
+        assert not exchanged(claims, clause_words(analyse(text, base))), text
+    assert not exchanged(claims, clause_words(analyse(f"{exchanged_words} {fact}", base)))
 
 
 def test_a_degree_word_is_the_opposite_only_of_the_same_thing() -> None:
