@@ -70,7 +70,7 @@ class Claim:
 
     terms: tuple[KeyTerm, ...]
     words: frozenset[str]
-    """The stems of its content words."""
+    """What it says (core.engine.text.relations.said_words)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,7 +232,7 @@ class AnswerText:
     relations: tuple[Causal, ...]
     comparisons: tuple[Comparison, ...]
     clauses: tuple[frozenset[str], ...]
-    """The stems of the content words of each clause."""
+    """What each clause says (core.engine.text.relations.said_words)."""
     analysis: Analysis
 
     @classmethod

@@ -34,7 +34,7 @@ from core.engine.text.coverage import AnswerWords, KeyTerm, coverage, key_terms
 from core.engine.text.embedding import encoder
 from core.engine.text.languages import base_of
 from core.engine.text.phrases import phrase_terms
-from core.engine.text.relations import sentence_comparisons, sentence_relations
+from core.engine.text.relations import said_words, sentence_comparisons, sentence_relations
 from core.engine.text.replies import reply
 from core.engine.text.tokens import Analysis, Token, analyse
 
@@ -215,13 +215,13 @@ def _claims(text: Analysis, question: frozenset[str]) -> tuple[Claim, ...]:
     clauses: dict[int, list[Token]] = {}
     for token in text.tokens:
         clauses.setdefault(token.clause, []).append(token)
-    claims = [tokens for tokens in clauses.values() if sum(not (t.stop or t.negation) for t in tokens) >= 2]
+    claims = [tokens for tokens in clauses.values() if len(said_words(tokens)) >= 2]
     if len(claims) < 2:
         return ()
     return tuple(
         Claim(
             key_terms(Analysis(text.text, text.base, tuple(tokens), ()), question),
-            frozenset(t.stem for t in tokens if not (t.stop or t.negation)),
+            said_words(tokens),
         )
         for tokens in claims
     )

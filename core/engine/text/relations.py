@@ -18,11 +18,11 @@ comparative ("geringere", "höher") in the same clause.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from core.engine.text.languages import CLAUSE_CONNECTIVES, DEGREE_WORDS, lemma
-from core.engine.text.tokens import Analysis, Token, sentence_tokens
+from core.engine.text.tokens import NEGATED, Analysis, Token, sentence_tokens
 
 REASON_WORDS: dict[str, frozenset[str]] = {
     "en": frozenset({"because", "since"}),
@@ -192,21 +192,30 @@ def reversed_comparison(
     )
 
 
+def said_words(tokens: Sequence[Token]) -> frozenset[str]:
+    """What a clause says, for :func:`exchanged`: the stems of its content words and labels, and a
+    negation as a word of its own ("bulb A is not" says "bulb", "A" and "not")."""
+    words = {t.stem for t in tokens if t.value or not (t.stop or t.negation)}
+    if any(t.negation for t in tokens):
+        words.add(NEGATED)
+    return frozenset(words)
+
+
 def clause_words(analysis: Analysis, limit: int | None = None) -> tuple[frozenset[str], ...]:
-    """The stems of the content words of each clause of the first ``limit`` sentences."""
-    clauses: dict[tuple[int, int], set[str]] = {}
+    """What each clause of the first ``limit`` sentences says (:func:`said_words`)."""
+    clauses: dict[tuple[int, int], list[Token]] = {}
     for tokens in sentence_tokens(analysis, limit):
         for t in tokens:
-            if not (t.stop or t.negation):
-                clauses.setdefault((t.sentence, t.clause), set()).add(t.stem)
-    return tuple(frozenset(words) for words in clauses.values())
+            clauses.setdefault((t.sentence, t.clause), []).append(t)
+    return tuple(said_words(tokens) for tokens in clauses.values())
 
 
 def exchanged(claims: tuple[frozenset[str], ...], answer: tuple[frozenset[str], ...]) -> bool:
     """The answer's clauses pair the words of two of a fact's claims the other way: each claim's own
     words (those no other claim has, two or more) are all said, but only in clauses that mix
     them with the other claim's, and never two of one claim together ("UDP is connection-oriented,
-    TCP is connectionless" for "TCP is connection-oriented, UDP is connectionless")."""
+    TCP is connectionless" for "TCP is connection-oriented, UDP is connectionless"; "bulb A is lit
+    and bulb B is not" for "bulb B is lit and bulb A is not")."""
     own = [claim.difference(*(other for other in claims if other is not claim)) for claim in claims]
     for i, first in enumerate(own):
         for second in own[i + 1 :]:

@@ -713,3 +713,14 @@ def test_two_claims_with_their_words_exchanged_are_not_correct() -> None:
         is not Correctness.CORRECT
     )
     assert verdict(protocols, "TCP ist verbindungsorientiert, UDP ist es nicht.") is Correctness.CORRECT
+
+
+def test_the_elements_of_two_claims_exchanged_are_not_correct() -> None:
+    """A named element and a negation are what a short claim says ("bulb A is not")."""
+    bulbs = FreeformTextTask(
+        id="bulbs",
+        problemStatement="Switch A is open and switch B is closed. Which of the bulbs A and B is lit?",
+        sampleSolutions=[{"content": "Bulb B is lit, bulb A is not."}],
+    )
+    assert verdict(bulbs, "Bulb A is lit, bulb B is not.") is not Correctness.CORRECT
+    assert verdict(bulbs, "B is lit, A is not.") is Correctness.CORRECT

@@ -397,6 +397,12 @@ def test_than_compares_only_where_it_compares() -> None:
         ),
         (
             "en",
+            "Bulb B is lit, bulb A is not.",
+            "Bulb A is lit, bulb B is not.",
+            ["B is lit, A is not.", "Bulb B is lit and bulb A is dark."],
+        ),
+        (
+            "en",
             "Copper is a conductor, while rubber is an insulator.",
             "Rubber is a conductor, while copper is an insulator.",
             [
