@@ -182,12 +182,29 @@ def _negated_positions(raw_tokens: list[tuple[int, int, _Word, int, int]], base:
 
 
 def value_heads(tokens: Sequence[Token]) -> list[tuple[Token, str]]:
-    """Each value with the stem of the content word it belongs to ("bulb" for "bulb A", "voltage"
-    for "the voltage is 0"): the nearest content word before it in its clause, else after it.
-    Two passes, so a pasted text of thousands of values costs no more than its length."""
+    """Each value with the stem of the word it belongs to ("bulb" for "bulb A", "voltage" for
+    "the voltage is 0"): the nearest content word before it in its clause, else after it; a
+    number word right before a word counts that word ("the two ends", "zwei Lampen"), whatever
+    comes before. Two passes, so a pasted text of thousands of values costs no more than its
+    length."""
     before = _nearest_content(tokens)
     after = _nearest_content(tokens[::-1])[::-1]
-    return [(t, before[i] or after[i]) for i, t in enumerate(tokens) if t.value]
+    heads = []
+    for i, t in enumerate(tokens):
+        if not t.value:
+            continue
+        counted = tokens[i + 1] if i + 1 < len(tokens) else None
+        if (
+            counted is not None
+            and counted.clause == t.clause
+            and not counted.value
+            and t.norm.isalpha()
+            and len(t.norm) > 1
+        ):
+            heads.append((t, counted.stem))  # a number word counting the next word
+        else:
+            heads.append((t, before[i] or after[i]))
+    return heads
 
 
 def _nearest_content(tokens: Sequence[Token]) -> list[str]:

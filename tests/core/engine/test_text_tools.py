@@ -471,6 +471,18 @@ def test_another_value_for_the_same_word_is_a_substitution() -> None:
     assert not substituted(reference, known, AnswerWords(analyse("it has vitamin C and 2 bulbs", "en")))
 
 
+def test_a_number_word_before_a_word_counts_it_and_is_no_other_value_of_the_sentence() -> None:
+    """ "the two ends of the switch" counts ends; it does not give the switch a voltage of 2
+    against "the voltage across a closed switch is zero"."""
+    reference = key_terms(analyse("The voltage across a closed switch is zero.", "en"))
+    known = frozenset(t.stem for t in reference if t.value)
+    answer = AnswerWords(
+        analyse("There is no voltage because the two ends of the switch are connected.", "en")
+    )
+    assert not substituted(reference, known, answer)
+    assert substituted(reference, known, AnswerWords(analyse("The voltage across the switch is two.", "en")))
+
+
 def test_a_four_letter_german_word_meets_a_compound_only_at_its_ends() -> None:
     assert share_part("foto", "fotografi")  # "Foto" / "fotografieren"
     assert share_part("shop", "tankshop")
