@@ -120,7 +120,12 @@ def _coverage_assessment(
         detected=detected,
         evidence=evidence_spans(answer, [t for t in best.matched if not t.stop]),
         contradictions=evidence_spans(
-            answer, [*best.contradicted, *filter(None, [other_reply(reference.reply, answer)])]
+            answer,
+            [
+                *best.contradicted,
+                *judgement.rearranged,
+                *filter(None, [other_reply(reference.reply, answer)]),
+            ],
         ),
         covered_ideas=len(shown),
         total_ideas=len(reference.facts),

@@ -193,6 +193,9 @@ class Evidence:
     for "ice is less dense than water"), exchanges the words of two of its claims ("UDP is
     connection-oriented, TCP is connectionless"), or opens with another reply than the solution
     ("Yes, …" for "No. …", "B." for "A."): it says the opposite of the solution."""
+    rearranged: tuple[Token, ...] = ()
+    """The answer's words of the facts it states in another arrangement (compared the other way
+    round, two claims' words exchanged): what the feedback points at as saying the opposite."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,6 +208,8 @@ class Judgement:
     facts_shown: tuple[bool, ...]
     fact_words: tuple[tuple[Token, ...], ...]
     """Per fact of the chosen reference, its words in the answer sentence that states most of it."""
+    rearranged: tuple[Token, ...] = ()
+    """The answer's words that state a fact of the chosen reference in another arrangement."""
 
 
 MAX_SENTENCES = 64
@@ -322,6 +327,9 @@ def evidence(reference: Reference, answer: AnswerText) -> Evidence:
         contradicts=contradicts(reference, in_sentence + claims)
         or bool(rearranged.any())
         or other_reply(reference.reply, answer.analysis) is not None,
+        rearranged=tuple(
+            t for c, r in zip(in_sentence, rearranged, strict=True) if r for t in c.matched if not t.stop
+        ),
     )
 
 
@@ -371,4 +379,4 @@ def judge(references: tuple[Reference, ...], statement: np.ndarray, answer: Answ
     probability = weights.best_of(chances)
     verdict, share = weights.verdict(probability)
     shown = tuple(bool(s) for s in found[index].shown)
-    return Judgement(verdict, probability, share, index, shown, found[index].matched)
+    return Judgement(verdict, probability, share, index, shown, found[index].matched, found[index].rearranged)

@@ -658,9 +658,10 @@ PENDULUM = FreeformTextTask(
 
 
 def test_the_things_compared_swapped_is_not_correct_and_said_from_the_other_side_is() -> None:
-    swapped = judge(ICE, "Water is less dense than ice, so the ice floats.").points
-    assert swapped.verdict is not Correctness.CORRECT
-    assert swapped.achievedPoints <= swapped.achievablePoints / 2  # a contradiction is at best half right
+    swapped = judge(ICE, "Water is less dense than ice, so the ice floats.")
+    assert swapped.points.verdict is not Correctness.CORRECT
+    assert swapped.points.achievedPoints <= swapped.points.achievablePoints / 2  # at best half right
+    assert "Water is less dense than ice" in wrong_spans(swapped)  # the feedback points at it
     assert (
         verdict(ICE, "Ice is less dense than water because its molecules are further apart, so it floats.")
         is Correctness.CORRECT
@@ -708,10 +709,9 @@ def test_two_claims_with_their_words_exchanged_are_not_correct() -> None:
         problemStatement="Nennen Sie einen Unterschied zwischen TCP und UDP.",
         sampleSolutions=[{"content": "TCP ist verbindungsorientiert, UDP ist verbindungslos."}],
     )
-    assert (
-        verdict(protocols, "UDP ist verbindungsorientiert, TCP ist verbindungslos.")
-        is not Correctness.CORRECT
-    )
+    exchanged = judge(protocols, "UDP ist verbindungsorientiert, TCP ist verbindungslos.")
+    assert exchanged.points.verdict is not Correctness.CORRECT
+    assert wrong_spans(exchanged) == ["UDP ist verbindungsorientiert", "TCP ist verbindungslos"]
     assert verdict(protocols, "TCP ist verbindungsorientiert, UDP ist es nicht.") is Correctness.CORRECT
 
 
