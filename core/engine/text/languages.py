@@ -359,9 +359,8 @@ def lemma(base: str, word: str) -> str:
 
 @cache
 def antonyms(base: str) -> dict[str, frozenset[str]]:
-    """Stem → the stems of its opposites, for the base's :data:`ANTONYMS`; in English an adverb
-    has its adjective's ("slowly" against "fast" and "quickly"), since the stemmer keeps the two
-    apart ("slowli", "slow")."""
+    """Stem → the stems of its opposites, for the base's :data:`ANTONYMS`; an adverb has its
+    adjective's ("slowly" against "fast", :func:`_forms`)."""
     opposites: dict[str, set[str]] = {}
     for a, b in ANTONYMS[base]:
         forms_a, forms_b = _forms(base, a.casefold()), _forms(base, b.casefold())
@@ -373,19 +372,31 @@ def antonyms(base: str) -> dict[str, frozenset[str]]:
 
 
 def _forms(base: str, word: str) -> set[str]:
-    """The stems of a word of :data:`ANTONYMS` and, in English, of its adverb in -ly."""
+    """The stems of a word of :data:`ANTONYMS` and of its adverb, where the stemmer keeps the two
+    apart: English "-ly" ("slowli" against "slow"), Spanish and Italian "-mente" ("rápidamente"
+    against "rápido"); French "-ment" stems to its adjective ("lentement", "lent")."""
     forms = {stem(base, word)}
-    if base == "en":
-        if word.endswith("y"):
-            adverb = word[:-1] + "ily"
-        elif word.endswith("le"):
-            adverb = word[:-1] + "y"
-        elif word.endswith("ic"):
-            adverb = word + "ally"
-        else:
-            adverb = word + "ly"
+    adverb = _adverb(base, word)
+    if adverb is not None:
         forms.add(stem(base, adverb))
     return forms
+
+
+def _adverb(base: str, word: str) -> str | None:
+    """The adverb made from an adjective (for a word that is none, a form no text holds)."""
+    if base == "en":
+        if word.endswith("y"):
+            return word[:-1] + "ily"
+        if word.endswith("le"):
+            return word[:-1] + "y"
+        return word + ("ally" if word.endswith("ic") else "ly")
+    if base in ("es", "it"):
+        if word.endswith("o"):
+            return word[:-1] + "amente"
+        if base == "it" and word.endswith(("le", "re")):
+            return word[:-1] + "mente"
+        return word + "mente"
+    return None
 
 
 def load_lemmatizers() -> None:

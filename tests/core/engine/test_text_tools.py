@@ -439,6 +439,17 @@ def test_an_english_adverb_has_the_opposites_of_its_adjective() -> None:
     assert slowly in opposites[analyse("faster", "en").tokens[0].stem]
 
 
+@pytest.mark.parametrize(
+    ("base", "adverb", "opposite"), [("es", "rápidamente", "lento"), ("it", "lentamente", "veloce")]
+)
+def test_a_romance_adverb_in_mente_has_the_opposites_of_its_adjective(
+    base: str, adverb: str, opposite: str
+) -> None:
+    """Spanish stems "rápidamente" to "rapid" but "rápido" to "rap": the adverb is listed too."""
+    said = analyse(adverb, base).tokens[0].stem
+    assert analyse(opposite, base).tokens[0].stem in antonyms(base)[said]
+
+
 def _values(text: str, base: str = "en") -> list[str]:
     return [t.stem for t in analyse(text, base).tokens if t.value]
 
