@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -46,6 +46,7 @@ from core.engine.text.relations import (
     exchanged,
     reversed_comparison,
     reversed_relation,
+    said_of_another,
     sentence_comparisons,
     sentence_relations,
 )
@@ -236,8 +237,8 @@ class AnswerText:
     vectors: np.ndarray
     relations: tuple[Causal, ...]
     comparisons: tuple[Comparison, ...]
-    clauses: tuple[frozenset[str], ...]
-    """What each clause says (core.engine.text.relations.said_words)."""
+    clauses: dict[int, frozenset[str]]
+    """What each clause says, by its number (core.engine.text.relations.clause_words)."""
     analysis: Analysis
 
     @classmethod
@@ -273,8 +274,26 @@ def aligned(answer: AnswerText, terms: tuple[KeyTerm, ...]) -> Coverage:
     return max(found, key=lambda c: c.score, default=_NOTHING)
 
 
+def of_its_claims(fact: Fact, found: Coverage, answer: AnswerText) -> Coverage:
+    """The coverage with only the opposite words said of their own claim: in a fact of several
+    claims, an opposite word in a clause about another claim contradicts nothing
+    (:func:`core.engine.text.relations.said_of_another`)."""
+    if not fact.claims or not found.opposed:
+        return found
+    claims = tuple(c.words for c in fact.claims)
+    opposites = answer.words.opposites
+    kept = tuple(
+        t
+        for t in found.opposed
+        if not said_of_another(
+            claims, opposites.get(t.stem, frozenset()), answer.clauses.get(t.clause, frozenset())
+        )
+    )
+    return found if len(kept) == len(found.opposed) else replace(found, opposed=kept)
+
+
 def evidence(reference: Reference, answer: AnswerText) -> Evidence:
-    in_sentence = [aligned(answer, fact.terms) for fact in reference.facts]
+    in_sentence = [of_its_claims(fact, aligned(answer, fact.terms), answer) for fact in reference.facts]
     # Its words in a swapped relation ("heated because it expands" for "expands because it is
     # heated"), with the things compared swapped ("water is less dense than ice" for "ice is
     # less dense than water"), or with two claims' words exchanged ("UDP is connection-oriented,
@@ -286,7 +305,7 @@ def evidence(reference: Reference, answer: AnswerText) -> Evidence:
             bool(
                 f.comparison and reversed_comparison(f.comparison, answer.comparisons, answer.words.opposites)
             )
-            or bool(f.claims and exchanged(tuple(c.words for c in f.claims), answer.clauses))
+            or bool(f.claims and exchanged(tuple(c.words for c in f.claims), answer.clauses.values()))
             for f in reference.facts
         ]
     )
@@ -305,7 +324,12 @@ def evidence(reference: Reference, answer: AnswerText) -> Evidence:
     # (Zeroing it for negations as well, whose scope is judged per clause, cost German 0.016
     # held out: docs/freeform-engine.md.)
     opposed = np.array(
-        [bool(f.terms and coverage(answer.words, f.terms, opposites=True).opposed) for f in reference.facts]
+        [
+            bool(
+                f.terms and of_its_claims(f, coverage(answer.words, f.terms, opposites=True), answer).opposed
+            )
+            for f in reference.facts
+        ]
     )
     gain = np.where(opposed | swapped, np.minimum(gain, 0.0), gain)
     # A fact of several claims is contradicted when one of them is ("ice is more dense than
@@ -316,7 +340,7 @@ def evidence(reference: Reference, answer: AnswerText) -> Evidence:
         said
         for f, o in zip(reference.facts, opposed, strict=True)
         if o
-        for said in (aligned(answer, claim.terms) for claim in f.claims)
+        for said in (of_its_claims(f, aligned(answer, claim.terms), answer) for claim in f.claims)
         if not any(t.stem in reference.question for t in said.opposed)
     ]
     return Evidence(

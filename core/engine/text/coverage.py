@@ -201,8 +201,18 @@ class AnswerWords:
         if allowed_edits(strip_accents(term.norm)) == 0 or not self._spellings:
             return [], 0.0
         spellings, parts = (self._whole or self).near(term)
-        # The nearest spelling this text holds; one too short to carry a typo is that word, not the term.
-        nearest = next((s for s in spellings if s in self.by_spelling), None)
+        # The nearest spelling this text holds; one too short to carry a typo is that word, not the
+        # term, and so is one whose word is the term's opposite ("nimmt" for "nimmt zu", which
+        # says "zunehmen", against "nimmt ab").
+        opposite = self.opposites.get(term.stem, frozenset())
+        nearest = next(
+            (
+                s
+                for s in spellings
+                if s in self.by_spelling and not any(t.stem in opposite for t in self.by_spelling[s])
+            ),
+            None,
+        )
         if nearest is not None and allowed_edits(nearest) > 0:
             return self.by_spelling[nearest], TYPO_CREDIT
         held = [t for stem in parts for t in self.by_stem.get(stem, ())]

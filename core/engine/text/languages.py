@@ -59,6 +59,18 @@ SUBJECT_OPENERS: dict[str, frozenset[str]] = {
 and the voltage is 0"), which a negation before it does not cover; "not hot and dry" stays one."""
 
 
+SEPARABLE_PARTICLES: dict[str, frozenset[str]] = {
+    "de": frozenset(
+        {
+            "ab", "an", "auf", "aus", "bei", "ein", "fest", "her", "hin", "los", "mit", "nach", "vor",
+            "weg", "zu", "zurück", "zusammen", "heraus", "herein", "hinaus", "hinein", "herab",
+            "herunter", "hinauf", "hoch", "frei", "um",
+        }
+    ),
+}  # fmt: skip
+"""German particles that a verb sends to the end of its clause ("die Stromstärke nimmt ab" for
+"abnehmen"; core.engine.text.tokens)."""
+
 DEGREE_WORDS: dict[str, frozenset[str]] = {
     "en": frozenset({"more", "less"}),
     "de": frozenset({"mehr", "weniger"}),
@@ -123,6 +135,10 @@ ANTONYMS: dict[str, tuple[tuple[str, str], ...]] = {
         ("offen", "geschlossen"),
         ("öffnen", "schließen"),
         ("zunehmen", "abnehmen"),
+        ("Zunahme", "Abnahme"),
+        ("einschalten", "ausschalten"),
+        ("anschalten", "ausschalten"),
+        ("einatmen", "ausatmen"),
         ("steigen", "sinken"),
         ("erhöhen", "verringern"),
         ("mehr", "weniger"),

@@ -18,7 +18,7 @@ comparative ("geringere", "höher") in the same clause.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from core.engine.text.languages import CLAUSE_CONNECTIVES, DEGREE_WORDS, lemma
@@ -201,16 +201,33 @@ def said_words(tokens: Sequence[Token]) -> frozenset[str]:
     return frozenset(words)
 
 
-def clause_words(analysis: Analysis, limit: int | None = None) -> tuple[frozenset[str], ...]:
-    """What each clause of the first ``limit`` sentences says (:func:`said_words`)."""
-    clauses: dict[tuple[int, int], list[Token]] = {}
+def clause_words(analysis: Analysis, limit: int | None = None) -> dict[int, frozenset[str]]:
+    """What each clause of the first ``limit`` sentences says (:func:`said_words`), by the clause's
+    number (Token.clause)."""
+    clauses: dict[int, list[Token]] = {}
     for tokens in sentence_tokens(analysis, limit):
         for t in tokens:
-            clauses.setdefault((t.sentence, t.clause), []).append(t)
-    return tuple(said_words(tokens) for tokens in clauses.values())
+            clauses.setdefault(t.clause, []).append(t)
+    return {clause: said_words(tokens) for clause, tokens in clauses.items()}
 
 
-def exchanged(claims: tuple[frozenset[str], ...], answer: tuple[frozenset[str], ...]) -> bool:
+def said_of_another(
+    claims: tuple[frozenset[str], ...], opposed: frozenset[str], clause: frozenset[str]
+) -> bool:
+    """An opposite word of a claim's term (``opposed``: the stems it is the opposite of) is said of
+    another claim of the fact: its clause (``clause``: what it says) names that claim's own words
+    and none of the word's own claim. "Die Stromstärke sinkt, denn der Gesamtwiderstand nimmt zu"
+    says "zunehmen" of the resistance, which contradicts nothing of "die Stromstärke nimmt ab, weil
+    der Gesamtwiderstand größer wird"; "die Stromstärke nimmt zu" does."""
+    own = [claim for claim in claims if claim & opposed]
+    if not own:
+        return False
+    others = frozenset().union(*(claim for claim in claims if not claim & opposed))
+    mine = frozenset().union(*own) - opposed
+    return not clause & mine and bool(clause & (others - mine))
+
+
+def exchanged(claims: tuple[frozenset[str], ...], answer: Collection[frozenset[str]]) -> bool:
     """The answer's clauses pair the words of two of a fact's claims the other way: each claim's own
     words (those no other claim has, two or more) are all said, but only in clauses that mix
     them with the other claim's, and never two of one claim together ("UDP is connection-oriented,

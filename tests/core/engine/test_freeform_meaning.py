@@ -724,3 +724,54 @@ def test_the_elements_of_two_claims_exchanged_are_not_correct() -> None:
     )
     assert verdict(bulbs, "Bulb A is lit, bulb B is not.") is not Correctness.CORRECT
     assert verdict(bulbs, "B is lit, A is not.") is Correctness.CORRECT
+
+
+GAS = FreeformTextTask(
+    id="gas",
+    problemStatement="A closed bottle of air is heated. What happens to the pressure inside and why?",
+    sampleSolutions=[
+        {"content": "The pressure increases, because the molecules move faster and hit the walls more often."}
+    ],
+)
+
+
+def test_a_word_spelt_like_the_terms_opposite_is_no_typo_of_it() -> None:
+    """ "decreases" is two letters from "increases": it was taken for a typo of it, so the most
+    common near miss of all, the quantity going the other way, was CORRECT."""
+    turned = judge(
+        GAS, "The pressure decreases, because the molecules move faster and hit the walls more often."
+    )
+    assert turned.points.verdict is not Correctness.CORRECT
+    assert "decreases" in " ".join(wrong_spans(turned))
+    assert (
+        verdict(GAS, "The pressure increases since the molecules move faster and hit the walls more often.")
+        is Correctness.CORRECT
+    )
+
+
+STROM = FreeformTextTask(
+    id="strom",
+    language=Language.DE_DE,
+    problemStatement="Zu einer Lampe wird eine zweite Lampe in Reihe geschaltet. Was passiert mit der Stromstärke?",
+    sampleSolutions=[{"content": "Die Stromstärke nimmt ab, weil der Gesamtwiderstand größer wird."}],
+)
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        "Die Stromstärke nimmt ab, denn der Widerstand wird größer.",
+        "Der Strom wird kleiner, weil der Widerstand zunimmt.",
+        # "zunehmen" said of the resistance, the solution's other claim: no contradiction
+        "Die Stromstärke sinkt, denn der Gesamtwiderstand nimmt zu.",
+    ],
+)
+def test_a_german_separable_verb_said_either_way_is_understood(content: str) -> None:
+    assert verdict(STROM, content) is Correctness.CORRECT
+
+
+def test_a_german_separable_verb_with_its_particle_turned_round_is_not_correct() -> None:
+    """ "nimmt zu" and "nimmt ab" share the verb's stem; the particle at the clause's end decides."""
+    turned = judge(STROM, "Die Stromstärke nimmt zu, weil der Gesamtwiderstand größer wird.")
+    assert turned.points.verdict is not Correctness.CORRECT
+    assert "nimmt" in wrong_spans(turned)
