@@ -47,8 +47,10 @@ from core.engine.text.relations import (
     reversed_comparison,
     reversed_relation,
     said_of_another,
+    said_of_every,
     sentence_comparisons,
     sentence_relations,
+    universal_clauses,
 )
 from core.engine.text.replies import other_reply
 from core.engine.text.tokens import Analysis, Token
@@ -84,6 +86,8 @@ class Fact:
     """What the fact compares with what, if it compares ("… less dense than …")."""
     claims: tuple[Claim, ...] = ()
     """Its clauses, when several of them state something (see :func:`evidence`)."""
+    said: frozenset[str] = frozenset()
+    """What the whole fact says (core.engine.text.relations.said_words)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -239,6 +243,8 @@ class AnswerText:
     comparisons: tuple[Comparison, ...]
     clauses: dict[int, frozenset[str]]
     """What each clause says, by its number (core.engine.text.relations.clause_words)."""
+    universal: tuple[frozenset[str], ...]
+    """What each clause that speaks of every one of a kind says (relations.universal_clauses)."""
     analysis: Analysis
 
     @classmethod
@@ -259,6 +265,7 @@ class AnswerText:
             sentence_relations(answer, MAX_SENTENCES),
             sentence_comparisons(answer, MAX_SENTENCES),
             clause_words(answer, MAX_SENTENCES),
+            universal_clauses(answer, MAX_SENTENCES),
             answer,
         )
 
@@ -306,6 +313,12 @@ def evidence(reference: Reference, answer: AnswerText) -> Evidence:
                 f.comparison and reversed_comparison(f.comparison, answer.comparisons, answer.words.opposites)
             )
             or bool(f.claims and exchanged(tuple(c.words for c in f.claims), answer.clauses.values()))
+            or bool(
+                answer.universal
+                and said_of_every(
+                    tuple(c.words for c in f.claims) or (f.said,), answer.universal, answer.words.opposites
+                )
+            )
             for f in reference.facts
         ]
     )

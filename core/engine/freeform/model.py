@@ -203,6 +203,7 @@ def _fact(text: Analysis, question: frozenset[str]) -> Fact:
         relations[0] if relations else None,
         comparisons[0] if comparisons else None,
         _claims(text, question),
+        said_words(text.tokens),
     )
 
 

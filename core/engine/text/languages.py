@@ -71,6 +71,15 @@ SEPARABLE_PARTICLES: dict[str, frozenset[str]] = {
 """German particles that a verb sends to the end of its clause ("die Stromstärke nimmt ab" for
 "abnehmen"; core.engine.text.tokens)."""
 
+UNIVERSAL_WORDS: dict[str, frozenset[str]] = {
+    "en": frozenset({"both", "all", "every", "each"}),
+    "de": frozenset({"beide", "beiden", "alle", "allen", "jede", "jeder", "jedes"}),
+    "fr": frozenset({"tous", "toutes", "chaque"}),
+    "it": frozenset({"tutti", "tutte", "entrambi", "entrambe", "ogni"}),
+    "es": frozenset({"todos", "todas", "ambos", "ambas", "cada"}),
+}
+"""Words that say something of every one of a kind ("both bulbs are lit")."""
+
 DEGREE_WORDS: dict[str, frozenset[str]] = {
     "en": frozenset({"more", "less"}),
     "de": frozenset({"mehr", "weniger"}),

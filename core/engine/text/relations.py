@@ -21,8 +21,8 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
-from core.engine.text.languages import CLAUSE_CONNECTIVES, DEGREE_WORDS, lemma
-from core.engine.text.tokens import NEGATED, Analysis, Token, sentence_tokens
+from core.engine.text.languages import CLAUSE_CONNECTIVES, DEGREE_WORDS, UNIVERSAL_WORDS, lemma
+from core.engine.text.tokens import LABEL, NEGATED, Analysis, Token, sentence_tokens
 
 REASON_WORDS: dict[str, frozenset[str]] = {
     "en": frozenset({"because", "since"}),
@@ -209,6 +209,49 @@ def clause_words(analysis: Analysis, limit: int | None = None) -> dict[int, froz
         for t in tokens:
             clauses.setdefault(t.clause, []).append(t)
     return {clause: said_words(tokens) for clause, tokens in clauses.items()}
+
+
+def universal_clauses(analysis: Analysis, limit: int | None = None) -> tuple[frozenset[str], ...]:
+    """What each clause of the first ``limit`` sentences that speaks of every one of a kind ("both
+    bulbs are lit", "alle Lampen leuchten") says besides that (:func:`said_words`). A negation
+    before the word ("not both bulbs are lit") says it of some, not of every one."""
+    universal = UNIVERSAL_WORDS.get(analysis.base, frozenset())
+    clauses: dict[int, list[Token]] = {}
+    for tokens in sentence_tokens(analysis, limit):
+        for t in tokens:
+            clauses.setdefault(t.clause, []).append(t)
+    found = []
+    for tokens in clauses.values():
+        first = next((i for i, t in enumerate(tokens) if t.norm in universal), None)
+        if first is not None and not any(t.negation for t in tokens[:first]):
+            found.append(said_words([t for t in tokens if t.norm not in universal]))
+    return tuple(found)
+
+
+def said_of_every(
+    claims: tuple[frozenset[str], ...],
+    universal: Collection[frozenset[str]],
+    opposites: Mapping[str, frozenset[str]],
+) -> bool:
+    """A clause says of every one of a kind (``universal``: :func:`universal_clauses`) the opposite
+    of what a claim of the fact says of a named one: "both bulbs are lit" against "bulb B is lit,
+    bulb A is not", "all switches are open" against "switch Z is closed". The clause names no
+    element and says nothing but the fact's words (or their opposites), so "both bulbs are
+    connected to the battery" is no such claim."""
+    fact_words = frozenset().union(*claims)
+    speakable = fact_words.union(*(opposites.get(w, frozenset()) for w in fact_words)) | {NEGATED}
+    for claim in claims:
+        named = {w for w in claim if w.startswith(LABEL)}
+        own = claim - named - {NEGATED}
+        if not named or not own:
+            continue
+        for said in universal:
+            if not said <= speakable or any(w.startswith(LABEL) for w in said):
+                continue
+            turned = {w for w in own - said if opposites.get(w, frozenset()) & said}
+            if own <= said | turned and ((NEGATED in said) != (NEGATED in claim)) != (len(turned) % 2 == 1):
+                return True
+    return False
 
 
 def said_of_another(

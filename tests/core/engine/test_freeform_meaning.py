@@ -715,15 +715,23 @@ def test_two_claims_with_their_words_exchanged_are_not_correct() -> None:
     assert verdict(protocols, "TCP ist verbindungsorientiert, UDP ist es nicht.") is Correctness.CORRECT
 
 
+LIT_BULBS = FreeformTextTask(
+    id="bulbs",
+    problemStatement="Switch A is open and switch B is closed. Which of the bulbs A and B is lit?",
+    sampleSolutions=[{"content": "Bulb B is lit, bulb A is not."}],
+)
+LAMPEN = FreeformTextTask(
+    id="lampen",
+    language=Language.DE_DE,
+    problemStatement="Schalter A ist offen, Schalter B geschlossen. Welche Lampe leuchtet?",
+    sampleSolutions=[{"content": "Lampe B leuchtet, Lampe A leuchtet nicht."}],
+)
+
+
 def test_the_elements_of_two_claims_exchanged_are_not_correct() -> None:
     """A named element and a negation are what a short claim says ("bulb A is not")."""
-    bulbs = FreeformTextTask(
-        id="bulbs",
-        problemStatement="Switch A is open and switch B is closed. Which of the bulbs A and B is lit?",
-        sampleSolutions=[{"content": "Bulb B is lit, bulb A is not."}],
-    )
-    assert verdict(bulbs, "Bulb A is lit, bulb B is not.") is not Correctness.CORRECT
-    assert verdict(bulbs, "B is lit, A is not.") is Correctness.CORRECT
+    assert verdict(LIT_BULBS, "Bulb A is lit, bulb B is not.") is not Correctness.CORRECT
+    assert verdict(LIT_BULBS, "B is lit, A is not.") is Correctness.CORRECT
 
 
 GAS = FreeformTextTask(
@@ -775,3 +783,34 @@ def test_a_german_separable_verb_with_its_particle_turned_round_is_not_correct()
     turned = judge(STROM, "Die Stromstärke nimmt zu, weil der Gesamtwiderstand größer wird.")
     assert turned.points.verdict is not Correctness.CORRECT
     assert "nimmt" in wrong_spans(turned)
+
+
+@pytest.mark.parametrize(
+    ("task", "content"),
+    [
+        (LIT_BULBS, "Both bulbs are lit."),
+        (LIT_BULBS, "All bulbs are lit because the battery is connected."),
+        (LAMPEN, "Beide Lampen leuchten."),
+    ],
+)
+def test_a_claim_said_of_every_one_against_a_named_one_is_not_correct(
+    task: FreeformTextTask, content: str
+) -> None:
+    """ "Both bulbs are lit" says of bulb A what the solution denies of it."""
+    result = judge(task, content)
+    assert result.points.verdict is not Correctness.CORRECT
+    assert wrong_spans(result)
+
+
+@pytest.mark.parametrize(
+    ("task", "content"),
+    [
+        (LIT_BULBS, "Bulb B is lit, bulb A is not. Both bulbs are connected to the battery."),
+        (LIT_BULBS, "B is lit and A is not, so not both bulbs are lit."),
+        (LAMPEN, "Nur Lampe B leuchtet, Lampe A nicht."),
+    ],
+)
+def test_every_one_of_a_kind_said_of_something_else_or_denied_is_no_contradiction(
+    task: FreeformTextTask, content: str
+) -> None:
+    assert verdict(task, content) is Correctness.CORRECT
