@@ -18,7 +18,7 @@ from functools import cached_property
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
-from core.engine.text.languages import DEGREE_WORDS, antonyms
+from core.engine.text.languages import DEGREE_WORDS, antonyms, known
 from core.engine.text.normalise import strip_accents
 from core.engine.text.tokens import LABEL, Analysis, Token, sentence_tokens, value_heads
 
@@ -41,6 +41,19 @@ def allowed_edits(word: str) -> int:
     if len(word) <= 4:
         return 0
     return 1 if len(word) <= 8 else 2
+
+
+def ending_apart(a: str, b: str) -> bool:
+    """Two spellings differ only in their last two letters and share four or more before them
+    ("tighter"/"tighten", "heater"/"heated", "weigh"/"weight"): forms of one word, where a
+    dictionary word elsewhere within a typo's distance is another word ("where"/"there",
+    "power"/"lower", "reflected"/"refracted", "synchronous"/"asynchronous")."""
+    shared = 0
+    for x, y in zip(a, b):
+        if x != y:
+            break
+        shared += 1
+    return shared >= max(MIN_EDGE_PART, min(len(a), len(b)) - 2)
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,11 +218,14 @@ class AnswerWords:
         # term, and so is one whose word is the term's opposite ("nimmt" for "nimmt zu", which
         # says "zunehmen", against "nimmt ab").
         opposite = self.opposites.get(term.stem, frozenset())
+        spelling = strip_accents(term.norm)
         nearest = next(
             (
                 s
                 for s in spellings
-                if s in self.by_spelling and not any(t.stem in opposite for t in self.by_spelling[s])
+                if s in self.by_spelling
+                and not any(t.stem in opposite for t in self.by_spelling[s])
+                and (ending_apart(s, spelling) or not known(self._analysis.base, self.by_spelling[s][0].norm))
             ),
             None,
         )

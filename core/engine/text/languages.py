@@ -424,6 +424,12 @@ def _adverb(base: str, word: str) -> str | None:
     return None
 
 
+@cache
+def known(base: str, word: str) -> bool:
+    """The dictionary knows the word: a word of its own, not a misspelling of another."""
+    return bool(simplemma.is_known(word, lang=base))
+
+
 def load_lemmatizers() -> None:
     """Load every base's dictionary (0.1–0.7 s each, 310 MB together) so no judgement waits."""
     for base in STEMMER_NAMES:

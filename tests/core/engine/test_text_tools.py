@@ -130,6 +130,13 @@ def test_words_with_an_opposite_are_not_stop_words_but_common_verbs_stay(base: s
         ("filament", "filamnet", "en", True),  # a swap of neighbours is one edit
         ("connecté", "connecte", "fr", True),
         ("heat", "hear", "en", False),  # one edit makes another short word
+        # a word the dictionary knows is another word, unless only its ending differs
+        ("synchronous", "asynchronous", "en", False),
+        ("there", "where", "en", False),
+        ("reflected", "refracted", "en", False),
+        ("connection", "congestion", "en", False),
+        ("tighten", "tighter", "en", True),
+        ("heated", "heater", "en", True),
     ],
 )
 def test_typos_match_long_words_but_not_short_ones(
