@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 
 from rapidfuzz import process
-from rapidfuzz.distance import OSA
+from rapidfuzz.distance import OSA, Prefix
 
 from core.engine.text.languages import DEGREE_WORDS, antonyms, known
 from core.engine.text.normalise import strip_accents
@@ -48,11 +48,7 @@ def ending_apart(a: str, b: str) -> bool:
     ("tighter"/"tighten", "heater"/"heated", "weigh"/"weight"): forms of one word, where a
     dictionary word elsewhere within a typo's distance is another word ("where"/"there",
     "power"/"lower", "reflected"/"refracted", "synchronous"/"asynchronous")."""
-    shared = 0
-    for x, y in zip(a, b):
-        if x != y:
-            break
-        shared += 1
+    shared = Prefix.similarity(a, b)
     return shared >= max(MIN_EDGE_PART, min(len(a), len(b)) - 2)
 
 
@@ -344,6 +340,14 @@ def _turned(words: AnswerWords, terms: Sequence[KeyTerm], stems: set[str]) -> in
     return turned
 
 
+def _kept(words: AnswerWords, terms: Sequence[KeyTerm]) -> bool:
+    """Some term that has an opposite is said as itself. A covariation said from its other end
+    turns its condition too ("the shorter the string, the higher the pitch"); one that keeps it
+    ("the resistance decreases … on the longer path", "less sugar dissolves in hot water") turns
+    only what follows from it, twice over, and states the opposite."""
+    return any(words.opposites.get(t.stem) and words.find(t)[0] for t in terms)
+
+
 def _said_opposite(words: AnswerWords, term: KeyTerm, stems: set[str]) -> list[Token]:
     """The answer's words for the term's opposite, unless the reference names that opposite too
     ("from the plus pole … to the minus pole": an answer naming one end contradicts neither)."""
@@ -374,7 +378,7 @@ def coverage(words: AnswerWords, terms: tuple[KeyTerm, ...], *, opposites: bool 
     opposed: list[Token] = []
     stems = {t.stem for t in terms} if opposites else set()
     turned_round = _turned(words, reachable, stems) if opposites else 0
-    both_turned = turned_round >= 2 and turned_round % 2 == 0
+    both_turned = turned_round >= 2 and turned_round % 2 == 0 and not _kept(words, reachable)
     for term in reachable:
         tokens, credit = words.find(term)
         said = _said_opposite(words, term, stems) if opposites and not tokens else []

@@ -814,3 +814,27 @@ def test_every_one_of_a_kind_said_of_something_else_or_denied_is_no_contradictio
     task: FreeformTextTask, content: str
 ) -> None:
     assert verdict(task, content) is Correctness.CORRECT
+
+
+@pytest.mark.parametrize(
+    ("solution", "turned"),
+    [
+        (
+            "The solubility increases: more sugar dissolves in hot water than in cold water.",
+            "The solubility decreases: less sugar dissolves in hot water than in cold water.",
+        ),
+        (
+            "The resistance increases, because the electrons collide more often on the longer path.",
+            "The resistance decreases, because the electrons collide less often on the longer path.",
+        ),
+    ],
+)
+def test_what_follows_turned_twice_with_its_condition_kept_is_not_correct(solution: str, turned: str) -> None:
+    """Two words turned round state a covariation from its other end only if the condition turns
+    too ("the shorter the string, the higher the pitch"); here "hot water" and "the longer path"
+    stay, and the answer says the opposite twice."""
+    task = FreeformTextTask(
+        id="turned", problemStatement="What happens and why?", sampleSolutions=[{"content": solution}]
+    )
+    assert verdict(task, turned) is not Correctness.CORRECT
+    assert verdict(task, solution) is Correctness.CORRECT
