@@ -18,7 +18,7 @@ from functools import cached_property
 from rapidfuzz import process
 from rapidfuzz.distance import OSA, Prefix
 
-from core.engine.text.languages import DEGREE_WORDS, antonyms, known
+from core.engine.text.languages import COORDINATORS, DEGREE_WORDS, antonyms, known
 from core.engine.text.normalise import strip_accents
 from core.engine.text.tokens import LABEL, Analysis, Token, sentence_tokens, value_heads
 
@@ -110,18 +110,23 @@ def key_terms(reference: Analysis, question_stems: frozenset[str] = frozenset())
 
 def modified_words(text: Analysis) -> dict[int, str]:
     """For each degree word of a text (by its start), the stem of the content word it says how
-    much of: the next one in its clause ("less dense", "more of the energy")."""
+    much of: the next one in its clause ("less dense", "more of the energy"), or, where the degree
+    word ends its phrase, the one before it ("vibrate more and break free", "weighs less.")."""
     degree = DEGREE_WORDS.get(text.base, frozenset())
+    coordinators = COORDINATORS.get(text.base, frozenset())
     found: dict[int, str] = {}
     tokens = text.tokens
     for index, token in enumerate(tokens):
         if token.norm not in degree:
             continue
-        after = next(
-            (t for t in tokens[index + 1 :] if t.clause == token.clause and not (t.stop or t.negation)), None
-        )
-        if after is not None and after.norm not in degree:
-            found[token.start] = after.stem
+        following = tokens[index + 1] if index + 1 < len(tokens) else None
+        if following is None or following.clause != token.clause or following.norm in coordinators:
+            candidates = reversed(tokens[:index])
+        else:
+            candidates = iter(tokens[index + 1 :])
+        said = next((t for t in candidates if t.clause == token.clause and not (t.stop or t.negation)), None)
+        if said is not None and said.norm not in degree:
+            found[token.start] = said.stem
     return found
 
 

@@ -439,6 +439,19 @@ def test_a_degree_word_is_the_opposite_only_of_the_same_thing() -> None:
     assert [t.norm for t in said.opposed] == ["more"]
 
 
+def test_a_degree_word_that_ends_its_phrase_says_how_much_of_the_word_before_it() -> None:
+    """ "vibrate more and break free": "more" is said of "vibrate", not of "break"."""
+    terms = key_terms(analyse("The particles vibrate more and break free.", "en"))
+    said = coverage(AnswerWords(analyse("The particles vibrate less.", "en")), terms, opposites=True)
+    assert [t.norm for t in said.opposed] == ["less"]
+    other = coverage(
+        AnswerWords(analyse("The particles vibrate and break free with less noise.", "en")),
+        terms,
+        opposites=True,
+    )
+    assert not other.opposed
+
+
 def test_an_english_adverb_has_the_opposites_of_its_adjective() -> None:
     opposites = antonyms("en")
     slowly = analyse("slowly", "en").tokens[0].stem
