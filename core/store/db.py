@@ -47,7 +47,11 @@ log = logging.getLogger(__name__)
 
 def json_text(value: Any) -> str:
     """JSON columns take wire models as well as plain documents: a model is written as pydantic's
-    JSON of it (a frozen one keeps it), not as json.dumps of its dump."""
+    JSON of it (a frozen one keeps it), not as json.dumps of its dump. None, which SQLAlchemy
+    hands over for an absent document (an interaction's learner metadata, mostly), is the JSON
+    null that json.dumps would write, without the call."""
+    if value is None:
+        return "null"
     return value.to_wire_json() if isinstance(value, ApiModel) else json.dumps(value)
 
 

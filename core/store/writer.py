@@ -187,13 +187,13 @@ class _WroteThenFailed(Exception):
     """A job of a batch raised after it had changed rows: the batch is run again with SAVEPOINTs."""
 
 
-def _undone_if_failed(connection: Connection, job: Job) -> tuple[bool, Any]:
+def _undone_if_failed(connection: Connection, driver: sqlite3.Connection, job: Job) -> tuple[bool, Any]:
     """The job's outcome; raises _WroteThenFailed if it failed after changing rows, which only a
     rollback undoes. (total_changes counts the rows changed by this connection's statements; a
-    statement that fails changes none.)"""
-    before = _driver(connection).total_changes
+    statement that fails changes none. `driver` is the pysqlite connection under `connection`.)"""
+    before = driver.total_changes
     outcome = _outcome(connection, job)
-    if not outcome[0] and _driver(connection).total_changes != before:
+    if not outcome[0] and driver.total_changes != before:
         raise _WroteThenFailed
     return outcome
 
@@ -337,7 +337,7 @@ class SqliteWriter(GroupCommit):
                 _prefetch(connection, reads)
                 driver.execute("SAVEPOINT batch")
                 try:
-                    outcomes = [_undone_if_failed(connection, job) for job in jobs]
+                    outcomes = [_undone_if_failed(connection, driver, job) for job in jobs]
                     _insert_deferred(connection)
                 except Exception:  # _WroteThenFailed, or a deferred row was refused
                     driver.execute("ROLLBACK TO batch")  # keeps the transaction, and its lock
