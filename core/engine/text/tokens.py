@@ -278,9 +278,10 @@ def _value_positions(
 
     A word with a digit is one, and so is a number word ("zero", "zwei"). A single letter is a
     label unless it belongs to an abbreviation ("e.g.", "z.B."); a letter that is also a word of
-    the language (English "a", Italian "e") only where the word cannot stand: after a content word
-    and before a function word or the end ("bulb a is on", "Lampe A und B"), or written as a
-    capital before a function word or the end ("A is on", "between A and B").
+    the language (English "a", Italian "e") only where the word cannot stand: written as a capital
+    right after a content word of its sentence ("Bulb A stays lit"), after a content word and
+    before a function word or the end ("bulb a is on", "Lampe A und B"), or written as a capital
+    before a function word or the end ("A is on", "between A and B").
     """
     letter_words = LETTER_WORDS[base]
     found: set[int] = set()
@@ -299,11 +300,14 @@ def _value_positions(
         if norm not in letter_words:
             found.add(index)
             continue
+        previous = raw_tokens[index - 1][2] if index else None
+        after_content = previous is not None and previous.norm not in stops and not previous.negation
+        if after_content and text[start].isupper() and raw_tokens[index - 1][3] == raw_tokens[index][3]:
+            found.add(index)  # "Bulb A stays lit": an article is not written as a capital after a noun
+            continue
         following = raw_tokens[index + 1][2].norm if index + 1 < len(raw_tokens) else None
         if following is not None and following not in stops:
             continue
-        previous = raw_tokens[index - 1][2] if index else None
-        after_content = previous is not None and previous.norm not in stops and not previous.negation
         if after_content or (text[start].isupper() and norm != "i"):
             found.add(index)
     return found

@@ -838,3 +838,18 @@ def test_what_follows_turned_twice_with_its_condition_kept_is_not_correct(soluti
     )
     assert verdict(task, turned) is not Correctness.CORRECT
     assert verdict(task, solution) is Correctness.CORRECT
+
+
+def test_the_other_element_named_with_a_capital_before_a_verb_is_not_correct() -> None:
+    """ "Bulb A stays lit": the capital A was read as the article, so the wrong bulb passed."""
+    parallel = FreeformTextTask(
+        id="parallel",
+        problemStatement="Bulbs A and B are in parallel. What happens to bulb B when bulb A burns out?",
+        sampleSolutions=[
+            {"content": "Bulb B stays lit, because it still has its own closed path to the battery."}
+        ],
+    )
+    assert verdict(parallel, "Bulb A stays lit.") is not Correctness.CORRECT
+    assert (
+        verdict(parallel, "Bulb B stays lit since it has its own path to the battery.") is Correctness.CORRECT
+    )

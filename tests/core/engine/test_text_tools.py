@@ -481,6 +481,8 @@ def _values(text: str, base: str = "en") -> list[str]:
         ("bulb a and c are on", ["#a", "#c"]),
         ("A is on, between A and B.", ["#a", "#a", "#b"]),
         ("A bulb makes a loop.", []),
+        ("Bulb A stays lit.", ["#a"]),  # a capital right after a noun is no article
+        ("The bulb is off. A wire is missing.", []),
         ("I think it is on, e.g. in circuit 2.", ["2"]),
         ("The voltage is zero across switch Z.", ["0", "#z"]),
         ("a) the router(s) forward\no Packets are sent", []),
