@@ -141,6 +141,8 @@ ANTONYMS: dict[str, tuple[tuple[str, str], ...]] = {
         ("tight", "loose"),
     ),
     "de": (
+        ("gut", "schlecht"),
+        ("steil", "flach"),
         ("offen", "geschlossen"),
         ("öffnen", "schließen"),
         ("zunehmen", "abnehmen"),

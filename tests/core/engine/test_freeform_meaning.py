@@ -853,3 +853,23 @@ def test_the_other_element_named_with_a_capital_before_a_verb_is_not_correct() -
     assert (
         verdict(parallel, "Bulb B stays lit since it has its own path to the battery.") is Correctness.CORRECT
     )
+
+
+@pytest.mark.parametrize(
+    ("solution", "turned"),
+    [
+        (
+            "Metall ist ein guter Wärmeleiter, deshalb leitet der Löffel die Wärme schnell vom Tee zum Griff.",
+            "Metall leitet Wärme schlecht.",
+        ),
+        (
+            "Der Lichtstrahl fällt steil auf die Erde.",
+            "Der Lichtstrahl fällt flach auf die Erde.",
+        ),
+    ],
+)
+def test_german_good_and_steep_have_their_opposites(solution: str, turned: str) -> None:
+    task = FreeformTextTask(
+        id="gut", language=Language.DE_DE, problemStatement="Warum?", sampleSolutions=[{"content": solution}]
+    )
+    assert verdict(task, turned) is not Correctness.CORRECT
