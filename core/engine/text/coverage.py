@@ -216,8 +216,9 @@ class AnswerWords:
             return [], 0.0
         spellings, parts = (self._whole or self).near(term)
         # The nearest spelling this text holds; one too short to carry a typo is that word, not the
-        # term, and so is one whose word is the term's opposite ("nimmt" for "nimmt zu", which
-        # says "zunehmen", against "nimmt ab").
+        # term, and so is one whose word is the term's opposite ("decreases" for "increases";
+        # "nimmt" for "nimmt zu", which says "zunehmen", against "nimmt ab"), or a word the
+        # dictionary knows that differs from it before its ending ("where" for "there").
         opposite = self.opposites.get(term.stem, frozenset())
         spelling = strip_accents(term.norm)
         nearest = next(

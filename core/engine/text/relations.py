@@ -201,14 +201,19 @@ def said_words(tokens: Sequence[Token]) -> frozenset[str]:
     return frozenset(words)
 
 
-def clause_words(analysis: Analysis, limit: int | None = None) -> dict[int, frozenset[str]]:
-    """What each clause of the first ``limit`` sentences says (:func:`said_words`), by the clause's
-    number (Token.clause)."""
+def _clauses(analysis: Analysis, limit: int | None) -> dict[int, list[Token]]:
+    """The tokens of each clause of the first ``limit`` sentences, by the clause's number."""
     clauses: dict[int, list[Token]] = {}
     for tokens in sentence_tokens(analysis, limit):
         for t in tokens:
             clauses.setdefault(t.clause, []).append(t)
-    return {clause: said_words(tokens) for clause, tokens in clauses.items()}
+    return clauses
+
+
+def clause_words(analysis: Analysis, limit: int | None = None) -> dict[int, frozenset[str]]:
+    """What each clause of the first ``limit`` sentences says (:func:`said_words`), by the clause's
+    number (Token.clause)."""
+    return {clause: said_words(tokens) for clause, tokens in _clauses(analysis, limit).items()}
 
 
 def universal_clauses(analysis: Analysis, limit: int | None = None) -> tuple[frozenset[str], ...]:
@@ -216,12 +221,8 @@ def universal_clauses(analysis: Analysis, limit: int | None = None) -> tuple[fro
     bulbs are lit", "alle Lampen leuchten") says besides that (:func:`said_words`). A negation
     before the word ("not both bulbs are lit") says it of some, not of every one."""
     universal = UNIVERSAL_WORDS.get(analysis.base, frozenset())
-    clauses: dict[int, list[Token]] = {}
-    for tokens in sentence_tokens(analysis, limit):
-        for t in tokens:
-            clauses.setdefault(t.clause, []).append(t)
     found = []
-    for tokens in clauses.values():
+    for tokens in _clauses(analysis, limit).values():
         first = next((i for i, t in enumerate(tokens) if t.norm in universal), None)
         if first is not None and not any(t.negation for t in tokens[:first]):
             found.append(said_words([t for t in tokens if t.norm not in universal]))
