@@ -28,7 +28,7 @@ of several noisy judgements is an optimistic one (:meth:`JudgeWeights.best_of`).
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
 from importlib import resources
@@ -361,7 +361,7 @@ def evidence(reference: Reference, answer: AnswerText) -> Evidence:
         shown=(lexical >= FACT_SHOWN_LEXICALLY) | (gain >= FACT_SHOWN_BY_MEANING),
         matched=tuple(c.matched for c in in_sentence),
         verbatim=bool((nearest >= SAME_TEXT).all() and not (opposed | swapped).any()),
-        contradicts=contradicts(reference, in_sentence + claims)
+        contradicts=contradicts(reference, in_sentence + claims, answer.words.modified)
         or bool(rearranged.any())
         or other_reply(reference.reply, answer.analysis) is not None,
         rearranged=tuple(
@@ -370,13 +370,21 @@ def evidence(reference: Reference, answer: AnswerText) -> Evidence:
     )
 
 
-def contradicts(reference: Reference, in_sentence: list[Coverage]) -> bool:
+def contradicts(reference: Reference, in_sentence: list[Coverage], modified: Mapping[int, str]) -> bool:
     """Some sentence states a fact with a word turned into its opposite, one the solution never
     uses: "the longer the string, the lower the pitch" does not contradict "if the string is
-    shorter, the pitch will be higher" when the solution goes on "if it is longer, it is lower"."""
-    named = {t.stem for t in reference.terms}
+    shorter, the pitch will be higher" when the solution goes on "if it is longer, it is lower".
+    A degree word counts as used only of the same thing (``modified``: what the answer's degree
+    words say how much of): "plus dense" is not the "plus éloignées" of "moins dense …, parce que
+    ses molécules sont plus éloignées"."""
+    named = {t.stem: t.modifies for t in reference.terms}
+
+    def used(token: Token) -> bool:
+        scope = named.get(token.stem)
+        return scope is not None and (not scope or modified.get(token.start) in scope)
+
     return any(
-        c.opposed and c.turned >= FACT_SHOWN_LEXICALLY and not any(t.stem in named for t in c.opposed)
+        c.opposed and c.turned >= FACT_SHOWN_LEXICALLY and not any(used(t) for t in c.opposed)
         for c in in_sentence
     )
 

@@ -332,7 +332,7 @@ def share_part(a: str, b: str) -> bool:
     return len(ra) >= 6 and len(rb) >= 6 and ra[:6] == rb[:6]
 
 
-def _turned(words: AnswerWords, terms: Sequence[KeyTerm], stems: set[str]) -> int:
+def _turned(words: AnswerWords, terms: Sequence[KeyTerm], stems: dict[str, frozenset[str]]) -> int:
     """How many of the terms are said only as their opposites, each the other way round. Two (or
     four …) say a covariation from its other end ("the shorter the string, the higher the pitch"
     for "the longer the string, the lower the pitch"), which states the same; one says the
@@ -354,11 +354,19 @@ def _kept(words: AnswerWords, terms: Sequence[KeyTerm]) -> bool:
     return any(words.opposites.get(t.stem) and words.find(t)[0] for t in terms)
 
 
-def _said_opposite(words: AnswerWords, term: KeyTerm, stems: set[str]) -> list[Token]:
+def _said_opposite(words: AnswerWords, term: KeyTerm, stems: dict[str, frozenset[str]]) -> list[Token]:
     """The answer's words for the term's opposite, unless the reference names that opposite too
-    ("from the plus pole … to the minus pole": an answer naming one end contradicts neither)."""
+    ("from the plus pole … to the minus pole": an answer naming one end contradicts neither); a
+    degree word's opposite only when the reference says it of the same thing ("moins dense …
+    plus éloignées" does not name "plus dense"). ``stems``: the reference's terms, each with what
+    it says how much of."""
     others = words.opposites.get(term.stem)
-    if not others or not stems.isdisjoint(others):
+    if not others:
+        return []
+    if term.modifies:
+        if any(stems.get(other, frozenset()) & term.modifies for other in others):
+            return []
+    elif not stems.keys().isdisjoint(others):
         return []
     said = words.opposite(term)
     if term.modifies and said:
@@ -382,7 +390,7 @@ def coverage(words: AnswerWords, terms: tuple[KeyTerm, ...], *, opposites: bool 
     matched: list[Token] = []
     contradicted: list[Token] = []
     opposed: list[Token] = []
-    stems = {t.stem for t in terms} if opposites else set()
+    stems = {t.stem: t.modifies for t in terms} if opposites else {}
     turned_round = _turned(words, reachable, stems) if opposites else 0
     both_turned = turned_round >= 2 and turned_round % 2 == 0 and not _kept(words, reachable)
     for term in reachable:

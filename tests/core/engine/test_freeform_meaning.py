@@ -873,3 +873,31 @@ def test_german_good_and_steep_have_their_opposites(solution: str, turned: str) 
         id="gut", language=Language.DE_DE, problemStatement="Warum?", sampleSolutions=[{"content": solution}]
     )
     assert verdict(task, turned) is not Correctness.CORRECT
+
+
+@pytest.mark.parametrize(
+    ("language", "solution", "turned"),
+    [
+        (
+            Language.FR_FR,
+            "La glace est moins dense que l'eau liquide, parce que ses molécules sont plus éloignées.",
+            "La glace est plus dense que l'eau.",
+        ),
+        (
+            Language.EN_US,
+            "Ice is less dense than liquid water, because its molecules are more spread out.",
+            "Ice is more dense than water.",
+        ),
+    ],
+)
+def test_a_degree_word_the_solution_uses_of_another_thing_still_turns_this_one(
+    language: Language, solution: str, turned: str
+) -> None:
+    """The solution's "plus éloignées" (more spread out) did not make "plus dense" a word it uses:
+    a degree word is the solution's own only of the same thing."""
+    task = FreeformTextTask(
+        id="glace", language=language, problemStatement="Why?", sampleSolutions=[{"content": solution}]
+    )
+    result = judge(task, turned)
+    assert result.points.verdict is not Correctness.CORRECT
+    assert wrong_spans(result)
