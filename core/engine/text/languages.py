@@ -7,7 +7,7 @@ tools because normalisation already folds ß into ss (``"ß".casefold() == "ss"`
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
 
 import simplemma
 import Stemmer
@@ -426,9 +426,10 @@ def _adverb(base: str, word: str) -> str | None:
     return None
 
 
-@cache
+@lru_cache(maxsize=1 << 16)
 def known(base: str, word: str) -> bool:
-    """The dictionary knows the word: a word of its own, not a misspelling of another."""
+    """The dictionary knows the word: a word of its own, not a misspelling of another. (Asked of
+    learners' words near a solution's, misspellings included, so the memory is bounded.)"""
     return bool(simplemma.is_known(word, lang=base))
 
 
