@@ -44,6 +44,7 @@ from core.engine.text.relations import (
     Comparison,
     clause_words,
     exchanged,
+    restates,
     reversed_comparison,
     reversed_relation,
     said_of_another,
@@ -281,26 +282,37 @@ def aligned(answer: AnswerText, terms: tuple[KeyTerm, ...]) -> Coverage:
     return max(found, key=lambda c: c.score, default=_NOTHING)
 
 
-def of_its_claims(fact: Fact, found: Coverage, answer: AnswerText) -> Coverage:
-    """The coverage with only the opposite words said of their own claim: in a fact of several
-    claims, an opposite word in a clause about another claim contradicts nothing
-    (:func:`core.engine.text.relations.said_of_another`)."""
-    if not fact.claims or not found.opposed:
+def opposing(fact: Fact, found: Coverage, answer: AnswerText) -> Coverage:
+    """The coverage with only the opposite words that oppose the fact: not one in a clause about
+    another of the fact's claims (:func:`core.engine.text.relations.said_of_another`), nor one of a
+    comparison that states the fact's from its other side ("water is more dense than ice" for "ice
+    is less dense than water", :func:`core.engine.text.relations.restates`)."""
+    if not found.opposed or not (fact.claims or fact.comparison):
         return found
     claims = tuple(c.words for c in fact.claims)
     opposites = answer.words.opposites
+    restating = frozenset(
+        stem
+        for said in answer.comparisons
+        if fact.comparison and restates(fact.comparison, said, opposites)
+        for stem in said.before | said.after
+    )
     kept = tuple(
         t
         for t in found.opposed
-        if not said_of_another(
-            claims, opposites.get(t.stem, frozenset()), answer.clauses.get(t.clause, frozenset())
+        if t.stem not in restating
+        and not (
+            claims
+            and said_of_another(
+                claims, opposites.get(t.stem, frozenset()), answer.clauses.get(t.clause, frozenset())
+            )
         )
     )
     return found if len(kept) == len(found.opposed) else replace(found, opposed=kept)
 
 
 def evidence(reference: Reference, answer: AnswerText) -> Evidence:
-    in_sentence = [of_its_claims(fact, aligned(answer, fact.terms), answer) for fact in reference.facts]
+    in_sentence = [opposing(fact, aligned(answer, fact.terms), answer) for fact in reference.facts]
     # Its words in a swapped relation ("heated because it expands" for "expands because it is
     # heated"), with the things compared swapped ("water is less dense than ice" for "ice is
     # less dense than water"), or with two claims' words exchanged ("UDP is connection-oriented,
@@ -338,9 +350,7 @@ def evidence(reference: Reference, answer: AnswerText) -> Evidence:
     # held out: docs/freeform-engine.md.)
     opposed = np.array(
         [
-            bool(
-                f.terms and of_its_claims(f, coverage(answer.words, f.terms, opposites=True), answer).opposed
-            )
+            bool(f.terms and opposing(f, coverage(answer.words, f.terms, opposites=True), answer).opposed)
             for f in reference.facts
         ]
     )
@@ -353,7 +363,7 @@ def evidence(reference: Reference, answer: AnswerText) -> Evidence:
         said
         for f, o in zip(reference.facts, opposed, strict=True)
         if o
-        for said in (of_its_claims(f, aligned(answer, claim.terms), answer) for claim in f.claims)
+        for said in (opposing(f, aligned(answer, claim.terms), answer) for claim in f.claims)
         if not any(t.stem in reference.question for t in said.opposed)
     ]
     return Evidence(

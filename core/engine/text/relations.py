@@ -117,12 +117,18 @@ NOT_COMPARING: dict[str, frozenset[str]] = {"en": frozenset({"other", "rather"})
 GERMAN_COMPARATIVE_ENDINGS = ("er", "ere", "eren", "erem", "erer", "eres")
 
 
+LESS_WORDS = frozenset({"less", "fewer", "weniger", "moins", "meno", "menos"})
+"""The degree words of DEGREE_WORDS (and "fewer") that make a comparison one of less."""
+
+
 @dataclass(frozen=True, slots=True)
 class Comparison:
     """The stems of the content words before and after a sentence's "than"."""
 
     before: frozenset[str]
     after: frozenset[str]
+    less: bool = False
+    """It compares by less ("less dense than"); otherwise by more ("more dense", "denser")."""
 
 
 def _compares(tokens: list[Token], index: int, base: str) -> bool:
@@ -143,7 +149,9 @@ def _german_comparative(word: str) -> bool:
 
 def comparison_sides(tokens: tuple[Token, ...] | list[Token], base: str) -> Comparison | None:
     """``tokens``: one sentence. None unless it has exactly one comparing "than" with content words
-    on both sides of it in its clause."""
+    on both sides of it in its clause. A clause that a connective opens after another clause
+    ("ice floats because it is less dense than water", "weil es eine geringere Dichte als Wasser
+    hat") compares what the sentence named before it, so those words are on its first side too."""
     tokens = list(tokens)
     than = THAN.get(base, frozenset())
     markers = [i for i, t in enumerate(tokens) if t.norm in than and _compares(tokens, i, base)]
@@ -151,13 +159,16 @@ def comparison_sides(tokens: tuple[Token, ...] | list[Token], base: str) -> Comp
         return None
     index = markers[0]
     clause = tokens[index].clause
+    opening = next(i for i, t in enumerate(tokens) if t.clause == clause)
+    continues = opening > 0 and tokens[opening].norm in CLAUSE_CONNECTIVES.get(base, frozenset())
 
-    def side(part: list[Token]) -> set[str]:
-        return {t.stem for t in part if t.clause == clause and not (t.stop or t.negation)}
+    def side(part: list[Token], earlier: bool = False) -> set[str]:
+        return {t.stem for t in part if (t.clause == clause or earlier) and not (t.stop or t.negation)}
 
-    before, after = side(tokens[:index]), side(tokens[index + 1 :])
+    before, after = side(tokens[:index], continues), side(tokens[index + 1 :])
     here, there = frozenset(before - after), frozenset(after - before)
-    return Comparison(here, there) if here and there else None
+    less = any(t.norm in LESS_WORDS for t in tokens[opening:index])
+    return Comparison(here, there, less) if here and there else None
 
 
 def sentence_comparisons(analysis: Analysis, limit: int | None = None) -> tuple[Comparison, ...]:
@@ -170,26 +181,39 @@ def reversed_comparison(
     fact: Comparison, answer: tuple[Comparison, ...], opposites: Mapping[str, frozenset[str]]
 ) -> bool:
     """The answer puts what the fact compares on the other sides of the same comparison ("water is
-    less dense than ice" for "ice is less dense than water"), and nowhere makes it the right way
-    round. A comparison said with an opposite word and its sides swapped ("water is more dense
-    than ice") states the same, and is not reversed."""
-    said_by_fact = fact.before | fact.after
-
-    def turned(said: Comparison) -> bool:
-        words = said.before | said.after
-        return any(opposites.get(stem, frozenset()) & words for stem in said_by_fact)
-
-    def swapped(said: Comparison) -> bool:
-        return bool((fact.before & said.after) - said.before) and bool(
-            (fact.after & said.before) - said.after
-        )
-
-    def agrees(said: Comparison) -> bool:
-        return bool(fact.before & said.before) and bool(fact.after & said.after)
-
-    return any(swapped(s) and not turned(s) for s in answer) and not any(
-        agrees(s) and not turned(s) for s in answer
+    less dense than ice" for "ice is less dense than water"), or on the same sides turned round
+    ("ice is denser than water", where "denser" compares by more), and nowhere makes it the right
+    way round (:func:`restates` included)."""
+    return any(
+        (_swapped(fact, s) and not _turned(fact, s, opposites))
+        or (_agrees(fact, s) and _turned(fact, s, opposites) and not _swapped(fact, s))
+        for s in answer
+    ) and not any(
+        restates(fact, s, opposites) or (_agrees(fact, s) and not _turned(fact, s, opposites)) for s in answer
     )
+
+
+def restates(fact: Comparison, said: Comparison, opposites: Mapping[str, frozenset[str]]) -> bool:
+    """The answer's comparison states the fact's from its other side: its sides swapped and turned
+    round, by an opposite word or by more where the fact compares by less ("water is more dense
+    than ice", "water is denser than ice" for "ice is less dense than water")."""
+    return _swapped(fact, said) and _turned(fact, said, opposites)
+
+
+def _turned(fact: Comparison, said: Comparison, opposites: Mapping[str, frozenset[str]]) -> bool:
+    """Compared the other way: by more against less, or with the opposite of a word of the fact
+    (one the fact does not name itself, as "hot … than cold" names both)."""
+    named = fact.before | fact.after
+    words = said.before | said.after
+    return said.less != fact.less or any((opposites.get(stem, frozenset()) & words) - named for stem in named)
+
+
+def _swapped(fact: Comparison, said: Comparison) -> bool:
+    return bool((fact.before & said.after) - said.before) and bool((fact.after & said.before) - said.after)
+
+
+def _agrees(fact: Comparison, said: Comparison) -> bool:
+    return bool(fact.before & said.before) and bool(fact.after & said.after)
 
 
 def said_words(tokens: Sequence[Token]) -> frozenset[str]:

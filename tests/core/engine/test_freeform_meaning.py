@@ -901,3 +901,66 @@ def test_a_degree_word_the_solution_uses_of_another_thing_still_turns_this_one(
     result = judge(task, turned)
     assert result.points.verdict is not Correctness.CORRECT
     assert wrong_spans(result)
+
+
+DENSITY = FreeformTextTask(
+    id="density",
+    problemStatement="Why does ice float on water?",
+    sampleSolutions=[{"content": "Ice is less dense than liquid water."}],
+)
+
+
+@pytest.mark.parametrize(
+    ("task", "content", "correct"),
+    [
+        (DENSITY, "Ice is denser than water.", False),  # "denser" compares by more
+        (DENSITY, "Water is denser than ice.", True),  # by more, from the other side: the same
+        (DENSITY, "Water is more dense than ice.", True),
+        (DENSITY, "Water is less dense than ice.", False),
+        (
+            FreeformTextTask(
+                id="floats",
+                problemStatement="Why does ice float on water?",
+                sampleSolutions=[{"content": "Ice floats because it is less dense than liquid water."}],
+            ),
+            "Water is less dense than ice.",
+            False,
+        ),
+        (
+            FreeformTextTask(
+                id="schwimmt",
+                language=Language.DE_DE,
+                problemStatement="Warum schwimmt Eis?",
+                sampleSolutions=[{"content": "Eis schwimmt, weil es eine geringere Dichte als Wasser hat."}],
+            ),
+            "Wasser hat eine geringere Dichte als Eis.",
+            False,
+        ),
+        (
+            FreeformTextTask(
+                id="schwimmt",
+                language=Language.DE_DE,
+                problemStatement="Warum schwimmt Eis?",
+                sampleSolutions=[{"content": "Eis schwimmt, weil es eine geringere Dichte als Wasser hat."}],
+            ),
+            "Wasser hat eine höhere Dichte als Eis.",
+            True,
+        ),
+        (
+            FreeformTextTask(
+                id="flota",
+                language=Language.ES_ES,
+                problemStatement="¿Por qué flota el hielo en el agua?",
+                sampleSolutions=[{"content": "El hielo flota porque es menos denso que el agua líquida."}],
+            ),
+            "El agua es más densa que el hielo.",
+            True,
+        ),
+    ],
+)
+def test_a_comparison_is_read_by_more_or_less_and_with_the_subject_a_pronoun_stands_for(
+    task: FreeformTextTask, content: str, correct: bool
+) -> None:
+    """A comparative ("denser") compares by more; a comparison turned and swapped states the same;
+    and "because it is less dense than water" compares what the sentence named before it."""
+    assert (verdict(task, content) is Correctness.CORRECT) is correct
