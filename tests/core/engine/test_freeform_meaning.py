@@ -903,6 +903,12 @@ def test_a_degree_word_the_solution_uses_of_another_thing_still_turns_this_one(
     assert wrong_spans(result)
 
 
+SCHWIMMT = FreeformTextTask(
+    id="schwimmt",
+    language=Language.DE_DE,
+    problemStatement="Warum schwimmt Eis?",
+    sampleSolutions=[{"content": "Eis schwimmt, weil es eine geringere Dichte als Wasser hat."}],
+)
 DENSITY = FreeformTextTask(
     id="density",
     problemStatement="Why does ice float on water?",
@@ -927,22 +933,12 @@ DENSITY = FreeformTextTask(
             False,
         ),
         (
-            FreeformTextTask(
-                id="schwimmt",
-                language=Language.DE_DE,
-                problemStatement="Warum schwimmt Eis?",
-                sampleSolutions=[{"content": "Eis schwimmt, weil es eine geringere Dichte als Wasser hat."}],
-            ),
+            SCHWIMMT,
             "Wasser hat eine geringere Dichte als Eis.",
             False,
         ),
         (
-            FreeformTextTask(
-                id="schwimmt",
-                language=Language.DE_DE,
-                problemStatement="Warum schwimmt Eis?",
-                sampleSolutions=[{"content": "Eis schwimmt, weil es eine geringere Dichte als Wasser hat."}],
-            ),
+            SCHWIMMT,
             "Wasser hat eine höhere Dichte als Eis.",
             True,
         ),
