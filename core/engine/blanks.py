@@ -51,6 +51,8 @@ from core.engine.judged_parts import (
     require_count,
 )
 from core.engine.messages import Catalogue
+from core.engine.text.coverage import another_word
+from core.engine.text.languages import base_of, stem
 
 NEAR_MISS_RATIO = 80.0
 """rapidfuzz ratio (0–100) from which a FUZZY answer counts as misspelt rather than wrong."""
@@ -127,7 +129,9 @@ def fit_of(blank: Blank, content: str, gap_number: int, language: Language | Non
         return _numeric_fit(text, accepted, blank.tolerance or 0.0, gap_number, language)
     if loosely(text) in wanted:
         return Fit.RIGHT
-    if blank.matching is Matching.FUZZY and _similarity(loosely(text), wanted) >= NEAR_MISS_RATIO:
+    if blank.matching is Matching.FUZZY and _misspelt(
+        loosely(text), wanted, base_of(language or Language.EN_US)
+    ):
         return Fit.NEAR_MISS
     return Fit.WRONG
 
@@ -140,8 +144,19 @@ def _accepted(answers: tuple[str, ...]) -> tuple[tuple[str, ...], frozenset[str]
     return trimmed, frozenset(loosely(a) for a in trimmed)
 
 
-def _similarity(text: str, wanted: frozenset[str]) -> float:
-    return max(fuzz.ratio(text, answer) for answer in wanted)
+def _misspelt(text: str, wanted: frozenset[str], base: str) -> bool:
+    """The text is a near miss of an accepted answer: as close in spelling as NEAR_MISS_RATIO, and
+    not, for one word against one word, a word of its own ("asynchronous" for "synchronous",
+    "decreases" for "increases", "meiosis" for "mitosis": wrong, not misspelt)."""
+    return any(
+        fuzz.ratio(text, answer) >= NEAR_MISS_RATIO
+        and not (
+            " " not in text
+            and " " not in answer
+            and another_word(base, text, answer, stem(base, text), stem(base, answer))
+        )
+        for answer in wanted
+    )
 
 
 def _numeric_fit(

@@ -52,6 +52,16 @@ def ending_apart(a: str, b: str) -> bool:
     return shared >= max(MIN_EDGE_PART, min(len(a), len(b)) - 2)
 
 
+def another_word(base: str, written: str, meant: str, written_stem: str, meant_stem: str) -> bool:
+    """A spelling near ``meant`` is a word of its own, not a misspelling of it: the word's opposite
+    ("decreases" for "increases"), or a word the dictionary knows that differs from it before its
+    ending ("where" for "there", "asynchronous" for "synchronous"). Stems are the callers' (a
+    German verb read with its particle has its joined verb's)."""
+    if written_stem in antonyms(base).get(meant_stem, frozenset()):
+        return True
+    return known(base, written) and not ending_apart(strip_accents(written), strip_accents(meant))
+
+
 @dataclass(frozen=True, slots=True)
 class KeyTerm:
     stem: str
@@ -219,15 +229,15 @@ class AnswerWords:
         # term, and so is one whose word is the term's opposite ("decreases" for "increases";
         # "nimmt" for "nimmt zu", which says "zunehmen", against "nimmt ab"), or a word the
         # dictionary knows that differs from it before its ending ("where" for "there").
-        opposite = self.opposites.get(term.stem, frozenset())
-        spelling = strip_accents(term.norm)
+        base = self._analysis.base
         nearest = next(
             (
                 s
                 for s in spellings
                 if s in self.by_spelling
-                and not any(t.stem in opposite for t in self.by_spelling[s])
-                and (ending_apart(s, spelling) or not known(self._analysis.base, self.by_spelling[s][0].norm))
+                and not any(
+                    another_word(base, t.norm, term.norm, t.stem, term.stem) for t in self.by_spelling[s]
+                )
             ),
             None,
         )

@@ -209,6 +209,22 @@ def test_fuzzy_matching_tells_a_slip_from_a_wrong_word(content: str, verdict: st
 
 
 @pytest.mark.parametrize(
+    ("accepted", "content", "verdict"),
+    [
+        ("synchronous", "asynchronous", "WRONG"),  # as close as a slip, but a word of its own
+        ("mitosis", "meiosis", "WRONG"),
+        ("exothermic", "endothermic", "WRONG"),
+        ("mitosis", "mitossis", "PARTIAL"),  # a slip the dictionary does not know
+        ("tighten", "tighter", "PARTIAL"),  # a form of the word, only its ending differs
+    ],
+)
+def test_fuzzy_matching_takes_another_real_word_for_wrong_not_misspelt(
+    accepted: str, content: str, verdict: str
+) -> None:
+    assert verdict_of(Blank(acceptedAnswers=[accepted], matching=Matching.FUZZY), content) == verdict
+
+
+@pytest.mark.parametrize(
     ("accepted", "tolerance", "content", "verdict"),
     [
         ("3.14", 0.01, "3,14159", "CORRECT"),
