@@ -90,6 +90,11 @@ class Fact:
     said: frozenset[str] = frozenset()
     """What the whole fact says (core.engine.text.relations.said_words)."""
 
+    @property
+    def claim_words(self) -> tuple[frozenset[str], ...]:
+        """What each of its claims says."""
+        return tuple(c.words for c in self.claims)
+
 
 @dataclass(frozen=True, slots=True)
 class Reference:
@@ -289,7 +294,7 @@ def opposing(fact: Fact, found: Coverage, answer: AnswerText) -> Coverage:
     is less dense than water", :func:`core.engine.text.relations.restates`)."""
     if not found.opposed or not (fact.claims or fact.comparison):
         return found
-    claims = tuple(c.words for c in fact.claims)
+    claims = fact.claim_words
     opposites = answer.words.opposites
     restating = frozenset(
         stem
@@ -324,12 +329,10 @@ def evidence(reference: Reference, answer: AnswerText) -> Evidence:
             bool(
                 f.comparison and reversed_comparison(f.comparison, answer.comparisons, answer.words.opposites)
             )
-            or bool(f.claims and exchanged(tuple(c.words for c in f.claims), answer.clauses.values()))
+            or bool(f.claims and exchanged(f.claim_words, answer.clauses.values()))
             or bool(
                 answer.universal
-                and said_of_every(
-                    tuple(c.words for c in f.claims) or (f.said,), answer.universal, answer.words.opposites
-                )
+                and said_of_every(f.claim_words or (f.said,), answer.universal, answer.words.opposites)
             )
             for f in reference.facts
         ]

@@ -34,9 +34,9 @@ from core.engine.text.coverage import AnswerWords, KeyTerm, coverage, key_terms
 from core.engine.text.embedding import encoder
 from core.engine.text.languages import base_of
 from core.engine.text.phrases import phrase_terms
-from core.engine.text.relations import said_words, sentence_comparisons, sentence_relations
+from core.engine.text.relations import clause_tokens, said_words, sentence_comparisons, sentence_relations
 from core.engine.text.replies import reply
-from core.engine.text.tokens import Analysis, Token, analyse
+from core.engine.text.tokens import Analysis, analyse
 
 CACHE_SIZE = 128
 ENCODED_TOGETHER = 64
@@ -213,10 +213,7 @@ def _claims(text: Analysis, question: frozenset[str]) -> tuple[Claim, ...]:
     two claims, and an answer that turns one round ("ice is more dense than water") contradicts
     the fact however little of the other it says; one that exchanges their words ("UDP is
     connection-oriented, TCP is connectionless") says something else."""
-    clauses: dict[int, list[Token]] = {}
-    for token in text.tokens:
-        clauses.setdefault(token.clause, []).append(token)
-    claims = [tokens for tokens in clauses.values() if len(said_words(tokens)) >= 2]
+    claims = [tokens for tokens in clause_tokens(text).values() if len(said_words(tokens)) >= 2]
     if len(claims) < 2:
         return ()
     return tuple(

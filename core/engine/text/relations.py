@@ -225,7 +225,7 @@ def said_words(tokens: Sequence[Token]) -> frozenset[str]:
     return frozenset(words)
 
 
-def _clauses(analysis: Analysis, limit: int | None) -> dict[int, list[Token]]:
+def clause_tokens(analysis: Analysis, limit: int | None = None) -> dict[int, list[Token]]:
     """The tokens of each clause of the first ``limit`` sentences, by the clause's number."""
     clauses: dict[int, list[Token]] = {}
     for tokens in sentence_tokens(analysis, limit):
@@ -237,7 +237,7 @@ def _clauses(analysis: Analysis, limit: int | None) -> dict[int, list[Token]]:
 def clause_words(analysis: Analysis, limit: int | None = None) -> dict[int, frozenset[str]]:
     """What each clause of the first ``limit`` sentences says (:func:`said_words`), by the clause's
     number (Token.clause)."""
-    return {clause: said_words(tokens) for clause, tokens in _clauses(analysis, limit).items()}
+    return {clause: said_words(tokens) for clause, tokens in clause_tokens(analysis, limit).items()}
 
 
 def universal_clauses(analysis: Analysis, limit: int | None = None) -> tuple[frozenset[str], ...]:
@@ -246,7 +246,7 @@ def universal_clauses(analysis: Analysis, limit: int | None = None) -> tuple[fro
     before the word ("not both bulbs are lit") says it of some, not of every one."""
     universal = UNIVERSAL_WORDS.get(analysis.base, frozenset())
     found = []
-    for tokens in _clauses(analysis, limit).values():
+    for tokens in clause_tokens(analysis, limit).values():
         first = next((i for i, t in enumerate(tokens) if t.norm in universal), None)
         if first is not None and not any(t.negation for t in tokens[:first]):
             found.append(said_words([t for t in tokens if t.norm not in universal]))
