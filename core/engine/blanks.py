@@ -4,7 +4,9 @@ Matching, per blank:
 - EXACT: equal to an accepted answer once outer whitespace is trimmed;
 - CASE_INSENSITIVE: equal after Unicode casefold and collapsing whitespace;
 - FUZZY: as CASE_INSENSITIVE, and a near miss (rapidfuzz ratio of at least NEAR_MISS_RATIO to
-  an accepted answer) is half right: PARTIAL, with a hint to check the spelling;
+  an accepted answer, and for one word against one word not a word of its own: "asynchronous"
+  for "synchronous" is wrong, as the freeform judge reads it) is half right: PARTIAL, with a
+  hint to check the spelling;
 - NUMERIC: a number within the blank's tolerance (default 0) of an accepted answer. Decimals may
   use a point or a comma; spaces, apostrophes and a second kind of separator group thousands
   (1 000,5 · 1'000.5 · 1.000,5 · 1,000.5). A lone separator followed by exactly three digits
