@@ -118,7 +118,7 @@ def _coverage_assessment(
         verdict=judgement.verdict,
         score=judgement.share,
         detected=detected,
-        evidence=evidence_spans(answer, [t for t in best.matched if not t.stop]),
+        evidence=evidence_spans(answer, best.matched),
         contradictions=evidence_spans(
             answer,
             [
@@ -151,7 +151,7 @@ def _said_in_other_words(phrases: AspectPhrases, answer: Analysis, sentences: np
     for index in np.flatnonzero(close.any(axis=1)):
         tokens = tuple(t for t in answer.tokens if t.sentence == index)
         if tokens and not any(t.negation for t in tokens):
-            return PhraseMatch(Found.PRESENT, tokens)
+            return PhraseMatch(Found.PRESENT, tokens, said_in_other_words=True)
     return PhraseMatch(Found.ABSENT)
 
 
@@ -201,9 +201,7 @@ def _aspect_assessment(
         if match.found is Found.ABSENT and phrases.definition.type is AspectType.CONCEPT:
             vectors = sentence_vectors(answer) if vectors is None else vectors
             match = _said_in_other_words(phrases, answer, vectors)
-        findings.append(
-            AspectFinding(phrases.definition, match.found, tuple(evidence_spans(answer, match.tokens)))
-        )
+        findings.append(AspectFinding(phrases.definition, match.found, tuple(match.spans(answer))))
     concepts = [f for f in findings if f.definition.type is AspectType.CONCEPT]
     misconceptions = [
         f for f in findings if f.definition.type is AspectType.MISCONCEPTION and f.found is Found.PRESENT

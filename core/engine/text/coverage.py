@@ -20,7 +20,7 @@ from rapidfuzz.distance import OSA, Prefix
 
 from core.engine.text.languages import COORDINATORS, DEGREE_WORDS, antonyms, known
 from core.engine.text.normalise import strip_accents
-from core.engine.text.tokens import LABEL, Analysis, Token, sentence_tokens, value_heads
+from core.engine.text.tokens import LABEL, Analysis, Token, quantified, sentence_tokens, value_heads
 
 FUNCTION_WORD_WEIGHT = 0.2
 ECHOED_WORD_WEIGHT = 0.2
@@ -200,6 +200,14 @@ class AnswerWords:
         if self._whole is not None:
             return self._whole.modified
         return modified_words(self._analysis)
+
+    @cached_property
+    def _positions(self) -> dict[int, int]:
+        return {token.start: index for index, token in enumerate(self._tokens)}
+
+    def quantified(self, token: Token) -> frozenset[str]:
+        """What a word of this text like "both" speaks of (:func:`core.engine.text.tokens.quantified`)."""
+        return quantified(self._tokens, self._positions[token.start])
 
     @cached_property
     def values(self) -> frozenset[tuple[str, str]]:

@@ -13,8 +13,9 @@ from dataclasses import dataclass
 from enum import Enum
 
 from core.engine.text.coverage import AnswerWords, KeyTerm
+from core.engine.text.languages import UNIVERSAL_WORDS
 from core.engine.text.segment import Span
-from core.engine.text.tokens import Analysis, Token
+from core.engine.text.tokens import Analysis, Token, quantified
 
 
 class Found(Enum):
@@ -27,6 +28,14 @@ class Found(Enum):
 class PhraseMatch:
     found: Found
     tokens: tuple[Token, ...] = ()
+    said_in_other_words: bool = False
+    """The tokens are a whole sentence that says the phrase in other words: it is the evidence."""
+
+    def spans(self, answer: Analysis) -> list[Span]:
+        """The evidence in the answer (:func:`evidence_spans`; a sentence said in other words whole)."""
+        if self.said_in_other_words and self.tokens:
+            return [Span(self.tokens[0].start, self.tokens[-1].end)]
+        return evidence_spans(answer, self.tokens)
 
 
 LONG_FUNCTION_WORD = 5
@@ -35,10 +44,26 @@ a listed word this long is more likely meant than glue, so the phrase needs it t
 
 
 def phrase_terms(phrase: Analysis) -> tuple[KeyTerm, ...]:
-    """The words a phrase needs: its content words, or all its words if it has none."""
-    words = [t for t in phrase.tokens if not t.negation]
-    content = [t for t in words if not t.stop or len(t.norm) >= LONG_FUNCTION_WORD] or words
-    unique = {(t.stem, t.negated): KeyTerm(t.stem, t.norm, t.negated, 1.0) for t in content}
+    """The words a phrase needs: its content words, or all its words if it has none. A word that
+    speaks of every one of a kind is needed too, said of the same thing: the cue "both poles" is
+    not in "connect both wires to the same pole" (``KeyTerm.modifies``: what it speaks of)."""
+    universal = UNIVERSAL_WORDS.get(phrase.base, frozenset())
+    tokens = [t for t in phrase.tokens if not t.negation]
+    needed = [
+        (i, t)
+        for i, t in enumerate(phrase.tokens)
+        if not t.negation and (not t.stop or len(t.norm) >= LONG_FUNCTION_WORD or t.norm in universal)
+    ] or list(enumerate(tokens))
+    unique = {
+        (t.stem, t.negated): KeyTerm(
+            t.stem,
+            t.norm,
+            t.negated,
+            1.0,
+            modifies=quantified(phrase.tokens, i) if t.norm in universal else frozenset(),
+        )
+        for i, t in needed
+    }
     return tuple(unique.values())
 
 
@@ -57,6 +82,8 @@ def find_phrase(sentences: Sequence[AnswerWords], terms: tuple[KeyTerm, ...]) ->
         occurrences: list[list[Token]] = []
         for term in terms:
             tokens, _ = words.find(term)
+            if term.modifies:
+                tokens = [t for t in tokens if words.quantified(t) & term.modifies]
             if not tokens and stems.isdisjoint(words.opposites.get(term.stem, ())):
                 # "the circuit is open" says the cue "circuit is closed" the other way round, as
                 # "not closed" does; a cue naming both ends ("plus to minus") has no opposite.
@@ -92,9 +119,15 @@ def _tightest(occurrences: list[list[Token]]) -> tuple[Token, ...]:
 
 def evidence_spans(answer: Analysis, tokens: tuple[Token, ...] | list[Token]) -> list[Span]:
     """Matched words as readable spans: one span per clause, from its first to its last word,
-    taking in the negation word when the words are negated ("not connected", not "connected")."""
+    taking in the negation word when the words are negated ("not connected", not "connected").
+    Where content words matched, other function words neither start nor end a span nor make one
+    of their own: "circuit is closed", not "so the circuit is closed and current flows through
+    the", whose "so" and "the" matched function words of the solution. Values ("bulb A") and words
+    like "both" ("both poles") say what a phrase is about, and stay."""
+    universal = UNIVERSAL_WORDS.get(answer.base, frozenset())
+    content = [t for t in tokens if not t.stop or t.value or t.norm in universal]
     by_clause: dict[int, list[Token]] = {}
-    for token in tokens:
+    for token in content or tokens:
         by_clause.setdefault(token.clause, []).append(token)
     spans = set()
     for clause, members in by_clause.items():

@@ -211,6 +211,22 @@ def value_heads(tokens: Sequence[Token]) -> list[tuple[Token, str]]:
     return heads
 
 
+def quantified(tokens: Sequence[Token], index: int) -> frozenset[str]:
+    """The stems of the words a word like "both" or "alle" at ``index`` speaks of: the content
+    words that follow it in its clause, after any function words ("both of the poles"), up to the
+    next function word ("both battery poles"; in "both wires to the same pole", only "wires")."""
+    clause = tokens[index].clause
+    said: list[str] = []
+    for token in tokens[index + 1 :]:
+        if token.clause != clause or token.negation:
+            break
+        if not token.stop:
+            said.append(token.stem)
+        elif said:
+            break
+    return frozenset(said)
+
+
 def _nearest_content(tokens: Sequence[Token]) -> list[str]:
     """For each token, the stem of the last content word before it in its clause ("" if none)."""
     out = []

@@ -146,6 +146,30 @@ def test_a_concept_said_in_other_words_is_detected_with_the_span_of_its_sentence
     assert judge(task, "The little wire in the bulb does not heat up.").allAspects == []
 
 
+@pytest.mark.parametrize(
+    ("cue", "answer", "span"),
+    [
+        ("both poles", "Connect the wires to both poles of the battery.", "both poles"),
+        ("both poles", "Connect the wires to both of the battery's poles.", "both of the battery's poles"),
+        ("both poles", "Connect both wires to the same pole of the battery.", None),
+        ("beide Pole", "Verbinde die Kabel mit beiden Polen der Batterie.", "beiden Polen"),
+        ("beide Pole", "Verbinde beide Kabel mit demselben Pol.", None),
+    ],
+)
+def test_a_cue_that_speaks_of_both_needs_both_of_the_same_thing(
+    cue: str, answer: str, span: str | None
+) -> None:
+    german = cue.startswith("beide")
+    task = (JOBBER if german else CIRCUIT).model_copy(
+        update={
+            "problemStatement": "Wie schließt du die Lampe an?" if german else "How do you connect the bulb?",
+            "aspects": [AspectDefinition(name="Stromkreis" if german else "Circuit", cues=[cue], points=1)],
+        }
+    )
+    found = [s.content for d in judge(task, answer).allAspects for s in d.context]
+    assert found == ([span] if span else [])
+
+
 def test_a_denied_reason_is_not_flagged_as_the_misconception() -> None:
     task = FreeformTextTask(
         id="seasons",
@@ -304,6 +328,21 @@ def test_a_stated_fact_points_at_the_sentence_that_states_it() -> None:
     stated = judge(CIRCUIT, answer).allAspects
     second = answer.index("Connect")
     assert stated and all(span.offset >= second for fact in stated for span in fact.context)
+
+
+def test_a_stated_facts_span_runs_from_content_word_to_content_word() -> None:
+    answer = (
+        "Connect each wire to a pole of the battery and to the bulb, "
+        "so the circuit is closed and current flows through the filament."
+    )
+    spans = {span.content for fact in judge(CIRCUIT, answer).allAspects for span in fact.context}
+    # not "so the circuit is closed and current flows through the", nor a span of "a", "of the",
+    # "and to the" alone (function words the solution also uses)
+    assert spans == {
+        "Connect each wire to a pole of the battery and to the bulb",
+        "circuit is closed",
+        "current flows through the filament",
+    }
 
 
 PITCH = FreeformTextTask(

@@ -37,7 +37,7 @@ LADDERS = {
         ),
         # the first concept shown: the ladder starts again at the bottom for the second one
         (
-            "Electricity goes from the plus pole to the minus pole.",
+            "The wires make a closed loop from the plus pole to the minus pole.",
             "hint",
             {"Current heats the filament": 1},
             "Closed circuit",
