@@ -28,7 +28,9 @@ def feedback_items(
 
     topic = topic_for(None, task.display_title)
     if assessment.basis is Basis.EMPTY:
-        return [Item(message=say("empty"), correctness=Correctness.WRONG, topic=topic)]
+        # "?!" or "🔋💡" is not empty, and a learner told so would look for a bug
+        empty = "no_words" if answer.text.strip() else "empty"
+        return [Item(message=say(empty), correctness=Correctness.WRONG, topic=topic)]
     if assessment.basis is Basis.NOTHING:
         return [Item(message=say("no_reference"), correctness=Correctness.UNKNOWN, topic=topic)]
     items = (

@@ -217,6 +217,13 @@ def test_bad_input_gets_a_verdict(content: str) -> None:
         assert result.feedback
 
 
+@pytest.mark.parametrize(
+    ("content", "says"), [("", "is empty"), ("?!… ---", "no words"), ("🙂🔥", "no words")]
+)
+def test_an_answer_without_words_is_told_what_is_missing(content: str, says: str) -> None:
+    assert says in judge(CIRCUIT, content).feedback[0].message
+
+
 def test_the_packaged_encoder_ranks_a_translation_above_an_unrelated_sentence() -> None:
     vectors = encoder().encode(
         ["The circuit must be closed.", "Der Stromkreis muss geschlossen sein.", "I like pizza on Sundays."]
