@@ -42,6 +42,7 @@ from core.api import (
     MultipleResponsesTask,
     SimulationTask,
     TaskBase,
+    TextSpan,
 )
 from core.api.answers import Answer
 from core.engine import EngineContext, EngineUnavailable, compute_result
@@ -71,6 +72,11 @@ class Diagnosis:
     """The engine's feedback on a definite answer that is not right (the author's word on it)."""
     wrong_parts: tuple[int, ...] = ()
     """For blanks and in-text choices: the numbers (from 1) of the gaps that are not right."""
+    opposite: str | None = None
+    """The learner's words that say the opposite of a correct answer, as the engine points at them
+    ("circuit must not be closed"): quoted back, they tell the learner which part to check."""
+    opposed: tuple[AspectDefinition, ...] = ()
+    """The concepts those words say the opposite of."""
 
 
 def _declared_aspects(task: TaskBase | None) -> list[AspectDefinition]:
@@ -143,6 +149,16 @@ def diagnose(turn: Turn) -> Diagnosis | None:
     wrong = [i for i in result.feedback if i.correctness is not Correctness.CORRECT]
     gapped = isinstance(answer, InTextFillInBlanksAnswer | InTextChoicesAnswer)
     wrong_parts = sorted({c.index + 1 for i in wrong for c in i.context if gapped and hasattr(c, "index")})
+    # A WRONG item that points at the learner's words and is no misconception's: a contradiction.
+    contradictions = [
+        i
+        for i in wrong
+        if i.correctness is Correctness.WRONG
+        and isinstance(answer, FreeformTextAnswer)
+        and i.context
+        and isinstance(i.context[0], TextSpan)
+        and not any(a.type is AspectType.MISCONCEPTION for a in i.aspects)
+    ]
     return Diagnosis(
         shown=tuple(a for a in found if a.type is AspectType.CONCEPT),
         misconceptions=tuple(a for a in found if a.type is AspectType.MISCONCEPTION),
@@ -150,6 +166,8 @@ def diagnose(turn: Turn) -> Diagnosis | None:
         answered=answered,
         note=wrong[0].message if isinstance(answer, MultipleChoiceAnswer) and wrong else None,
         wrong_parts=tuple(wrong_parts),
+        opposite=contradictions[0].context[0].content if contradictions else None,
+        opposed=tuple(by_name[a.name] for i in contradictions for a in i.aspects if a.name in by_name),
     )
 
 
@@ -304,6 +322,17 @@ class Planner:
             gap = diagnosis.wrong_parts[0]
             self.progress.climb(f"gap {gap}")
             return [m for m in (opening, self.gap_hint(gap)) if m], {"move": "gap_hint", "gap": gap}
+        missing = {a.name for a in self.missing_concepts()}
+        if diagnosis is not None and (opposed := [a for a in diagnosis.opposed if a.name in missing]):
+            self.progress.focus = opposed[0].name  # the hint is about the part said the other way round
+        if (
+            self.progress.shown
+            and not missing
+            and not (diagnosis and (diagnosis.misconceptions or diagnosis.opposite))
+        ):
+            # Every concept said, over several messages: what is left is to write them as one answer.
+            together = self.say("put_together", shown=", ".join(self.progress.shown))
+            return [m for m in (opening if not new else None, together) if m], {"move": "put_together"}
         return [m for m in (opening, self.next_hint()) if m], {"move": "hint"}
 
     def opening(self, diagnosis: Diagnosis | None, new: list[str], reading: Reading) -> str | None:
@@ -317,6 +346,8 @@ class Planner:
             # name the right answer ("… rather than droplets"), so the fallback names the aspect.
             wrong = diagnosis.misconceptions[0]
             return wrong.message or self.say("misconception", description=wrong.name)
+        if diagnosis is not None and diagnosis.opposite:
+            return self.say("opposite", words=diagnosis.opposite)
         if new:
             return self.say("progress", shown=", ".join(new))
         if reading.corrects_itself:
@@ -430,6 +461,7 @@ class GroundedTutor(PlannedEngine):
                 "misconceptions": [a.name for a in diagnosis.misconceptions],
                 "correct": diagnosis.correct,
                 "wrongParts": list(diagnosis.wrong_parts),
+                "opposite": diagnosis.opposite,
             },
         }
         return messages, progress.state(), debug

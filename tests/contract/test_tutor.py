@@ -7,6 +7,8 @@ from typing import Any
 import pytest
 
 from core.api import (
+    ChatMessage,
+    ChatRequest,
     ChatResponse,
     Correctness,
     InvalidParameter,
@@ -17,7 +19,9 @@ from core.api import (
     TraceRating,
     TutorEvent,
     TutorEventType,
+    parse_task,
 )
+from core.assets import demo_tasks
 from core.service.base import Service
 from tests.contract.builders import USER, chat, compute, mc_task, simulation_task, tutor
 
@@ -138,3 +142,26 @@ async def test_a_simulation_tutor_needs_its_session(service: Service) -> None:
     )
     with pytest.raises(NotFound, match="start one"):
         await service.chat(chat(session.tutorId, "Hello"))
+
+
+async def test_a_freeform_tutor_reads_the_learner_through_the_leak_guard(service: Service) -> None:
+    """Quoting the learner's words that say the opposite, and naming the concepts the learner has
+    said over several messages, hand nothing away: both reach the learner as planned."""
+    task = parse_task(next(t for t in demo_tasks() if t["id"] == "ff-bulb-circuit-en"))
+    await service.upsert_task("default", task)
+    await service.put_tutor("default", "circuit-tutor", tutor(task_id=task.id, name="Circuit tutor"))
+    history: list[ChatMessage] = []
+    replies = []
+    for text in [
+        "The circuit must not be closed.",
+        "The current goes from plus through the bulb back to minus, in a closed circuit.",
+        "And then the current flows through the filament, which gets hot and glows.",
+    ]:
+        history.append(ChatMessage(role="user", content=text))
+        reply = await service.chat(
+            ChatRequest(tutorId="circuit-tutor", messages=history, conversationId="c-reads-the-learner")
+        )
+        replies.append(reply.message)
+        history += [ChatMessage(role="assistant", content=m) for m in reply.messages]
+    assert "“circuit must not be closed”" in replies[0]
+    assert "Closed circuit, Current heats the filament" in replies[2]

@@ -141,6 +141,84 @@ def test_each_concept_has_its_own_ladder_that_climbs_only_after_new_attempts(tas
         ]
 
 
+def _conversation(task_id: str, messages: list[str]) -> list[tuple[list[str], dict]]:
+    """Each message's replies and debug entry, in one conversation."""
+    task = FreeformTextTask.model_validate(demo_task(task_id))
+    state: dict = {}
+    history: list[ChatTurn] = []
+    out = []
+    for message in messages:
+        replies, state, debug = GroundedTutor().plan(_turn(task, message, state, history))
+        out.append((replies, debug))
+        history += [
+            ChatTurn(role="user", content=message),
+            *(ChatTurn(role="assistant", content=r) for r in replies),
+        ]
+    return out
+
+
+@pytest.mark.parametrize(
+    ("task_id", "message", "quoted", "focus"),
+    [
+        (
+            "ff-bulb-circuit-en",
+            "The circuit must not be closed.",
+            "circuit must not be closed",
+            "Closed circuit",
+        ),
+        (
+            "ff-bulb-circuit-en",
+            "I use two wires, but no current flows through the filament.",
+            "no current flows through the filament",
+            "Current heats the filament",
+        ),
+        (
+            "ff-gluehbirne-stromkreis-de",
+            "Der Stromkreis darf nicht geschlossen sein.",
+            "Stromkreis darf nicht geschlossen",
+            "Geschlossener Stromkreis",
+        ),
+    ],
+)
+def test_words_that_say_the_opposite_are_quoted_and_the_hint_is_about_them(task_id, message, quoted, focus):
+    [(replies, debug)] = _conversation(task_id, [message])
+    assert quoted in replies[0]
+    assert debug["focus"] == focus
+
+
+@pytest.mark.parametrize(
+    ("task_id", "messages", "concepts"),
+    [
+        (
+            "ff-bulb-circuit-en",
+            [
+                "The current goes from plus through the bulb back to minus, in a closed circuit.",
+                "And then the current flows through the filament, which gets hot and glows.",
+            ],
+            "Closed circuit, Current heats the filament",
+        ),
+        (
+            "ff-gluehbirne-stromkreis-de",
+            [
+                "Der Strom fließt vom Pluspol durch die Lampe zum Minuspol, der Stromkreis ist geschlossen.",
+                "Dann fließt Strom durch den Glühdraht und er glüht.",
+            ],
+            "Geschlossener Stromkreis, Strom erhitzt den Glühdraht",
+        ),
+    ],
+)
+def test_concepts_said_over_several_messages_are_put_together_into_one_answer(task_id, messages, concepts):
+    """The tutor reads the whole conversation: once every concept has been said, message by message,
+    it asks for one answer that says them together instead of hinting at the task again; that answer
+    solves it."""
+    _, (second, debug) = _conversation(task_id, messages)
+    assert debug["move"] == "put_together"
+    assert concepts in second[-1]
+    together = " ".join(messages)
+    [*_, (_, last)] = _conversation(task_id, [*messages, together])
+    assert last["move"] == "solved"
+
+
 def test_no_hint_states_a_missing_concept():
     """The bottom of the ladder is a worked example of another case, never the concept's description."""
     task = FreeformTextTask.model_validate(demo_task("ff-bulb-circuit-en"))
