@@ -48,20 +48,38 @@ def _as_freeform(task: SimulationTask) -> FreeformTextTask:
     )
 
 
-def shown_aspects(
-    task: SimulationTask, text: str, ctx: EngineContext
-) -> list[tuple[AspectDefinition, list[TextSpan]]]:
-    """The task's aspects that ``text`` shows, each with its spans in ``text``, in the task's order.
+Found = list[tuple[AspectDefinition, list[TextSpan]]]
+"""Aspects of the task, each with its spans in a learner's turn, in the task's order."""
 
-    Raises EngineUnavailable when this build has no freeform engine.
-    """
+
+def _judged(task: SimulationTask, text: str, ctx: EngineContext) -> FreeformTextResult:
+    """One learner turn judged as a freeform answer. Raises EngineUnavailable when this build has
+    no freeform engine."""
     from core.engine import compute_result
 
-    result = cast(
-        FreeformTextResult, compute_result(_as_freeform(task), FreeformTextAnswer(content=text), ctx)
-    )
+    return cast(FreeformTextResult, compute_result(_as_freeform(task), FreeformTextAnswer(content=text), ctx))
+
+
+def _shown(task: SimulationTask, result: FreeformTextResult) -> Found:
     spans = {d.aspect.name: list(d.context) for d in result.allAspects}
     return [(a, spans[a.name]) for a in task.aspects if spans.get(a.name)]
+
+
+def _opposed(task: SimulationTask, result: FreeformTextResult) -> Found:
+    """The concepts the turn says the opposite of ("you cannot cancel"): the engine's WRONG items
+    about a concept that point at the learner's words."""
+    spans: dict[str, list[TextSpan]] = {}
+    for item in result.feedback:
+        if item.correctness is Correctness.WRONG and item.context:
+            for aspect in item.aspects:
+                if aspect.type is AspectType.CONCEPT:
+                    spans.setdefault(aspect.name, []).extend(item.context)
+    return [(a, spans[a.name]) for a in task.aspects if spans.get(a.name)]
+
+
+def shown_aspects(task: SimulationTask, text: str, ctx: EngineContext) -> Found:
+    """The task's aspects that ``text`` shows, each with its spans in ``text``, in the task's order."""
+    return _shown(task, _judged(task, text, ctx))
 
 
 def transcript_of(answer: SimulationAnswer, ctx: EngineContext) -> Sequence[ChatTurn]:
@@ -77,17 +95,23 @@ def transcript_of(answer: SimulationAnswer, ctx: EngineContext) -> Sequence[Chat
 def compute(task: SimulationTask, answer: SimulationAnswer, ctx: EngineContext) -> SimulationResult:
     transcript = transcript_of(answer, ctx)
     found: dict[str, list[MessageSpan]] = {}
+    opposed: dict[str, list[MessageSpan]] = {}
     for index, turn in enumerate(transcript):
         if turn.role != LEARNER:
             continue
-        for aspect, spans in shown_aspects(task, turn.content, ctx):
-            found.setdefault(aspect.name, []).extend(
-                MessageSpan(messageIndex=index, content=s.content, offset=s.offset, length=s.length)
-                for s in spans
-            )
+        result = _judged(task, turn.content, ctx)
+        for into, aspects in ((found, _shown(task, result)), (opposed, _opposed(task, result))):
+            for aspect, spans in aspects:
+                into.setdefault(aspect.name, []).extend(
+                    MessageSpan(messageIndex=index, content=s.content, offset=s.offset, length=s.length)
+                    for s in spans
+                )
     concepts = [a for a in task.aspects if a.type is AspectType.CONCEPT]
     wrong = [a for a in task.aspects if a.type is AspectType.MISCONCEPTION and a.name in found]
     shown = [a for a in concepts if a.name in found]
+    # Said the other way round and never right: told so, at the words (a later turn that says it
+    # right counts as shown).
+    said_opposite = {a.name: opposed[a.name] for a in concepts if a.name in opposed and a.name not in found}
     achievable = sum(a.points for a in concepts) or 1.0
     achieved = max(sum(a.points for a in shown) - sum(a.points for a in wrong), 0.0)
     if not concepts and not wrong:
@@ -100,7 +124,16 @@ def compute(task: SimulationTask, answer: SimulationAnswer, ctx: EngineContext) 
             if a.name in found
         ],
         answer=answer,
-        feedback=_items(task, ctx, shown, wrong, [a for a in concepts if a.name not in found], found, points),
+        feedback=_items(
+            task,
+            ctx,
+            shown,
+            wrong,
+            [a for a in concepts if a.name not in found],
+            {**found, **said_opposite},
+            points,
+            frozenset(said_opposite),
+        ),
         points=points,
         sampleSolution=SampleSolutionText(content=task.sampleSolution) if task.sampleSolution else None,
     )
@@ -114,7 +147,11 @@ def _items(
     missing: list[AspectDefinition],
     found: dict[str, list[MessageSpan]],
     points: Points,
+    said_opposite: frozenset[str],
 ) -> list[FeedbackItem[MessageSpan]]:
+    """``found``: the spans of each aspect shown, or of a missing concept said the other way round
+    (``said_opposite``)."""
+
     def text(key: str, aspect: AspectDefinition | None = None) -> str:
         params = {"name": aspect.name, "description": aspect.description or aspect.name} if aspect else {}
         return ctx.catalogue.text(task.language, f"simulation.{key}", **params)
@@ -132,7 +169,12 @@ def _items(
 
     missing_correctness = Correctness.PARTIAL if points.achievedPoints > 0 else Correctness.WRONG
     items = [item(text("misconception", a), Correctness.WRONG, a) for a in wrong]
-    items += [item(text("missing", a), missing_correctness, a) for a in missing]
+    items += [
+        item(text("opposite", a), Correctness.WRONG, a)
+        if a.name in said_opposite
+        else item(text("missing", a), missing_correctness, a)
+        for a in missing
+    ]
     items += [item(text("shown", a), Correctness.CORRECT, a) for a in shown]
     if not wrong and not missing:
         items.insert(0, item(text("all_shown"), Correctness.CORRECT, None))
