@@ -315,11 +315,33 @@ pairs that decide answers in school science; no packaged multilingual antonym le
 LETTER_WORDS: dict[str, frozenset[str]] = {
     "en": frozenset({"a", "i"}),
     "de": frozenset(),
-    "fr": frozenset({"a", "y"}),
-    "it": frozenset({"a", "e", "i", "o"}),
+    "fr": frozenset({"a", "y", "à"}),
+    "it": frozenset({"a", "e", "i", "o", "è"}),
     "es": frozenset({"a", "e", "o", "y"}),
 }
 """Single letters that are words of the language, so a label only where that word cannot stand."""
+
+SMALL_LABEL_LETTERS: dict[str, frozenset[str]] = {
+    "en": frozenset({"a"}),
+    "de": frozenset(),
+    "fr": frozenset(),
+    "it": frozenset({"a"}),
+    "es": frozenset(),
+}
+"""Letter words that, written small after a content word and before a function word, can only be
+a label: an article or a preposition cannot stand there ("bulb a is on", "la lampada a è accesa").
+A conjunction or a verb can: Italian and Spanish "e", "y", "o" ("in modo diretto e le giornate"),
+Spanish "a" ("el cable a la batería"), French "a" ("la glace a une densité")."""
+
+SENTENCE_OPENING_LETTERS: dict[str, frozenset[str]] = {
+    "en": frozenset(),
+    "de": frozenset(),
+    "fr": frozenset({"a", "y", "à"}),
+    "it": frozenset({"a", "e", "i", "o", "è"}),
+    "es": frozenset({"a", "e", "o", "y"}),
+}
+"""Letter words that open a sentence as words ("E la corrente …", "Y la corriente …"): there a
+capital before a function word is no label."""
 
 NUMBER_WORDS: dict[str, tuple[str, ...]] = {
     "en": ("zero", "", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"),

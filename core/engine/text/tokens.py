@@ -28,7 +28,9 @@ from core.engine.text.languages import (
     COORDINATORS,
     LETTER_WORDS,
     NEGATION_WORDS,
+    SENTENCE_OPENING_LETTERS,
     SEPARABLE_PARTICLES,
+    SMALL_LABEL_LETTERS,
     SUBJECT_OPENERS,
     antonyms,
     lemma,
@@ -295,9 +297,11 @@ def _value_positions(
     A word with a digit is one, and so is a number word ("zero", "zwei"). A single letter is a
     label unless it belongs to an abbreviation ("e.g.", "z.B."); a letter that is also a word of
     the language (English "a", Italian "e") only where the word cannot stand: written as a capital
-    right after a content word of its sentence ("Bulb A stays lit"), after a content word and
-    before a function word or the end ("bulb a is on", "Lampe A und B"), or written as a capital
-    before a function word or the end ("A is on", "between A and B").
+    right after a content word of its sentence ("Bulb A stays lit"), written small after a content
+    word and before a function word or the end where the word is an article or a preposition
+    ("bulb a is on"; not Italian "e", Spanish "y", French "a": :data:`SMALL_LABEL_LETTERS`), or
+    written as a capital before a function word or the end ("A is on", "between A and B"), unless
+    it opens a sentence where the word does ("E la corrente …").
     """
     letter_words = LETTER_WORDS[base]
     found: set[int] = set()
@@ -318,13 +322,17 @@ def _value_positions(
             continue
         previous = raw_tokens[index - 1][2] if index else None
         after_content = previous is not None and previous.norm not in stops and not previous.negation
-        if after_content and text[start].isupper() and raw_tokens[index - 1][3] == raw_tokens[index][3]:
+        same_sentence = index > 0 and raw_tokens[index - 1][3] == raw_tokens[index][3]
+        capital = text[start].isupper()
+        if after_content and capital and same_sentence:
             found.add(index)  # "Bulb A stays lit": an article is not written as a capital after a noun
             continue
         following = raw_tokens[index + 1][2].norm if index + 1 < len(raw_tokens) else None
         if following is not None and following not in stops:
             continue
-        if after_content or (text[start].isupper() and norm != "i"):
+        if (after_content and norm in SMALL_LABEL_LETTERS[base]) or (
+            capital and norm != "i" and (same_sentence or norm not in SENTENCE_OPENING_LETTERS[base])
+        ):
             found.add(index)
     return found
 

@@ -494,6 +494,24 @@ def test_values_are_numbers_and_labels_not_articles_or_list_marks(text: str, val
     assert _values(text, base) == values
 
 
+@pytest.mark.parametrize(
+    ("base", "text", "values"),
+    [
+        ("fr", "La glace a une densité plus faible que l'eau.", []),  # "a": has
+        ("fr", "On relie le fil à la pile, et la lampe A à gauche brille.", ["#a"]),
+        ("it", "I raggi colpiscono in modo diretto e le giornate sono lunghe.", []),  # "e": and
+        ("it", "E la corrente passa, la lampada a è accesa.", ["#a"]),  # "è": is
+        ("it", "Tra la lampada A e la lampada B.", ["#a", "#b"]),
+        ("es", "Conecta el cable a la batería y la corriente pasa.", []),  # "a": to, "y": and
+        ("es", "Y la bombilla A se enciende.", ["#a"]),
+    ],
+)
+def test_a_letter_that_is_a_word_of_the_language_is_a_label_only_where_the_word_cannot_stand(
+    base: str, text: str, values: list[str]
+) -> None:
+    assert _values(text, base) == values
+
+
 def test_another_value_for_the_same_word_is_a_substitution() -> None:
     reference = key_terms(analyse("Bulb A is in a closed path with the battery.", "en"))
     known = frozenset(t.stem for t in reference if t.value)
