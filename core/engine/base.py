@@ -12,7 +12,17 @@ from functools import lru_cache
 from typing import Any, Protocol
 
 from core.api import Aspect as WireAspect
-from core.api import AspectDefinition, AspectGroup, AspectType, ChatTurn, Correctness, Language, Topic
+from core.api import (
+    AspectDefinition,
+    AspectGroup,
+    AspectType,
+    ChatTurn,
+    Correctness,
+    FeedbackItem,
+    Language,
+    TextSpan,
+    Topic,
+)
 from core.engine.messages import Catalogue
 
 
@@ -102,3 +112,17 @@ def topic_for(definition: AspectDefinition | None, task_title: str) -> Topic:
 @lru_cache(maxsize=4096)
 def _topic(name: str, description: str | None) -> Topic:
     return Topic(name=name, description=description)
+
+
+def contradictions(feedback: Sequence[FeedbackItem[Any]]) -> list[FeedbackItem[TextSpan]]:
+    """The items of a free-text result that say the answer contradicts a correct one ("This part
+    says the opposite …"): WRONG, pointing at the learner's words, and about no misconception (whose
+    item is the author's message). The tutor quotes those words; a simulation's feedback says so."""
+    return [
+        item
+        for item in feedback
+        if item.correctness is Correctness.WRONG
+        and item.context
+        and all(isinstance(span, TextSpan) for span in item.context)
+        and not any(a.type is AspectType.MISCONCEPTION for a in item.aspects)
+    ]

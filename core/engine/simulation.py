@@ -31,7 +31,7 @@ from core.api import (
     SimulationTask,
     TextSpan,
 )
-from core.engine.base import EngineContext, to_aspect, topic_for
+from core.engine.base import EngineContext, contradictions, to_aspect, topic_for
 
 LEARNER = "user"
 
@@ -66,14 +66,11 @@ def _shown(task: SimulationTask, result: FreeformTextResult) -> Found:
 
 
 def _opposed(task: SimulationTask, result: FreeformTextResult) -> Found:
-    """The concepts the turn says the opposite of ("you cannot cancel"): the engine's WRONG items
-    about a concept that point at the learner's words."""
+    """The concepts the turn says the opposite of ("you cannot cancel"), at those words."""
     spans: dict[str, list[TextSpan]] = {}
-    for item in result.feedback:
-        if item.correctness is Correctness.WRONG and item.context:
-            for aspect in item.aspects:
-                if aspect.type is AspectType.CONCEPT:
-                    spans.setdefault(aspect.name, []).extend(item.context)
+    for item in contradictions(result.feedback):
+        for aspect in item.aspects:
+            spans.setdefault(aspect.name, []).extend(item.context)
     return [(a, spans[a.name]) for a in task.aspects if spans.get(a.name)]
 
 

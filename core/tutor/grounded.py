@@ -42,10 +42,10 @@ from core.api import (
     MultipleResponsesTask,
     SimulationTask,
     TaskBase,
-    TextSpan,
 )
 from core.api.answers import Answer
 from core.engine import EngineContext, EngineUnavailable, compute_result
+from core.engine.base import contradictions
 from core.engine.text.languages import base_of
 from core.engine.text.segment import sentences
 from core.engine.text.tokens import analyse
@@ -149,16 +149,7 @@ def diagnose(turn: Turn) -> Diagnosis | None:
     wrong = [i for i in result.feedback if i.correctness is not Correctness.CORRECT]
     gapped = isinstance(answer, InTextFillInBlanksAnswer | InTextChoicesAnswer)
     wrong_parts = sorted({c.index + 1 for i in wrong for c in i.context if gapped and hasattr(c, "index")})
-    # A WRONG item that points at the learner's words and is no misconception's: a contradiction.
-    contradictions = [
-        i
-        for i in wrong
-        if i.correctness is Correctness.WRONG
-        and isinstance(answer, FreeformTextAnswer)
-        and i.context
-        and isinstance(i.context[0], TextSpan)
-        and not any(a.type is AspectType.MISCONCEPTION for a in i.aspects)
-    ]
+    opposite = contradictions(result.feedback) if isinstance(answer, FreeformTextAnswer) else []
     return Diagnosis(
         shown=tuple(a for a in found if a.type is AspectType.CONCEPT),
         misconceptions=tuple(a for a in found if a.type is AspectType.MISCONCEPTION),
@@ -166,8 +157,8 @@ def diagnose(turn: Turn) -> Diagnosis | None:
         answered=answered,
         note=wrong[0].message if isinstance(answer, MultipleChoiceAnswer) and wrong else None,
         wrong_parts=tuple(wrong_parts),
-        opposite=contradictions[0].context[0].content if contradictions else None,
-        opposed=tuple(by_name[a.name] for i in contradictions for a in i.aspects if a.name in by_name),
+        opposite=opposite[0].context[0].content if opposite else None,
+        opposed=tuple(by_name[a.name] for i in opposite for a in i.aspects if a.name in by_name),
     )
 
 

@@ -48,12 +48,10 @@ def phrase_terms(phrase: Analysis) -> tuple[KeyTerm, ...]:
     speaks of every one of a kind is needed too, said of the same thing: the cue "both poles" is
     not in "connect both wires to the same pole" (``KeyTerm.modifies``: what it speaks of)."""
     universal = UNIVERSAL_WORDS.get(phrase.base, frozenset())
-    tokens = [t for t in phrase.tokens if not t.negation]
+    words = [(i, t) for i, t in enumerate(phrase.tokens) if not t.negation]
     needed = [
-        (i, t)
-        for i, t in enumerate(phrase.tokens)
-        if not t.negation and (not t.stop or len(t.norm) >= LONG_FUNCTION_WORD or t.norm in universal)
-    ] or list(enumerate(tokens))
+        (i, t) for i, t in words if not t.stop or len(t.norm) >= LONG_FUNCTION_WORD or t.norm in universal
+    ] or words
     unique = {
         (t.stem, t.negated): KeyTerm(
             t.stem,
