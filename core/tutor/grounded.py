@@ -321,9 +321,9 @@ class Planner:
             and not missing
             and not (diagnosis and (diagnosis.misconceptions or diagnosis.opposite))
         ):
-            # Every concept said, over several messages: what is left is to write them as one answer.
-            together = self.say("put_together", shown=", ".join(self.progress.shown))
-            return [m for m in (opening if not new else None, together) if m], {"move": "put_together"}
+            # Every concept said, over several messages: what is left is to write them as one answer
+            # (no opening: "let's see what is still missing" would say the opposite).
+            return [self.say("put_together", shown=", ".join(self.progress.shown))], {"move": "put_together"}
         return [m for m in (opening, self.next_hint()) if m], {"move": "hint"}
 
     def opening(self, diagnosis: Diagnosis | None, new: list[str], reading: Reading) -> str | None:
