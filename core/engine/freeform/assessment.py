@@ -142,15 +142,19 @@ def _idea_name(text: str, limit: int = 60) -> str:
 def _said_in_other_words(phrases: AspectPhrases, answer: Analysis, sentences: np.ndarray) -> PhraseMatch:
     """A concept none of whose cues occurs may still be said in other words: an answer sentence
     close in meaning to a cue or the description (and clearly closer than the problem statement),
-    that does not negate. Only for concepts: a misconception is flagged on its words alone, since
+    that does not negate, and that says something besides a part of one cue: "The bulb gets a
+    wire" is close to the cue "wire in the bulb gets hot" because it has all its words but the one
+    that matters. Only for concepts: a misconception is flagged on its words alone, since
     sentence vectors do not see negation and a false accusation costs a learner more."""
     if phrases.definition.type is not AspectType.CONCEPT or not len(phrases.meaning):
         return PhraseMatch(Found.ABSENT)
     similarity = sentences @ phrases.meaning.T
     close = (similarity >= SAID_IN_OTHER_WORDS) & (similarity - phrases.baseline >= FACT_SHOWN_BY_MEANING)
+    cues = [frozenset(t.stem for t in terms) for terms in phrases.phrases]
     for index in np.flatnonzero(close.any(axis=1)):
         tokens = tuple(t for t in answer.tokens if t.sentence == index)
-        if tokens and not any(t.negation for t in tokens):
+        said = {t.stem for t in tokens if not t.stop}
+        if tokens and not any(t.negation for t in tokens) and not any(said <= cue for cue in cues):
             return PhraseMatch(Found.PRESENT, tokens, said_in_other_words=True)
     return PhraseMatch(Found.ABSENT)
 

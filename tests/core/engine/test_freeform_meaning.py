@@ -144,6 +144,8 @@ def test_a_concept_said_in_other_words_is_detected_with_the_span_of_its_sentence
     assert [s.content for s in result.allAspects[0].context] == ["The little wire in the bulb heats up"]
     assert judge(task, "The bulb is in a closed path.").allAspects == []
     assert judge(task, "The little wire in the bulb does not heat up.").allAspects == []
+    # close in meaning because it has every word of the cue but the one that matters
+    assert judge(task, "The bulb gets a wire.").allAspects == []
 
 
 @pytest.mark.parametrize(
