@@ -354,6 +354,20 @@ def test_a_stated_facts_span_runs_from_content_word_to_content_word() -> None:
     }
 
 
+def test_a_misconception_cue_with_a_prefixed_german_verb_is_not_its_base_verb() -> None:
+    task = FreeformTextTask(
+        id="lampe",
+        language=Language.DE_DE,
+        problemStatement="Was brauchst du, damit die Lampe leuchtet?",
+        sampleSolutions=[{"content": "Zwei Kabel, die einen geschlossenen Stromkreis bilden."}],
+        aspects=[
+            AspectDefinition(name="Verbraucht", type=AspectType.MISCONCEPTION, cues=["verbraucht"], points=1)
+        ],
+    )
+    assert judge(task, "Man braucht beide Kabel, eins zum Pluspol und eins zum Minuspol.").allAspects == []
+    assert [d.aspect.name for d in judge(task, "Der Strom wird verbraucht.").allAspects] == ["Verbraucht"]
+
+
 PITCH = FreeformTextTask(
     id="pitch",
     problemStatement="Darla plucks a string tied to a doorknob. What happens to the pitch if she makes the "

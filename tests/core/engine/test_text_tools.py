@@ -541,6 +541,15 @@ def test_a_four_letter_german_word_meets_a_compound_only_at_its_ends() -> None:
     assert not share_part("tur", "toilettentur")  # three are too few anywhere
 
 
+def test_a_german_verb_with_an_inseparable_prefix_is_another_word_not_a_compound() -> None:
+    """ "verbrauchen" (use up) is not "brauchen" (need), "bekommen" (get) not "kommen" (come),
+    "entladen" the opposite of "laden": the prefix makes another verb, not a compound of it."""
+    stems = {w: analyse(w, "de").tokens[0].stem for w in ("verbraucht", "braucht", "bekommt", "kommt")}
+    assert not share_part(stems["braucht"], stems["verbraucht"])
+    assert not share_part(stems["kommt"], stems["bekommt"])
+    assert share_part("leit", "warmeleit")  # a compound's head still is one
+
+
 @pytest.mark.parametrize(
     ("text", "verb", "particle", "stem"),
     [
