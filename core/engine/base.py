@@ -117,7 +117,7 @@ def _topic(name: str, description: str | None) -> Topic:
 def contradictions(feedback: Sequence[FeedbackItem[Any]]) -> list[FeedbackItem[TextSpan]]:
     """The items of a free-text result that say the answer contradicts a correct one ("This part
     says the opposite …"): WRONG, pointing at the learner's words, and about no misconception (whose
-    item is the author's message). The tutor quotes those words; a simulation's feedback says so."""
+    item is the author's message). The tutor quotes those words back."""
     return [
         item
         for item in feedback

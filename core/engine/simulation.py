@@ -31,7 +31,7 @@ from core.api import (
     SimulationTask,
     TextSpan,
 )
-from core.engine.base import EngineContext, contradictions, to_aspect, topic_for
+from core.engine.base import EngineContext, to_aspect, topic_for
 
 LEARNER = "user"
 
@@ -48,35 +48,20 @@ def _as_freeform(task: SimulationTask) -> FreeformTextTask:
     )
 
 
-Found = list[tuple[AspectDefinition, list[TextSpan]]]
-"""Aspects of the task, each with its spans in a learner's turn, in the task's order."""
+def shown_aspects(
+    task: SimulationTask, text: str, ctx: EngineContext
+) -> list[tuple[AspectDefinition, list[TextSpan]]]:
+    """The task's aspects that ``text`` shows, each with its spans in ``text``, in the task's order.
 
-
-def _judged(task: SimulationTask, text: str, ctx: EngineContext) -> FreeformTextResult:
-    """One learner turn judged as a freeform answer. Raises EngineUnavailable when this build has
-    no freeform engine."""
+    Raises EngineUnavailable when this build has no freeform engine.
+    """
     from core.engine import compute_result
 
-    return cast(FreeformTextResult, compute_result(_as_freeform(task), FreeformTextAnswer(content=text), ctx))
-
-
-def _shown(task: SimulationTask, result: FreeformTextResult) -> Found:
+    result = cast(
+        FreeformTextResult, compute_result(_as_freeform(task), FreeformTextAnswer(content=text), ctx)
+    )
     spans = {d.aspect.name: list(d.context) for d in result.allAspects}
     return [(a, spans[a.name]) for a in task.aspects if spans.get(a.name)]
-
-
-def _opposed(task: SimulationTask, result: FreeformTextResult) -> Found:
-    """The concepts the turn says the opposite of ("you cannot cancel"), at those words."""
-    spans: dict[str, list[TextSpan]] = {}
-    for item in contradictions(result.feedback):
-        for aspect in item.aspects:
-            spans.setdefault(aspect.name, []).extend(item.context)
-    return [(a, spans[a.name]) for a in task.aspects if spans.get(a.name)]
-
-
-def shown_aspects(task: SimulationTask, text: str, ctx: EngineContext) -> Found:
-    """The task's aspects that ``text`` shows, each with its spans in ``text``, in the task's order."""
-    return _shown(task, _judged(task, text, ctx))
 
 
 def transcript_of(answer: SimulationAnswer, ctx: EngineContext) -> Sequence[ChatTurn]:
@@ -92,23 +77,17 @@ def transcript_of(answer: SimulationAnswer, ctx: EngineContext) -> Sequence[Chat
 def compute(task: SimulationTask, answer: SimulationAnswer, ctx: EngineContext) -> SimulationResult:
     transcript = transcript_of(answer, ctx)
     found: dict[str, list[MessageSpan]] = {}
-    opposed: dict[str, list[MessageSpan]] = {}
     for index, turn in enumerate(transcript):
         if turn.role != LEARNER:
             continue
-        result = _judged(task, turn.content, ctx)
-        for into, aspects in ((found, _shown(task, result)), (opposed, _opposed(task, result))):
-            for aspect, spans in aspects:
-                into.setdefault(aspect.name, []).extend(
-                    MessageSpan(messageIndex=index, content=s.content, offset=s.offset, length=s.length)
-                    for s in spans
-                )
+        for aspect, spans in shown_aspects(task, turn.content, ctx):
+            found.setdefault(aspect.name, []).extend(
+                MessageSpan(messageIndex=index, content=s.content, offset=s.offset, length=s.length)
+                for s in spans
+            )
     concepts = [a for a in task.aspects if a.type is AspectType.CONCEPT]
     wrong = [a for a in task.aspects if a.type is AspectType.MISCONCEPTION and a.name in found]
     shown = [a for a in concepts if a.name in found]
-    # Said the other way round and never right: told so, at the words (a later turn that says it
-    # right counts as shown).
-    said_opposite = {a.name: opposed[a.name] for a in concepts if a.name in opposed and a.name not in found}
     achievable = sum(a.points for a in concepts) or 1.0
     achieved = max(sum(a.points for a in shown) - sum(a.points for a in wrong), 0.0)
     if not concepts and not wrong:
@@ -121,16 +100,7 @@ def compute(task: SimulationTask, answer: SimulationAnswer, ctx: EngineContext) 
             if a.name in found
         ],
         answer=answer,
-        feedback=_items(
-            task,
-            ctx,
-            shown,
-            wrong,
-            [a for a in concepts if a.name not in found],
-            {**found, **said_opposite},
-            points,
-            frozenset(said_opposite),
-        ),
+        feedback=_items(task, ctx, shown, wrong, [a for a in concepts if a.name not in found], found, points),
         points=points,
         sampleSolution=SampleSolutionText(content=task.sampleSolution) if task.sampleSolution else None,
     )
@@ -144,11 +114,7 @@ def _items(
     missing: list[AspectDefinition],
     found: dict[str, list[MessageSpan]],
     points: Points,
-    said_opposite: frozenset[str],
 ) -> list[FeedbackItem[MessageSpan]]:
-    """``found``: the spans of each aspect shown, or of a missing concept said the other way round
-    (``said_opposite``)."""
-
     def text(key: str, aspect: AspectDefinition | None = None) -> str:
         params = {"name": aspect.name, "description": aspect.description or aspect.name} if aspect else {}
         return ctx.catalogue.text(task.language, f"simulation.{key}", **params)
@@ -166,12 +132,7 @@ def _items(
 
     missing_correctness = Correctness.PARTIAL if points.achievedPoints > 0 else Correctness.WRONG
     items = [item(text("misconception", a), Correctness.WRONG, a) for a in wrong]
-    items += [
-        item(text("opposite", a), Correctness.WRONG, a)
-        if a.name in said_opposite
-        else item(text("missing", a), missing_correctness, a)
-        for a in missing
-    ]
+    items += [item(text("missing", a), missing_correctness, a) for a in missing]
     items += [item(text("shown", a), Correctness.CORRECT, a) for a in shown]
     if not wrong and not missing:
         items.insert(0, item(text("all_shown"), Correctness.CORRECT, None))

@@ -75,21 +75,3 @@ def test_the_language_of_the_task_is_the_language_of_the_feedback():
     assert wrong.correctness.value == "WRONG"
     assert "Das solltest du vermeiden" in wrong.message
     assert wrong.context[0].content == "faul"
-
-
-def test_a_concept_said_the_other_way_round_is_told_so_at_the_words():
-    transcript = [
-        ChatTurn(role="assistant", content=TASK.initialMessage),
-        ChatTurn(role="user", content="The price is 49 per month."),
-        ChatTurn(role="assistant", content="Is there a free trial? Can I cancel any time?"),
-        ChatTurn(role="user", content="No, you cannot cancel any time, the contract runs two years."),
-    ]
-    result = compute(TASK, SimulationAnswer(messages=transcript), CTX)
-    [item] = [i for i in result.feedback if i.aspects[0].name == "Removes the risk"]
-    assert item.correctness.value == "WRONG"
-    assert "says the opposite" in item.message
-    assert [(s.messageIndex, s.content) for s in item.context] == [(3, "cannot cancel any time")]
-    # said right in a later turn, it counts as shown
-    corrected = [*transcript, ChatTurn(role="user", content="Sorry, my mistake: you can cancel any time.")]
-    shown = {d.aspect.name for d in compute(TASK, SimulationAnswer(messages=corrected), CTX).allAspects}
-    assert "Removes the risk" in shown
