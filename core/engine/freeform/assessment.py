@@ -20,7 +20,7 @@ from core.engine.base import GradedExample, to_aspect
 from core.engine.freeform.judge import FACT_SHOWN_BY_MEANING, AnswerText, judge, sentence_vectors
 from core.engine.freeform.model import AspectPhrases, TaskModel
 from core.engine.text.coverage import AnswerWords, coverage, sentence_words
-from core.engine.text.phrases import Found, PhraseMatch, evidence_spans, find_phrase
+from core.engine.text.phrases import Found, PhraseMatch, content_spans, evidence_spans, find_phrase
 from core.engine.text.replies import other_reply
 from core.engine.text.segment import Span
 from core.engine.text.tokens import Analysis
@@ -108,7 +108,7 @@ def _coverage_assessment(
     detected = [
         DetectedAspect[list[TextSpan]](
             aspect=WireAspect(name=_idea_name(fact.text), description=fact.text, type=AspectType.CONCEPT),
-            context=text_spans(answer.text, evidence_spans(answer, matched)),
+            context=text_spans(answer.text, content_spans(answer, matched)),
         )
         for fact, matched in shown
     ]
@@ -118,7 +118,7 @@ def _coverage_assessment(
         verdict=judgement.verdict,
         score=judgement.share,
         detected=detected,
-        evidence=evidence_spans(answer, best.matched),
+        evidence=content_spans(answer, best.matched),
         contradictions=evidence_spans(
             answer,
             [

@@ -15,7 +15,7 @@ from threading import Lock
 
 import numpy as np
 
-from core.api import AspectDefinition, Correctness, FreeformTextTask
+from core.api import AspectDefinition, AspectType, Correctness, FreeformTextTask
 from core.engine.base import EngineContext, GradedExample, SimilarityBackend, SimilarityIndex
 from core.engine.freeform.facts import split_facts, without_point_marks
 from core.engine.freeform.grading import LABEL_SCORES, MIN_GRADED, Grader
@@ -152,7 +152,9 @@ def build_model(
         AspectPhrases(
             definition=a,
             phrases=tuple(
-                terms for phrase in (*a.cues, a.name) if (terms := phrase_terms(analyse(phrase, base)))
+                terms
+                for phrase in (*a.cues, a.name)
+                if (terms := phrase_terms(analyse(phrase, base), accusing=a.type is AspectType.MISCONCEPTION))
             ),
             description=tuple(t for t in key_terms(analyse(a.description, base), question) if t.weight >= 1),
             meaning=(meaning := encoder().encode([*a.cues, a.name, a.description])),

@@ -43,15 +43,22 @@ LONG_FUNCTION_WORD = 5
 a listed word this long is more likely meant than glue, so the phrase needs it too."""
 
 
-def phrase_terms(phrase: Analysis) -> tuple[KeyTerm, ...]:
+def phrase_terms(phrase: Analysis, *, accusing: bool = False) -> tuple[KeyTerm, ...]:
     """The words a phrase needs: its content words, or all its words if it has none. A word that
     speaks of every one of a kind is needed too, said of the same thing: the cue "both poles" is
-    not in "connect both wires to the same pole" (``KeyTerm.modifies``: what it speaks of)."""
+    not in "connect both wires to the same pole" (``KeyTerm.modifies``: what it speaks of).
+
+    ``accusing``: the phrase flags a misconception, and a cue of one content word needs its other
+    words too: "un solo cable" (a single wire) is not "cable", "last chance" not "chance", "used
+    up" not "used". A false accusation costs a learner more than a missed one; a concept's cue
+    keeps its one word ("on a Sunday" is said "on Sunday")."""
     universal = UNIVERSAL_WORDS.get(phrase.base, frozenset())
     words = [(i, t) for i, t in enumerate(phrase.tokens) if not t.negation]
     needed = [
         (i, t) for i, t in words if not t.stop or len(t.norm) >= LONG_FUNCTION_WORD or t.norm in universal
-    ] or words
+    ]
+    if not needed or (accusing and len({t.stem for _, t in needed}) < 2):
+        needed = words
     unique = {
         (t.stem, t.negated): KeyTerm(
             t.stem,
@@ -115,17 +122,21 @@ def _tightest(occurrences: list[list[Token]]) -> tuple[Token, ...]:
     return min((around(anchor) for anchor in occurrences[0]), key=width)
 
 
+def content_spans(answer: Analysis, tokens: tuple[Token, ...] | list[Token]) -> list[Span]:
+    """:func:`evidence_spans` of the words that matched a sample solution's fact, whose key terms
+    include its function words: where content words matched, the others neither start nor end a
+    span nor make one of their own ("circuit is closed", not "so the circuit is closed and current
+    flows through the"). Values ("bulb A") stay. A phrase's match needs none of this: each of its
+    words is one the phrase needs ("un solo cable")."""
+    content = [t for t in tokens if not t.stop or t.value]
+    return evidence_spans(answer, content or tokens)
+
+
 def evidence_spans(answer: Analysis, tokens: tuple[Token, ...] | list[Token]) -> list[Span]:
     """Matched words as readable spans: one span per clause, from its first to its last word,
-    taking in the negation word when the words are negated ("not connected", not "connected").
-    Where content words matched, other function words neither start nor end a span nor make one
-    of their own: "circuit is closed", not "so the circuit is closed and current flows through
-    the", whose "so" and "the" matched function words of the solution. Values ("bulb A") and words
-    like "both" ("both poles") say what a phrase is about, and stay."""
-    universal = UNIVERSAL_WORDS.get(answer.base, frozenset())
-    content = [t for t in tokens if not t.stop or t.value or t.norm in universal]
+    taking in the negation word when the words are negated ("not connected", not "connected")."""
     by_clause: dict[int, list[Token]] = {}
-    for token in content or tokens:
+    for token in tokens:
         by_clause.setdefault(token.clause, []).append(token)
     spans = set()
     for clause, members in by_clause.items():

@@ -354,6 +354,53 @@ def test_a_stated_facts_span_runs_from_content_word_to_content_word() -> None:
     }
 
 
+@pytest.mark.parametrize(
+    ("language", "cue", "innocent", "guilty", "span"),
+    [
+        (
+            Language.ES_ES,
+            "un solo cable",
+            "Conecto ambos cables a la pila.",
+            "Uso un solo cable.",
+            "un solo cable",
+        ),
+        (
+            Language.IT_IT,
+            "un solo filo",
+            "Collego i due fili alla pila.",
+            "Basta un solo filo.",
+            "un solo filo",
+        ),
+        (
+            Language.DE_DE,
+            "nur ein Kabel",
+            "Ich nehme zwei Kabel.",
+            "Es braucht nur ein Kabel.",
+            "nur ein Kabel",
+        ),
+        (Language.EN_US, "decide now", "You can decide later.", "You must decide now.", "decide now"),
+    ],
+)
+def test_a_misconception_cue_of_one_content_word_needs_its_other_words_too(
+    language: Language, cue: str, innocent: str, guilty: str, span: str
+) -> None:
+    """ "un solo cable" (a single wire) without its function words would be "cable", and every
+    answer that mentions a wire would be accused of the misconception. A concept's cue keeps its
+    one word: "on a Sunday" is found in "on Sunday"."""
+    task = FreeformTextTask(
+        id="cue",
+        language=language,
+        problemStatement="?",
+        sampleSolutions=[{"content": "Dos cables, uno a cada polo."}],
+        aspects=[AspectDefinition(name="Wrong", type=AspectType.MISCONCEPTION, cues=[cue], points=1)],
+    )
+    assert judge(task, innocent).allAspects == []
+    assert [s.content for d in judge(task, guilty).allAspects for s in d.context] == [span]
+    concept = AspectDefinition(name="Weekend", cues=["on a Sunday"], points=1)
+    weekend = task.model_copy(update={"language": Language.EN_US, "aspects": [concept]})
+    assert [d.aspect.name for d in judge(weekend, "We install it on Sunday.").allAspects] == ["Weekend"]
+
+
 def test_a_misconception_cue_with_a_prefixed_german_verb_is_not_its_base_verb() -> None:
     task = FreeformTextTask(
         id="lampe",
