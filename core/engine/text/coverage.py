@@ -202,6 +202,12 @@ class AnswerWords:
         return modified_words(self._analysis)
 
     @cached_property
+    def predicates(self) -> tuple[tuple[int, int], ...]:
+        """Where each German verb read with its closing particle starts, and where that particle
+        ends ("nimmt Kohlendioxid auf"): :attr:`Token.closed_at`."""
+        return tuple((t.start, t.closed_at) for t in self._tokens if t.closed_at)
+
+    @cached_property
     def _positions(self) -> dict[int, int]:
         return {token.start: index for index, token in enumerate(self._tokens)}
 

@@ -99,11 +99,37 @@ def find_phrase(sentences: Sequence[AnswerWords], terms: tuple[KeyTerm, ...]) ->
             agrees.append(bool(same))
             occurrences.append(same or tokens)
         else:
+            occurrences = _within_predicate(occurrences, words.predicates)
+            if not all(occurrences):
+                continue
             chosen = _tightest(occurrences)
             if all(agrees):
                 return PhraseMatch(Found.PRESENT, chosen)
             contradicted = contradicted or chosen
     return PhraseMatch(Found.CONTRADICTED, contradicted) if contradicted else PhraseMatch(Found.ABSENT)
+
+
+def _within_predicate(
+    occurrences: list[list[Token]], predicates: tuple[tuple[int, int], ...]
+) -> list[list[Token]]:
+    """A German verb read with its particle ("nimmt … auf") closes its predicate there, and the
+    words between another such verb and its particle are that verb's: a phrase with such a verb
+    takes its other words neither from after its particle nor from inside another's ("Sie nehmen
+    Kohlendioxid auf und geben Sauerstoff ab" does not say "nehmen Sauerstoff auf", nor "Sie nehmen
+    Sauerstoff auf und geben Kohlendioxid ab" "geben Sauerstoff ab"). ``predicates``: the
+    sentence's (verb start, particle end)."""
+    own = {t.start: t.closed_at for tokens in occurrences for t in tokens if t.closed_at}
+    if not own:
+        return occurrences
+    end = max(own.values())
+    others = [(start, stop) for start, stop in predicates if start not in own]
+
+    def belongs(token: Token) -> bool:
+        return bool(token.closed_at) or (
+            token.start < end and not any(start <= token.start < stop for start, stop in others)
+        )
+
+    return [[t for t in tokens if belongs(t)] for tokens in occurrences]
 
 
 def _tightest(occurrences: list[list[Token]]) -> tuple[Token, ...]:
@@ -141,6 +167,7 @@ def evidence_spans(answer: Analysis, tokens: tuple[Token, ...] | list[Token]) ->
     spans = set()
     for clause, members in by_clause.items():
         start, end = min(t.start for t in members), max(t.end for t in members)
+        end = max([end, *(t.closed_at for t in members if t.closed_at)])  # "nehmen Kohlendioxid auf"
         if any(t.negated for t in members):
             cues = [t for t in answer.tokens if t.clause == clause and t.negation]
             start, end = min([start, *(t.start for t in cues)]), max([end, *(t.end for t in cues)])

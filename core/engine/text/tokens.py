@@ -63,6 +63,10 @@ class Token(NamedTuple):
     clause: int
     value: bool = False
     """The word is a number or a label ("bulb A"): see the module's docstring."""
+    closed_at: int = 0
+    """For a German verb read with the particle that ends its phrase ("nimmt … auf"), where that
+    particle ends; 0 for any other word. What follows belongs to another predicate ("nimmt
+    Kohlendioxid auf und gibt Sauerstoff ab")."""
 
     @property
     def feature(self) -> str:
@@ -140,13 +144,16 @@ def analyse(text: str, base: str) -> Analysis:
             norm=word.norm,
             stem=LABEL + word.norm
             if index in values and len(word.norm) == 1 and word.norm.isalpha()
-            else joined.get(index) or stem(base, word.norm),
+            else joined[index][0]
+            if index in joined
+            else stem(base, word.norm),
             stop=word.norm in stops or index in particles,
             negation=word.negation,
             negated=index in negated,
             sentence=sentence,
             clause=clause,
             value=index in values,
+            closed_at=raw_tokens[joined[index][1]][1] if index in joined else 0,
         )
         for index, (start, end, word, sentence, clause) in enumerate(raw_tokens)
     )
@@ -244,15 +251,16 @@ def _nearest_content(tokens: Sequence[Token]) -> list[str]:
 
 def _separated_verbs(
     raw_tokens: list[tuple[int, int, _Word, int, int]], base: str
-) -> tuple[dict[int, str], set[int]]:
-    """German verbs whose particle ends their clause, with the stem of the verb they make with it,
+) -> tuple[dict[int, tuple[str, int]], set[int]]:
+    """German verbs whose particle ends their clause, with the stem of the verb they make with it
+    and the particle's position,
     where that verb has an opposite: "die Stromstärke nimmt ab" says "abnehmen", whose opposite
     "nimmt zu" says, and which "abnimmt" says too; and the positions of their particles, which are
     then part of the verb rather than words of their own. Only such verbs: joining every separated
     verb changed what the judge reads of thousands of German answers and helped none held out
     (docs/freeform-engine.md), while a particle turned round is a contradiction that the verb's
     own stem ("nehmen" for both) cannot show."""
-    joined: dict[int, str] = {}
+    joined: dict[int, tuple[str, int]] = {}
     used: set[int] = set()
     particles = SEPARABLE_PARTICLES.get(base)
     if not particles:
@@ -269,7 +277,7 @@ def _separated_verbs(
                 break
             verb = stem(base, word.norm + lemma(base, raw_tokens[before][2].norm))
             if verb in opposable:
-                joined[before] = verb
+                joined[before] = (verb, index)
                 used.add(index)
                 break
     return joined, used

@@ -20,6 +20,7 @@ from core.engine.base import EngineContext
 from core.engine.freeform import judgement_of
 from core.engine.freeform.facts import split_facts, without_point_marks
 from core.engine.freeform.judge import shipped_weights
+from core.engine.freeform.self_check import check_sample_solutions
 from core.engine.messages import Catalogue
 from core.engine.text.embedding import encoder
 from tests.core.engine.test_freeform import judge
@@ -413,6 +414,37 @@ def test_a_misconception_cue_with_a_prefixed_german_verb_is_not_its_base_verb() 
     )
     assert judge(task, "Man braucht beide Kabel, eins zum Pluspol und eins zum Minuspol.").allAspects == []
     assert [d.aspect.name for d in judge(task, "Der Strom wird verbraucht.").allAspects] == ["Verbraucht"]
+
+
+def test_a_german_cue_takes_no_word_from_another_predicate() -> None:
+    """ "nehmen … auf" closes its predicate at "auf": "Sauerstoff" after it belongs to "geben … ab",
+    and a word inside another verb's bracket to that verb."""
+    task = FreeformTextTask(
+        id="photosynthese",
+        language=Language.DE_DE,
+        problemStatement="Was nehmen Pflanzen bei der Photosynthese auf, was geben sie ab?",
+        sampleSolutions=[
+            {
+                "content": "Pflanzen nehmen Kohlendioxid und Wasser auf und bilden mit Licht Zucker und Sauerstoff."
+            }
+        ],
+        aspects=[
+            AspectDefinition(name="CO2 auf", cues=["nehmen Kohlendioxid auf"], points=1),
+            AspectDefinition(name="O2 ab", cues=["geben Sauerstoff ab", "bilden Sauerstoff"], points=1),
+            AspectDefinition(
+                name="O2 auf", type=AspectType.MISCONCEPTION, cues=["nehmen Sauerstoff auf"], points=1
+            ),
+        ],
+    )
+    right = judge(task, "Sie nehmen Kohlendioxid auf und geben Sauerstoff ab.")
+    assert right.points.verdict is Correctness.CORRECT
+    assert {d.aspect.name: [s.content for s in d.context] for d in right.allAspects} == {
+        "CO2 auf": ["nehmen Kohlendioxid auf"],
+        "O2 ab": ["geben Sauerstoff ab"],
+    }
+    swapped = judge(task, "Sie nehmen Sauerstoff auf und geben Kohlendioxid ab.")
+    assert [d.aspect.name for d in swapped.allAspects] == ["O2 auf"]
+    assert check_sample_solutions(task)[0].misconceptions == ()
 
 
 PITCH = FreeformTextTask(
@@ -891,7 +923,7 @@ def test_a_german_separable_verb_with_its_particle_turned_round_is_not_correct()
     """ "nimmt zu" and "nimmt ab" share the verb's stem; the particle at the clause's end decides."""
     turned = judge(STROM, "Die Stromstärke nimmt zu, weil der Gesamtwiderstand größer wird.")
     assert turned.points.verdict is not Correctness.CORRECT
-    assert "nimmt" in wrong_spans(turned)
+    assert "nimmt zu" in wrong_spans(turned)  # the verb with its particle
 
 
 @pytest.mark.parametrize(
