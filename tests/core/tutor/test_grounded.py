@@ -125,22 +125,6 @@ def _turn(task, message: str, state: dict, history: list[ChatTurn]) -> Turn:
     )
 
 
-@pytest.mark.parametrize("task_id", list(LADDERS))
-def test_each_concept_has_its_own_ladder_that_climbs_only_after_new_attempts(task_id):
-    task = FreeformTextTask.model_validate(demo_task(task_id))
-    state: dict = {}
-    history: list[ChatTurn] = []
-    for message, move, hints, expected in LADDERS[task_id]:
-        replies, state, debug = GroundedTutor().plan(_turn(task, message, state, history))
-        assert debug["move"] == move, (message, debug)
-        assert {k: v for k, v in debug["hints"].items() if k in hints} == hints, (message, debug)
-        assert any(expected in reply for reply in replies), (message, replies)
-        history += [
-            ChatTurn(role="user", content=message),
-            *(ChatTurn(role="assistant", content=r) for r in replies),
-        ]
-
-
 def _conversation(task_id: str, messages: list[str]) -> list[tuple[list[str], dict]]:
     """Each message's replies and debug entry, in one conversation."""
     task = FreeformTextTask.model_validate(demo_task(task_id))
@@ -155,6 +139,16 @@ def _conversation(task_id: str, messages: list[str]) -> list[tuple[list[str], di
             *(ChatTurn(role="assistant", content=r) for r in replies),
         ]
     return out
+
+
+@pytest.mark.parametrize("task_id", list(LADDERS))
+def test_each_concept_has_its_own_ladder_that_climbs_only_after_new_attempts(task_id):
+    ladder = LADDERS[task_id]
+    turns = _conversation(task_id, [message for message, *_ in ladder])
+    for (message, move, hints, expected), (replies, debug) in zip(ladder, turns, strict=True):
+        assert debug["move"] == move, (message, debug)
+        assert {k: v for k, v in debug["hints"].items() if k in hints} == hints, (message, debug)
+        assert any(expected in reply for reply in replies), (message, replies)
 
 
 @pytest.mark.parametrize(
