@@ -8,7 +8,10 @@ yet says something else.
 A causal connective opens its clause (the tokenizer starts a clause at every connective): a
 reason word ("because", "weil", "parce que") makes its clause the cause and the rest of the
 sentence the effect; a result word ("so", "deshalb", "donc") makes its clause the effect and the
-rest the cause. Words on both sides say nothing about the direction and are left out.
+rest the cause. Words on both sides say nothing about the direction and are left out. A colon or a
+dash ends what a connective reaches: "Because ice is less dense than water: its molecules are
+farther apart" gives the answer's reason and then explains it, and what follows the colon is no
+effect of it.
 
 A comparison is read in the clause of its "than" ("als", "que", "di"/"che"): the words before it
 are one side, those after it the other. Outside English the word has other uses ("als" is also
@@ -18,10 +21,12 @@ comparative ("geringere", "höher") in the same clause.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 
-from core.engine.text.languages import CLAUSE_CONNECTIVES, DEGREE_WORDS, UNIVERSAL_WORDS, lemma
+from core.engine.text.languages import CLAUSE_CONNECTIVES, DEGREE_WORDS, UNIVERSAL_WORDS, lemma, stem
 from core.engine.text.tokens import LABEL, NEGATED, Analysis, Token, sentence_tokens
 
 REASON_WORDS: dict[str, frozenset[str]] = {
@@ -76,9 +81,28 @@ def causal_sides(tokens: tuple[Token, ...] | list[Token], base: str) -> Causal |
     return Causal(here, there) if marker.norm in reason else Causal(there, here)
 
 
+_ELABORATION = re.compile(r":|\s-\s|[–—]")
+"""What opens an explanation or an aside within a sentence: a colon, a dash."""
+
+
+def _stretches(tokens: list[Token], text: str) -> list[list[Token]]:
+    """A sentence's tokens cut where a colon or a dash stands between two of them."""
+    stretches = [tokens[:1]]
+    for before, token in pairwise(tokens):
+        if _ELABORATION.search(text, before.end, token.start):
+            stretches.append([])
+        stretches[-1].append(token)
+    return stretches
+
+
 def sentence_relations(analysis: Analysis, limit: int | None = None) -> tuple[Causal, ...]:
-    """The causal relations the first ``limit`` sentences of a text state."""
-    sides = (causal_sides(tokens, analysis.base) for tokens in sentence_tokens(analysis, limit))
+    """The causal relations the first ``limit`` sentences of a text state, each read within the
+    stretch between colons and dashes that holds its connective."""
+    sides = (
+        causal_sides(stretch, analysis.base)
+        for tokens in sentence_tokens(analysis, limit)
+        for stretch in _stretches(tokens, analysis.text)
+    )
     return tuple(c for c in sides if c is not None)
 
 
@@ -119,6 +143,23 @@ GERMAN_COMPARATIVE_ENDINGS = ("er", "ere", "eren", "erem", "erer", "eres")
 
 LESS_WORDS = frozenset({"less", "fewer", "weniger", "moins", "meno", "menos"})
 """The degree words of DEGREE_WORDS (and "fewer") that make a comparison one of less."""
+LOW_WORDS: dict[str, frozenset[str]] = {
+    "en": frozenset({"low", "small", "light", "weak", "short", "thin", "slow", "narrow", "shallow"}),
+    "de": frozenset(
+        {"niedrig", "gering", "klein", "leicht", "schwach", "kurz", "dünn", "langsam", "schmal", "flach"}
+    ),
+    "fr": frozenset({"bas", "faible", "petit", "léger", "court", "lent", "mince", "étroit", "moindre"}),
+    "it": frozenset(
+        {"basso", "piccolo", "leggero", "corto", "debole", "lento", "sottile", "stretto", "minore"}
+    ),
+    "es": frozenset({"bajo", "pequeño", "ligero", "corto", "débil", "lento", "delgado", "estrecho", "menor"}),
+}
+"""Words for the small end of a magnitude. Their comparative compares by less ("a lower density
+than water", "plus faible", "geringer", "lighter than water" all say "less dense"), so a comparison
+by more of one of them is one by less of the quantity: without this, "ice has a lower density than
+water" said the opposite of "ice is less dense than water"."""
+INHERENT_COMPARATIVES = frozenset({"moindre", "minore", "menor"})
+"""Words of LOW_WORDS that are comparatives in themselves ("minore" is "smaller")."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,8 +208,24 @@ def comparison_sides(tokens: tuple[Token, ...] | list[Token], base: str) -> Comp
 
     before, after = side(tokens[:index], continues), side(tokens[index + 1 :])
     here, there = frozenset(before - after), frozenset(after - before)
-    less = any(t.norm in LESS_WORDS for t in tokens[opening:index])
+    before_than = tokens[opening:index]
+    less = any(t.norm in LESS_WORDS for t in before_than) != any(
+        _low_comparative(before_than, i, base) for i in range(len(before_than))
+    )
     return Comparison(here, there, less) if here and there else None
+
+
+def _low_comparative(tokens: list[Token], index: int, base: str) -> bool:
+    """The word at ``index`` is the comparative of a word of LOW_WORDS: inflected as one
+    ("lower", "geringere"), after a degree word ("plus faible", "più basso"), or one in itself."""
+    token = tokens[index]
+    if token.norm in LESS_WORDS or lemma(base, token.norm) not in LOW_WORDS.get(base, frozenset()):
+        return False
+    return (
+        token.norm in INHERENT_COMPARATIVES
+        or lemma(base, token.norm) != token.norm
+        or (index > 0 and tokens[index - 1].norm in DEGREE_WORDS.get(base, frozenset()))
+    )
 
 
 def sentence_comparisons(analysis: Analysis, limit: int | None = None) -> tuple[Comparison, ...]:
@@ -200,12 +257,20 @@ def restates(fact: Comparison, said: Comparison, opposites: Mapping[str, frozens
     return _swapped(fact, said) and _turned(fact, said, opposites)
 
 
+DEGREE_STEMS = frozenset(stem(base, word) for base, words in DEGREE_WORDS.items() for word in words)
+"""A comparison's degree words ("more", "moins") give its direction (Comparison.less), which
+reads them with the word they go with ("plus faible" is "moins …"); as opposite words they would
+count twice."""
+
+
 def _turned(fact: Comparison, said: Comparison, opposites: Mapping[str, frozenset[str]]) -> bool:
     """Compared the other way: by more against less, or with the opposite of a word of the fact
     (one the fact does not name itself, as "hot … than cold" names both)."""
     named = fact.before | fact.after
     words = said.before | said.after
-    return said.less != fact.less or any((opposites.get(stem, frozenset()) & words) - named for stem in named)
+    return said.less != fact.less or any(
+        (opposites.get(word, frozenset()) & words) - named for word in named - DEGREE_STEMS
+    )
 
 
 def _swapped(fact: Comparison, said: Comparison) -> bool:

@@ -820,6 +820,61 @@ def test_more_of_another_thing_does_not_contradict_less_of_this_one() -> None:
     assert not wrong_spans(result)
 
 
+GLACE = FreeformTextTask(
+    id="glace",
+    language=Language.FR_FR,
+    problemStatement="Pourquoi la glace flotte-t-elle sur l'eau ?",
+    sampleSolutions=[
+        {
+            "content": "La glace est moins dense que l'eau liquide, parce que ses molécules sont plus "
+            "éloignées les unes des autres."
+        }
+    ],
+)
+
+
+@pytest.mark.parametrize(
+    ("task", "paraphrase", "turned"),
+    [
+        (
+            ICE,
+            "Ice has a lower density than water, because its molecules are further apart.",
+            "Ice has a higher density than water, because its molecules are further apart.",
+        ),
+        (
+            GLACE,
+            "La glace a une densité plus faible que l'eau, car ses molécules sont plus éloignées.",
+            "La glace a une densité plus grande que l'eau, car ses molécules sont plus éloignées.",
+        ),
+    ],
+)
+def test_the_comparative_of_a_low_word_compares_by_less(
+    task: FreeformTextTask, paraphrase: str, turned: str
+) -> None:
+    """ "a lower density than water" said the opposite of "less dense than water" (a comparison by
+    more against one by less), and a right paraphrase was judged WRONG."""
+    assert verdict(task, paraphrase) is Correctness.CORRECT
+    assert verdict(task, turned) is not Correctness.CORRECT
+
+
+@pytest.mark.parametrize(
+    ("task", "content"),
+    [
+        (ICE, "Because ice is less dense than water: its molecules are further apart."),
+        (ICE, "Because ice is less dense than water - its molecules are further apart."),
+        (GLACE, "Parce que la glace est moins dense que l'eau : ses molécules sont plus éloignées."),
+    ],
+)
+def test_what_follows_a_colon_is_no_effect_of_the_reason_before_it(
+    task: FreeformTextTask, content: str
+) -> None:
+    """An answer to "why" opens with "Because …" and explains it after a colon; read as one
+    relation, the reason became the effect of its own explanation, and the answer was WRONG."""
+    assert verdict(task, content) is Correctness.CORRECT
+    reversed_relation = "Ses molécules sont plus éloignées parce que la glace est moins dense que l'eau."
+    assert verdict(GLACE, reversed_relation) is not Correctness.CORRECT
+
+
 @pytest.mark.parametrize(
     ("task", "content"),
     [
@@ -1064,6 +1119,9 @@ DENSITY = FreeformTextTask(
         (DENSITY, "Water is denser than ice.", True),  # by more, from the other side: the same
         (DENSITY, "Water is more dense than ice.", True),
         (DENSITY, "Water is less dense than ice.", False),
+        (DENSITY, "Ice is lighter than water.", True),  # the comparative of a low word: by less
+        (DENSITY, "Water is lighter than ice.", False),
+        (DENSITY, "Ice has a lower density than water.", True),
         (
             FreeformTextTask(
                 id="floats",

@@ -330,6 +330,18 @@ def test_causal_sides_follow_the_connective_not_the_word_order(
     )
 
 
+def test_a_colon_or_a_dash_ends_what_a_causal_connective_reaches() -> None:
+    """ "Because A: B" gives a reason and explains it; B is no effect of A."""
+    for text in (
+        "Because ice is less dense than water: its molecules are further apart.",
+        "Because ice is less dense than water – its molecules are further apart.",
+        "Parce que la glace est moins dense que l'eau : ses molécules sont plus éloignées.",
+    ):
+        assert sentence_relations(analyse(text, "fr" if "glace" in text else "en")) == ()
+    (said,) = sentence_relations(analyse("Because ice is less dense than water, it floats.", "en"))
+    assert "dens" in said.cause and "float" in said.effect
+
+
 def test_a_relation_is_reversed_only_when_no_sentence_states_it_the_right_way() -> None:
     (fact,) = sentence_relations(analyse("The rail expands because the steel is heated.", "en"))
     swapped = sentence_relations(analyse("The steel is heated because the rail expands.", "en"))
@@ -363,6 +375,28 @@ def test_a_relation_is_reversed_only_when_no_sentence_states_it_the_right_way() 
             "L'eau est moins dense que la glace.",
             "L'eau est plus dense que la glace.",
             "La glace est moins dense que l'eau liquide.",
+        ),
+        # the comparative of a word for the small end compares by less
+        (
+            "en",
+            "Ice is less dense than liquid water.",
+            "Water is lighter than ice.",
+            "Water has a higher density than ice.",
+            "Ice has a lower density than water.",
+        ),
+        (
+            "fr",
+            "La glace est moins dense que l'eau.",
+            "L'eau a une densité plus faible que la glace.",
+            "L'eau a une densité plus grande que la glace.",
+            "La glace a une densité plus faible que l'eau.",
+        ),
+        (
+            "en",
+            "Slow start lasts while cwnd is less than ss_thresh.",
+            "ss_thresh is smaller than cwnd.",
+            "ss_thresh is larger than cwnd.",
+            "cwnd is smaller than ss_thresh.",
         ),
     ],
 )
