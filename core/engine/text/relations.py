@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
 from itertools import pairwise
 
 from core.engine.text.languages import CLAUSE_CONNECTIVES, DEGREE_WORDS, UNIVERSAL_WORDS, lemma, stem
@@ -219,11 +220,12 @@ def _low_comparative(tokens: list[Token], index: int, base: str) -> bool:
     """The word at ``index`` is the comparative of a word of LOW_WORDS: inflected as one
     ("lower", "geringere"), after a degree word ("plus faible", "più basso"), or one in itself."""
     token = tokens[index]
-    if token.norm in LESS_WORDS or lemma(base, token.norm) not in LOW_WORDS.get(base, frozenset()):
+    dictionary_form = lemma(base, token.norm)
+    if token.norm in LESS_WORDS or dictionary_form not in LOW_WORDS.get(base, frozenset()):
         return False
     return (
         token.norm in INHERENT_COMPARATIVES
-        or lemma(base, token.norm) != token.norm
+        or dictionary_form != token.norm
         or (index > 0 and tokens[index - 1].norm in DEGREE_WORDS.get(base, frozenset()))
     )
 
@@ -257,10 +259,12 @@ def restates(fact: Comparison, said: Comparison, opposites: Mapping[str, frozens
     return _swapped(fact, said) and _turned(fact, said, opposites)
 
 
-DEGREE_STEMS = frozenset(stem(base, word) for base, words in DEGREE_WORDS.items() for word in words)
-"""A comparison's degree words ("more", "moins") give its direction (Comparison.less), which
-reads them with the word they go with ("plus faible" is "moins …"); as opposite words they would
-count twice."""
+@cache
+def _degree_stems() -> frozenset[str]:
+    """A comparison's degree words ("more", "moins") give its direction (Comparison.less), which
+    reads them with the word they go with ("plus faible" is "moins …"); as opposite words they would
+    count twice. Stemmed on first use, not on import: stemming loads the lemma dictionaries."""
+    return frozenset(stem(base, word) for base, words in DEGREE_WORDS.items() for word in words)
 
 
 def _turned(fact: Comparison, said: Comparison, opposites: Mapping[str, frozenset[str]]) -> bool:
@@ -269,7 +273,7 @@ def _turned(fact: Comparison, said: Comparison, opposites: Mapping[str, frozense
     named = fact.before | fact.after
     words = said.before | said.after
     return said.less != fact.less or any(
-        (opposites.get(word, frozenset()) & words) - named for word in named - DEGREE_STEMS
+        (opposites.get(word, frozenset()) & words) - named for word in named - _degree_stems()
     )
 
 
