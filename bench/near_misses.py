@@ -11,8 +11,9 @@ are: a paraphrase, an incomplete answer, one that says the opposite (a negation 
 word), names another element, swaps roles or cause and effect, gives a wrong reason in the topic's
 words, or misses the point. They were written on 2026-11-27 before the fixes of that day, and no
 weight or constant is chosen on them: the judge's weights are learnt on ../shared/bench only
-(bench/freeform_grader.py). Forty answers are a check, not a measure to tune; a kind's row says
-where the judge stands on it, the labelled corpora say whether a change generalises.
+(bench/freeform_grader.py). A hundred and twenty-five answers are a check, not a measure to
+tune: a kind's row says where the judge stands on it, the labelled corpora say whether a change
+generalises.
 
 Each answer is judged in process the way the service judges it (core.engine.freeform.compute, the
 verdict read from its points, PARTIAL as WRONG in a 2-way file: a name with "2way"), as
