@@ -262,8 +262,10 @@ def restates(fact: Comparison, said: Comparison, opposites: Mapping[str, frozens
 @cache
 def _degree_stems() -> frozenset[str]:
     """A comparison's degree words ("more", "moins") give its direction (Comparison.less), which
-    reads them with the word they go with ("plus faible" is "moins …"); as opposite words they would
-    count twice. Stemmed on first use, not on import: stemming loads the lemma dictionaries."""
+    reads them with the word they go with ("plus faible" is "moins …"); said as the opposite of a
+    degree word of the fact they would count twice. (English "plus", a degree word in French, keeps
+    its opposite "minus".) Stemmed on first use, not on import: stemming loads the lemma
+    dictionaries."""
     return frozenset(stem(base, word) for base, words in DEGREE_WORDS.items() for word in words)
 
 
@@ -272,8 +274,9 @@ def _turned(fact: Comparison, said: Comparison, opposites: Mapping[str, frozense
     (one the fact does not name itself, as "hot … than cold" names both)."""
     named = fact.before | fact.after
     words = said.before | said.after
+    degree = _degree_stems()
     return said.less != fact.less or any(
-        (opposites.get(word, frozenset()) & words) - named for word in named - _degree_stems()
+        (opposites.get(word, frozenset()) & words) - named - degree for word in named
     )
 
 
