@@ -171,6 +171,8 @@ class Comparison:
     after: frozenset[str]
     less: bool = False
     """It compares by less ("less dense than"); otherwise by more ("more dense", "denser")."""
+    degree: frozenset[str] = frozenset()
+    """The stems of its language's degree words ("more", "moins"), which ``less`` reads."""
 
 
 def _compares(tokens: list[Token], index: int, base: str) -> bool:
@@ -213,7 +215,7 @@ def comparison_sides(tokens: tuple[Token, ...] | list[Token], base: str) -> Comp
     less = any(t.norm in LESS_WORDS for t in before_than) != any(
         _low_comparative(before_than, i, base) for i in range(len(before_than))
     )
-    return Comparison(here, there, less) if here and there else None
+    return Comparison(here, there, less, _degree_stems(base)) if here and there else None
 
 
 def _low_comparative(tokens: list[Token], index: int, base: str) -> bool:
@@ -260,13 +262,13 @@ def restates(fact: Comparison, said: Comparison, opposites: Mapping[str, frozens
 
 
 @cache
-def _degree_stems() -> frozenset[str]:
+def _degree_stems(base: str) -> frozenset[str]:
     """A comparison's degree words ("more", "moins") give its direction (Comparison.less), which
     reads them with the word they go with ("plus faible" is "moins …"); said as the opposite of a
-    degree word of the fact they would count twice. (English "plus", a degree word in French, keeps
-    its opposite "minus".) Stemmed on first use, not on import: stemming loads the lemma
-    dictionaries."""
-    return frozenset(stem(base, word) for base, words in DEGREE_WORDS.items() for word in words)
+    degree word of the fact they would count twice. Only the comparison's own language's: English
+    "plus" is no degree word and keeps its opposite "minus". Stemmed on first use, not on import:
+    stemming loads the lemma dictionaries."""
+    return frozenset(stem(base, word) for word in DEGREE_WORDS.get(base, ()))
 
 
 def _turned(fact: Comparison, said: Comparison, opposites: Mapping[str, frozenset[str]]) -> bool:
@@ -274,9 +276,8 @@ def _turned(fact: Comparison, said: Comparison, opposites: Mapping[str, frozense
     (one the fact does not name itself, as "hot … than cold" names both)."""
     named = fact.before | fact.after
     words = said.before | said.after
-    degree = _degree_stems()
     return said.less != fact.less or any(
-        (opposites.get(word, frozenset()) & words) - named - degree for word in named
+        (opposites.get(word, frozenset()) & words) - named - fact.degree for word in named
     )
 
 

@@ -415,6 +415,22 @@ def test_a_comparison_is_reversed_when_its_sides_swap_and_its_degree_does_not(
     assert not reversed_by(f"{swapped} {agreeing}")
 
 
+@pytest.mark.parametrize(
+    ("fact", "turned"),
+    [
+        ("The minus pole is colder than the wire.", "The plus pole is colder than the wire."),
+        ("The plus pole is colder than the wire.", "The minus pole is colder than the wire."),
+    ],
+)
+def test_a_word_that_is_a_degree_word_only_in_another_language_keeps_its_opposite(
+    fact: str, turned: str
+) -> None:
+    """English "plus" is a word of its own, not the French degree word that a comparison's
+    direction reads: said for "minus" on the same side, it turns the comparison round."""
+    (compared,) = sentence_comparisons(analyse(fact, "en"))
+    assert reversed_comparison(compared, sentence_comparisons(analyse(turned, "en")), antonyms("en"))
+
+
 def test_than_compares_only_where_it_compares() -> None:
     assert not sentence_comparisons(analyse("Use a battery other than the red one.", "en"))
     # German "als" is also "when" and "as": it compares only after a comparative.
