@@ -41,6 +41,11 @@ class Settings(BaseSettings):
     llm_model: str = "llama3.2"
     llm_api_key: str | None = None
     llm_timeout_seconds: float = 30.0
+    """Connect and read time-out of the model server, and the longest wait for its first text
+    (keep-alive comments are no text)."""
+    llm_deadline_seconds: float = 60.0
+    """The whole reply of the model, retries after a busy answer (429/503) included; past it the
+    learner gets the grounded tutor's reply."""
 
     simulation_default_minutes: float = 30.0
     max_body_bytes: int = 1_000_000

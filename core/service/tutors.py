@@ -5,7 +5,17 @@ checks every permission and session rule, so that anything wrong is raised befor
 (the server answers it as a plain JSON error). *Stream* runs the engine behind the leak guard and
 forwards its pieces as they come. *Record* stores the learner's message, the reply, the new state
 and the trace in one transaction, and only then names the trace: a TRACE event always points at
-a stored trace. A failure after the first event becomes an ERROR event and the end of the stream.
+a stored trace.
+
+A turn whose engine failed is still a turn: an LLM engine whose model fails hands the learner the
+offline engine's reply after a note (a :class:`~core.tutor.base.Failed` output), and the turn is
+recorded as any other, its trace naming the failure. Any other failure (an engine's bug, a reply
+without text) is recorded too, the learner's message kept, and becomes an ERROR event and the end
+of the stream (raised instead when nothing was yielded yet).
+
+The server's stream route asks for the stream to open at once (:func:`opening_at_once`): the first
+event is then :data:`STREAM_OPENED`, yielded as soon as the turn is prepared (its errors raised),
+before the engine's first text, so the response's headers need not wait for a language model.
 """
 
 from __future__ import annotations
@@ -13,9 +23,10 @@ from __future__ import annotations
 import logging
 import time
 import uuid
-from collections.abc import AsyncGenerator, AsyncIterator
-from contextlib import aclosing
-from dataclasses import dataclass, field
+from collections.abc import AsyncGenerator, AsyncIterator, Iterator
+from contextlib import aclosing, contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any
 
@@ -48,10 +59,37 @@ from core.service.context import Context
 from core.service.simulation import FINISHED, SimulationOperations, check_session_open
 from core.store import conversations, tasks
 from core.store import models as m
-from core.tutor.base import Boundary, Debug, EngineFailure, NewState, Piece, Turn, TutorEngine, sentences_of
+from core.tutor.base import (
+    Boundary,
+    Debug,
+    EngineFailure,
+    Failed,
+    NewState,
+    Piece,
+    Turn,
+    TutorEngine,
+    sentences_of,
+)
 
 log = logging.getLogger(__name__)
 HEALTH_TUTOR = "healthcheck"
+
+STREAM_OPENED = TutorEvent.message("")
+"""The first event of a stream opened at once: an empty MESSAGE (it fits the stream's order and
+adds no text); the server sends it as an SSE comment."""
+
+_OPEN_AT_ONCE: ContextVar[bool] = ContextVar("open_at_once", default=False)
+
+
+@contextmanager
+def opening_at_once() -> Iterator[None]:
+    """Within it, a chat stream's first step yields :data:`STREAM_OPENED` once the turn is
+    prepared, instead of waiting for the engine's first text (the server's stream route)."""
+    token = _OPEN_AT_ONCE.set(True)
+    try:
+        yield
+    finally:
+        _OPEN_AT_ONCE.reset(token)
 
 
 def engine_for(tutor: TutorConfiguration, task: TaskBase | None, settings: Settings) -> TutorEngine:
@@ -99,6 +137,10 @@ class Reply:
     debug: list[dict[str, Any]] = field(default_factory=list)
     state: dict[str, Any] | None = None
     first_ms: float | None = None
+    failure: dict[str, Any] | None = None
+    """What failed in this turn ({kind, reason, …}), for the trace."""
+    answered_by: str | None = None
+    """The offline engine that answered when the turn's engine failed."""
 
 
 RECENT_REPLIES = 4
@@ -201,9 +243,13 @@ class TutorOperations:
 
     async def chat_stream(self, request: ChatRequest) -> AsyncGenerator[TutorEvent, None]:
         prepared = await self._prepare_turn(request)
+        opened = _OPEN_AT_ONCE.get()
+        if opened:
+            yield STREAM_OPENED
         # Closed with this generator, not left to the garbage collector: its engine may hold an
         # open request to a language model (see core.server.routers.tutor).
-        async with aclosing(self._stream_turn(prepared, request.to_wire(), request.debugMode)) as events:
+        turn = self._stream_turn(prepared, request.to_wire(), request.debugMode, opened=opened)
+        async with aclosing(turn) as events:
             async for event in events:
                 yield event
 
@@ -226,7 +272,8 @@ class TutorOperations:
             user_id=self.ctx.principal.id,
         )
         request = {"messages": [{"role": "user", "content": text}], "tutorId": HEALTH_TUTOR}
-        # A probe, not a conversation: nothing is recorded, so the response's traceId is empty.
+        # A probe, not a conversation: nothing is recorded, so the response's traceId is empty;
+        # an engine that failed is a failed check, whoever answered in its place.
         async with aclosing(self._stream_turn(prepared, request, debug_mode=True, record=False)) as events:
             return await collect(events, debug_mode=True)
 
@@ -311,8 +358,17 @@ class TutorOperations:
         return parse_task(row.definition)
 
     async def _stream_turn(
-        self, prepared: Prepared, request: dict[str, Any], debug_mode: bool, *, record: bool = True
+        self,
+        prepared: Prepared,
+        request: dict[str, Any],
+        debug_mode: bool,
+        *,
+        record: bool = True,
+        opened: bool = False,
     ) -> AsyncGenerator[TutorEvent, None]:
+        """The turn's events. ``record`` False is the health check's probe: nothing is stored, and
+        an engine that failed (even with a reply in its place) is an error. ``opened``: an event
+        was yielded before this turn's, so a failure is an ERROR event, never raised."""
         started = time.perf_counter()
         turn = Turn(
             tutor=prepared.tutor,
@@ -345,9 +401,23 @@ class TutorOperations:
                     reply.debug.append(output.entry)
                 elif isinstance(output, NewState):
                     reply.state = output.state
+                elif isinstance(output, Failed):
+                    reply.failure = {"kind": output.kind, "reason": output.reason}
+                    if output.retry_after is not None:
+                        reply.failure["retryAfterSeconds"] = output.retry_after
+                    reply.answered_by = output.answered_by
+                    self._log_fallback(output, prepared)
+                    if not record:
+                        raise EngineFailure(output.reason, kind=output.kind)
+            if not any(text.strip() for text in reply.messages):
+                raise EngineFailure("the tutor's reply has no text", kind="empty")
         except Exception as exc:
             error = self._engine_error(exc, prepared)
-            if reply.first_ms is None:
+            if record:
+                failure = exc if isinstance(exc, EngineFailure) else EngineFailure("an internal error")
+                reply.failure = {"kind": failure.kind, "reason": str(failure), "error": error.message}
+                await self._record_failed_turn(prepared, request, reply, started)
+            if reply.first_ms is None and not opened:
                 raise error from None
             yield TutorEvent(event=TutorEventType.ERROR, text=error.message)
             return
@@ -367,6 +437,16 @@ class TutorOperations:
             )
         yield TutorEvent.done()
 
+    def _log_fallback(self, failed: Failed, prepared: Prepared) -> None:
+        log.warning(
+            "tutor engine %s failed (%s: %s); the %s engine answered (tutor %s)",
+            prepared.engine.name,
+            failed.kind,
+            failed.reason,
+            failed.answered_by,
+            prepared.tutor.id,
+        )
+
     def _engine_error(self, exc: Exception, prepared: Prepared) -> InternalError:
         error_id = uuid.uuid4().hex[:12]
         reason = str(exc) if isinstance(exc, EngineFailure) else "an internal error"
@@ -383,6 +463,18 @@ class TutorOperations:
             )
         )
 
+    async def _record_failed_turn(
+        self, prepared: Prepared, request: dict[str, Any], reply: Reply, started: float
+    ) -> None:
+        """A failed turn is kept: the learner's message, what they were shown, the trace with the
+        failure; the conversation's state stays, and a simulation's last turn is not used up."""
+        prepared = replace(prepared, last_turn_note=None)
+        reply.state = None
+        try:
+            await self._record_turn(prepared, request, reply, started)
+        except Exception:  # the store failing too: the ERROR still goes out, and the log has both
+            log.exception("the failed turn of tutor %s could not be recorded", prepared.tutor.id)
+
     async def _record_turn(
         self, prepared: Prepared, request: dict[str, Any], reply: Reply, started: float
     ) -> str:
@@ -396,7 +488,11 @@ class TutorOperations:
             tutor_id=prepared.tutor.id,
             engine=prepared.engine.name,
             request=request,
-            reply={"messages": messages},
+            reply={
+                "messages": messages,
+                **({"failure": reply.failure} if reply.failure else {}),
+                **({"answeredBy": reply.answered_by} if reply.answered_by else {}),
+            },
             debug=reply.debug,
             timings={
                 "firstMessageMs": reply.first_ms,

@@ -52,7 +52,19 @@ class Fallback:
     messages: tuple[str, ...]
 
 
-Output = Piece | Boundary | Debug | NewState | Fallback
+@dataclass(frozen=True, slots=True)
+class Failed:
+    """The engine's own reply failed (``kind``, ``reason``: see :class:`EngineFailure`); what
+    follows is the offline engine's reply (``answered_by``), which the learner gets instead. The
+    service records the failure with the turn; a health check reports it."""
+
+    kind: str
+    reason: str
+    answered_by: str
+    retry_after: float | None = None
+
+
+Output = Piece | Boundary | Debug | NewState | Fallback | Failed
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,7 +95,17 @@ class TutorEngine(Protocol):
 
 
 class EngineFailure(Exception):
-    """The engine could not answer (an upstream model failed or stalled); the message says why."""
+    """The engine could not answer (an upstream model failed or stalled); the message says why,
+    ``kind`` names the failure for traces and tests: ``busy`` (429/503 past the retries),
+    ``http_error``, ``unreachable``, ``broken`` (the connection failed mid-reply), ``timeout`` (no
+    first text in time), ``deadline`` (the whole reply took too long), ``cut`` (closed before its
+    end), ``model_error`` (an error object instead of a reply), ``not_a_completion`` (something
+    else that is not a chat completion), ``empty`` (a whole reply without text), ``internal``."""
+
+    def __init__(self, reason: str, kind: str = "internal", retry_after: float | None = None) -> None:
+        super().__init__(reason)
+        self.kind = kind
+        self.retry_after = retry_after
 
 
 _SENTENCE_BREAK = re.compile(r"[.!?…]+\s+|\n+")

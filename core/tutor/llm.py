@@ -17,19 +17,35 @@ becomes :class:`EngineFailure` with a message fit for the learner's ERROR event.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import AsyncGenerator
+from contextlib import aclosing
+from datetime import UTC, datetime
+from email.utils import parsedate_to_datetime
 from typing import Any
 
 import httpx
-from httpx_sse import SSEError, aconnect_sse
+from httpx_sse import EventSource, SSEError
 
 from core.api import AspectType, InternalError, Language, SimulationTask
 from core.config import Settings
 from core.http import tls_context
-from core.tutor.base import Boundary, Debug, EngineFailure, Fallback, NewState, Output, Piece, Turn
+from core.tutor.base import (
+    Boundary,
+    Debug,
+    EngineFailure,
+    Failed,
+    Fallback,
+    NewState,
+    Output,
+    Piece,
+    Turn,
+    messages_as_outputs,
+)
 from core.tutor.grounded import GroundedTutor, aspects_of
 from core.tutor.leak_guard import solution_texts
+from core.tutor.persona import PersonaEngine
 
 LANGUAGE_NAMES = {
     Language.EN_US: "English (US)",
@@ -84,6 +100,15 @@ def chat_messages(turn: Turn, move: list[str] | None = None) -> list[dict[str, s
     ]
 
 
+ERROR_DETAIL = 200
+"""The most characters of a model server's own error message kept in a failure's reason."""
+
+MAX_ATTEMPTS = 4
+"""Requests a turn makes at most when the model answers busy (429/503), within the deadline."""
+
+BUSY_STATUSES = (429, 503)
+
+
 def delta_text(chunk: Any) -> str:
     """The text of one streamed chunk; role-only deltas and null content give ''."""
     try:
@@ -93,14 +118,58 @@ def delta_text(chunk: Any) -> str:
     return content if isinstance(content, str) else ""
 
 
+def completion_part(document: Any, key: str) -> tuple[str, bool]:
+    """The text of a streamed chunk (``key`` 'delta') or of a whole completion ('message'), and
+    whether it finishes the reply (``finish_reason``). An error object or anything that is not a
+    chat completion is an :class:`EngineFailure`: valid JSON of the wrong shape is no reply."""
+    if isinstance(document, dict) and "error" in document:
+        error = document["error"]
+        detail = error.get("message") if isinstance(error, dict) else error
+        raise EngineFailure(
+            f"the language model server reported an error: {str(detail)[:ERROR_DETAIL]}", kind="model_error"
+        )
+    choices = document.get("choices") if isinstance(document, dict) else None
+    if not isinstance(choices, list) or not all(isinstance(c, dict) for c in choices):
+        raise EngineFailure(
+            "the language model server sent something that is not a chat completion", kind="not_a_completion"
+        )
+    if not choices:  # a usage chunk
+        return "", False
+    part = choices[0].get(key)
+    content = part.get("content") if isinstance(part, dict) else None
+    return (content if isinstance(content, str) else ""), bool(choices[0].get("finish_reason"))
+
+
+def retry_after_seconds(value: str | None) -> float | None:
+    """Retry-After in seconds: a number of seconds or an HTTP date; None when absent or unreadable."""
+    if not value:
+        return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        when = parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    return max(0.0, (when - datetime.now(UTC)).total_seconds())
+
+
 class LlmEngine:
     name = "llm"
 
-    def __init__(self, base_url: str, model: str, api_key: str | None, timeout: float) -> None:
+    def __init__(
+        self, base_url: str, model: str, api_key: str | None, timeout: float, deadline: float = 60.0
+    ) -> None:
         self.url = base_url.rstrip("/") + "/chat/completions"
         self.model = model
         self.api_key = api_key
         self.timeout = timeout
+        """Connect and read time-out, and the longest wait for the first text of an attempt."""
+        self.deadline = deadline
+        """The whole reply, retries included."""
 
     @classmethod
     def from_settings(cls, settings: Settings) -> LlmEngine:
@@ -109,7 +178,11 @@ class LlmEngine:
                 "the tutor uses the LLM engine, but no server is configured: set FEEDBACK_STUDIO_LLM_BASE_URL"
             )
         return cls(
-            settings.llm_base_url, settings.llm_model, settings.llm_api_key, settings.llm_timeout_seconds
+            settings.llm_base_url,
+            settings.llm_model,
+            settings.llm_api_key,
+            settings.llm_timeout_seconds,
+            settings.llm_deadline_seconds,
         )
 
     async def reply(self, turn: Turn) -> AsyncGenerator[Output, None]:
@@ -123,54 +196,152 @@ class LlmEngine:
             yield Fallback(tuple(move))
         else:
             yield Debug({"engine": self.name})
+        spoken = False
+        try:
+            async with aclosing(self._model_reply(turn, move)) as outputs:
+                async for output in outputs:
+                    spoken = spoken or isinstance(output, Piece)
+                    yield output
+        except EngineFailure as failure:
+            # The learner gets the offline engine's reply for this turn, after a note that says so.
+            if move is not None and state is not None:
+                answered_by, messages = "grounded", move
+            else:
+                answered_by = "persona"
+                messages, state, _ = PersonaEngine().plan(turn)
+            yield Debug({"failure": failure.kind, "reason": str(failure), "answeredBy": answered_by})
+            yield Failed(failure.kind, str(failure), answered_by, failure.retry_after)
+            if spoken:
+                yield Boundary()
+            note = turn.text("tutor.model_busy" if failure.kind == "busy" else "tutor.model_failed")
+            for output in messages_as_outputs([note, *messages]):
+                yield output
+        if state is not None:
+            yield NewState(state)
+
+    async def _model_reply(self, turn: Turn, move: list[str] | None) -> AsyncGenerator[Output, None]:
+        """The model's reply as pieces and boundaries, within the time-outs; asked again while it
+        is busy and the deadline allows. A reply without text is a failure."""
         headers = {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
         body = {"model": self.model, "messages": chat_messages(turn, move), "stream": True}
-        try:
-            async with (
-                httpx.AsyncClient(timeout=httpx.Timeout(self.timeout), verify=tls_context()) as client,
-                aconnect_sse(client, "POST", self.url, json=body, headers=headers) as source,
-            ):
-                if source.response.status_code != 200:
-                    raise EngineFailure(
-                        f"the language model server answered HTTP {source.response.status_code}"
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.deadline
+        pending, spoken, boundary_due, any_text = "", False, False, False
+        async with httpx.AsyncClient(timeout=httpx.Timeout(self.timeout), verify=tls_context()) as client:
+            for attempt in range(1, MAX_ATTEMPTS + 1):
+                first_by = min(deadline, loop.time() + self.timeout)
+                try:
+                    async with aclosing(self._texts(client, body, headers)) as texts:
+                        while True:
+                            limit = deadline if any_text else first_by
+                            try:
+                                async with asyncio.timeout_at(limit):
+                                    delta = await anext(texts)
+                            except StopAsyncIteration:
+                                break
+                            except TimeoutError:
+                                if limit < deadline:
+                                    raise self._timed_out() from None
+                                raise EngineFailure(
+                                    f"the language model server did not finish its reply within {self.deadline:g} s",
+                                    kind="deadline",
+                                ) from None
+                            pending += delta
+                            while BREAK in pending:
+                                head, pending = pending.split(BREAK, 1)
+                                pending = pending.lstrip("\n")
+                                if head.strip():
+                                    if boundary_due:
+                                        yield Boundary()
+                                    yield Piece(head)
+                                    spoken, boundary_due, any_text = True, False, True
+                                boundary_due, spoken = boundary_due or spoken, False
+                            text = pending.rstrip("\n")
+                            if text.strip():
+                                if boundary_due:
+                                    yield Boundary()
+                                yield Piece(text)
+                                spoken, boundary_due, any_text = True, False, True
+                                pending = pending[len(text) :]
+                except EngineFailure as failure:
+                    if failure.kind != "busy" or any_text or attempt == MAX_ATTEMPTS:
+                        raise
+                    wait = (
+                        failure.retry_after if failure.retry_after is not None else float(2 ** (attempt - 1))
                     )
-                pending, spoken, boundary_due, finished = "", False, False, False
-                async for event in source.aiter_sse():
-                    if event.data.strip() == "[DONE]":
-                        finished = True
-                        break
-                    pending += delta_text(json.loads(event.data))
-                    while BREAK in pending:
-                        head, pending = pending.split(BREAK, 1)
-                        pending = pending.lstrip("\n")
-                        if head.strip():
-                            if boundary_due:
-                                yield Boundary()
-                            yield Piece(head)
-                            spoken, boundary_due = True, False
-                        boundary_due, spoken = boundary_due or spoken, False
-                    text = pending.rstrip("\n")
-                    if text.strip():
-                        if boundary_due:
-                            yield Boundary()
-                        yield Piece(text)
-                        spoken, boundary_due = True, False
-                        pending = pending[len(text) :]
+                    if loop.time() + wait >= deadline:
+                        raise
+                    await asyncio.sleep(wait)
+                    continue
+                if not any_text:
+                    raise EngineFailure("the language model server sent a reply without text", kind="empty")
+                return
+
+    def _timed_out(self) -> EngineFailure:
+        return EngineFailure(
+            f"the language model server did not answer within {self.timeout:g} s", kind="timeout"
+        )
+
+    async def _texts(
+        self, client: httpx.AsyncClient, body: dict[str, Any], headers: dict[str, str]
+    ) -> AsyncGenerator[str, None]:
+        """The text deltas of one request, as they come: a streamed reply (Server-Sent Events) or a
+        whole chat completion (a server that does not stream). A stream is complete at ``[DONE]``
+        or once a choice has a ``finish_reason``; closed before either, it was cut."""
+        try:
+            async with client.stream("POST", self.url, json=body, headers=headers) as response:
+                status = response.status_code
+                if status in BUSY_STATUSES:
+                    wait = retry_after_seconds(response.headers.get("retry-after"))
+                    after = f", retry after {wait:g} s" if wait is not None else ""
+                    raise EngineFailure(
+                        f"the model is busy (HTTP {status}{after})", kind="busy", retry_after=wait
+                    )
+                if status != 200:
+                    raise EngineFailure(
+                        f"the language model server answered HTTP {status}", kind="http_error"
+                    )
+                media = response.headers.get("content-type", "").partition(";")[0].strip().lower()
+                if media == "application/json":
+                    text, _ = completion_part(json.loads(await response.aread()), "message")
+                    if text:
+                        yield text
+                    return
+                if media != "text/event-stream":
+                    raise EngineFailure(
+                        f"the language model server sent {media or 'no content type'}, not a chat completion",
+                        kind="not_a_completion",
+                    )
+                finished = False
+                async for event in EventSource(response).aiter_sse():
+                    data = event.data.strip()
+                    if data == "[DONE]":
+                        return
+                    if not data:
+                        continue
+                    text, finish = completion_part(json.loads(data), "delta")
+                    finished = finished or finish
+                    if text:
+                        yield text
                 if not finished:
-                    # A stream that ends without [DONE] was cut: recording it as a whole reply
-                    # would hide the failure from the learner and from the trace.
-                    raise EngineFailure("the language model server ended the reply before it was complete")
-            if state is not None:
-                yield NewState(state)
+                    # A stream that ends without [DONE] or a finish_reason was cut: recording it
+                    # as a whole reply would hide the failure from the learner and the trace.
+                    raise EngineFailure(
+                        "the language model server ended the reply before it was complete", kind="cut"
+                    )
         except httpx.TimeoutException:
+            raise self._timed_out() from None
+        except httpx.ConnectError as exc:
             raise EngineFailure(
-                f"the language model server did not answer within {self.timeout:g} s"
+                f"the connection to the language model server failed ({type(exc).__name__})",
+                kind="unreachable",
             ) from None
         except (httpx.HTTPError, SSEError) as exc:
             raise EngineFailure(
-                f"the connection to the language model server failed ({type(exc).__name__})"
+                f"the connection to the language model server failed ({type(exc).__name__})", kind="broken"
             ) from None
         except json.JSONDecodeError:
             raise EngineFailure(
-                "the language model server sent something that is not a chat completion"
+                "the language model server sent something that is not a chat completion",
+                kind="not_a_completion",
             ) from None

@@ -4,18 +4,27 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import threading
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager, contextmanager
+from typing import Any
 
 import httpx
+import pytest
 from httpx_sse import aconnect_sse
+from sqlalchemy import select
 
-from core.api import FreeformTextTask, Language
+from core.api import FreeformTextTask, Language, TutorConfiguration
 from core.assets import load_catalogue
 from core.config import Settings
 from core.engine.text.warm import warm_up
 from core.http import tls_context
 from core.server.app import create_app
+from core.store import conversations
+from core.store import models as m
+from core.store.db import Database
+from core.tutor.base import Turn
+from core.tutor.grounded import GroundedTutor
 from tests.conftest import ServerThread, create_token, free_port, sqlite_url
 from tests.core.tutor.helpers import (
     EVENT_ORDER,
@@ -33,7 +42,9 @@ TUTOR = "tutor-bulb-circuit-en"
 
 
 @asynccontextmanager
-async def llm_server(tmp_path, llm: FakeLlm, mode: str) -> AsyncIterator[httpx.AsyncClient]:
+async def llm_server(
+    tmp_path, llm: FakeLlm, mode: str, *, first_text: float = 2, deadline: float = 60
+) -> AsyncIterator[httpx.AsyncClient]:
     """The API on 127.0.0.1 with the LLM engine pointed at the fake server, and a client for it."""
     port = free_port()
     settings = Settings(
@@ -43,7 +54,8 @@ async def llm_server(tmp_path, llm: FakeLlm, mode: str) -> AsyncIterator[httpx.A
         tutor_engine="llm",
         llm_base_url=llm.base_url,
         llm_model=mode,
-        llm_timeout_seconds=2,
+        llm_timeout_seconds=first_text,
+        llm_deadline_seconds=deadline,
     )
     with ServerThread(create_app(settings), port):
         # The leak guard's first sentence would load the process's text models on the server's
@@ -75,28 +87,6 @@ async def test_the_llm_reply_streams_in_order(tmp_path):
             streamed = await stream_chat(client, chat_body(TUTOR, "hi", debugMode=True))
     assert EVENT_ORDER.match(streamed.names), streamed.names
     assert streamed.messages == ["What have you tried so far?", "Tell me your first idea."]
-
-
-async def test_an_upstream_failure_mid_stream_gives_error_and_ends_the_stream(tmp_path):
-    with fake_llm() as llm:
-        async with llm_server(tmp_path, llm, "drop") as client:
-            streamed = await stream_chat(client, chat_body(TUTOR, "hi"))
-    names = [name for name, _ in streamed.events]
-    assert names[0] == "MESSAGE"
-    assert names[-1] == "ERROR"
-    assert "DONE" not in names and "TRACE" not in names
-    assert "error id" in streamed.events[-1][1]["text"]
-
-
-async def test_an_upstream_failure_before_any_text_is_a_json_500(tmp_path):
-    with fake_llm() as llm:
-        async with llm_server(tmp_path, llm, "fail500") as client:
-            streamed = await client.post("/tutor/chat/stream", json=chat_body(TUTOR, "hi"))
-            health = await client.get("/tutor/healthcheck/chat")
-    assert streamed.status_code == 500
-    assert streamed.json()["type"] == "INTERNAL"
-    assert "HTTP 500" in streamed.json()["message"]
-    assert health.status_code == 500
 
 
 async def test_a_client_that_disconnects_leaves_nothing_running(tmp_path):
@@ -145,15 +135,6 @@ async def test_the_llm_plays_the_persona_of_a_simulation(tmp_path):
     assert sent[0]["role"] == "system" and "You are Maria Rossi" in sent[0]["content"]
     assert sent[1] == {"role": "assistant", "content": task["initialMessage"]}
     assert sent[-1] == {"role": "user", "content": "Hello!"}
-
-
-async def test_an_upstream_reply_cut_without_done_ends_with_error_not_as_a_whole_reply(tmp_path):
-    with fake_llm() as llm:
-        async with llm_server(tmp_path, llm, "truncate") as client:
-            streamed = await stream_chat(client, chat_body(TUTOR, "hi"))
-    names = [name for name, _ in streamed.events]
-    assert names[0] == "MESSAGE" and names[-1] == "ERROR"
-    assert "DONE" not in names and "TRACE" not in names
 
 
 async def test_an_llm_reply_that_paraphrases_the_solution_is_replaced_by_the_grounded_reply(tmp_path):
@@ -268,3 +249,257 @@ async def test_a_model_that_tries_to_leak_leaks_nothing_over_a_conversation(tmp_
                 tutor += streamed.messages
                 assert_no_leak_by_meaning(task, learner, tutor)
     assert replaced == len(LEAKING_MODEL), tutor
+
+
+# --- a model that fails: the learner gets the grounded reply, the turn and its failure are stored ---
+
+TASK = FreeformTextTask.model_validate(demo_task("ff-bulb-circuit-en"))
+CATALOGUE = load_catalogue()
+FAILED = CATALOGUE.text(Language.EN_US, "tutor.model_failed")
+BUSY = CATALOGUE.text(Language.EN_US, "tutor.model_busy")
+MODEL_REPLY = ["What have you tried so far?", "Tell me your first idea."]
+"""The fake model's reply when it works (FakeLlm.reply)."""
+
+
+def planned(message: str) -> list[str]:
+    """The grounded tutor's reply to the learner's first message of a conversation on the task."""
+    tutor = TutorConfiguration(id=TUTOR, name="LLM coach", taskId=TASK.id)
+    turn = Turn(
+        tutor=tutor, task=TASK, history=(), message=message, language=TASK.language, catalogue=CATALOGUE
+    )
+    return GroundedTutor().plan(turn)[0]
+
+
+async def stored_turns(tmp_path, conversation_id: str) -> list[tuple[str, str]]:
+    """The conversation as the store keeps it: (role, content), oldest first."""
+    db = Database(sqlite_url(tmp_path))
+    try:
+        async with db.read() as session:
+            rows = await conversations.list_messages(session, "default", conversation_id)
+            return [(r.role, r.content) for r in rows]
+    finally:
+        await db.aclose()
+
+
+async def stored_traces(tmp_path) -> list[m.Trace]:
+    db = Database(sqlite_url(tmp_path))
+    try:
+        async with db.read() as session:
+            return list((await session.scalars(select(m.Trace).order_by(m.Trace.created_at))).all())
+    finally:
+        await db.aclose()
+
+
+def failure_of(trace: m.Trace) -> str | None:
+    """The kind of failure a trace records (None: the model answered)."""
+    failure = trace.reply.get("failure")
+    return failure["kind"] if failure else None
+
+
+async def chat(client: httpx.AsyncClient, text: str, conversation_id: str = "c1") -> dict[str, Any]:
+    response = await client.post("/tutor/chat", json=chat_body(TUTOR, text, conversation_id, debugMode=True))
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+def assert_answered_by_grounded(reply: dict[str, Any], note: str, kind: str) -> None:
+    assert reply["messages"] == [note, *planned("hi")]
+    entries = [e for e in reply["debugLogs"] if "failure" in e]
+    assert entries and entries[0]["failure"] == kind and entries[0]["answeredBy"] == "grounded", entries
+
+
+@pytest.mark.parametrize(
+    ("mode", "kind"),
+    [("wrong_shape", "model_error"), ("shapes_only", "not_a_completion"), ("empty", "empty")],
+)
+async def test_a_reply_without_text_is_a_failure_answered_by_the_grounded_tutor(tmp_path, mode, kind):
+    """Valid JSON of the wrong shape, or a finished reply without a word: the learner gets the
+    grounded tutor's reply with a note, the turn is stored with a trace that names the failure,
+    and the health check answers 500."""
+    with fake_llm() as llm:
+        async with llm_server(tmp_path, llm, mode) as client:
+            reply = await chat(client, "hi")
+            health = await client.get("/tutor/healthcheck/chat")
+    assert_answered_by_grounded(reply, FAILED, kind)
+    assert await stored_turns(tmp_path, "c1") == [
+        ("user", "hi"),
+        *(("assistant", t) for t in reply["messages"]),
+    ]
+    [trace] = await stored_traces(tmp_path)
+    assert trace.id == reply["traceId"] and failure_of(trace) == kind
+    assert trace.reply["answeredBy"] == "grounded"
+    assert health.status_code == 500, health.text
+    assert "language model" in health.json()["message"]
+    if mode == "wrong_shape":
+        assert "the model is overloaded" in health.json()["message"]  # the server's own words
+
+
+async def test_keep_alive_comments_do_not_hold_the_learner_past_the_deadline(tmp_path):
+    with fake_llm() as llm:
+        async with llm_server(tmp_path, llm, "keepalive", first_text=30, deadline=1) as client:
+            reply = await chat(client, "hi")  # the client gives up after 5 s: a generous bound
+    assert_answered_by_grounded(reply, FAILED, "deadline")
+    [trace] = await stored_traces(tmp_path)
+    assert failure_of(trace) == "deadline"
+    assert "1 s" in trace.reply["failure"]["reason"]
+
+
+async def test_keep_alive_comments_are_no_first_text(tmp_path):
+    with fake_llm() as llm:
+        async with llm_server(tmp_path, llm, "keepalive", first_text=1, deadline=60) as client:
+            reply = await chat(client, "hi")
+    assert_answered_by_grounded(reply, FAILED, "timeout")
+
+
+def sse_names(lines: list[str]) -> list[str]:
+    return [line.removeprefix("event:").strip() for line in lines if line.startswith("event:")]
+
+
+async def test_the_stream_starts_before_the_model_says_a_word(tmp_path):
+    """Headers and a first line go out at once (a proxy sees an answer); the events keep their order."""
+    with fake_llm() as llm:
+        llm.gate = threading.Event()
+        async with (
+            llm_server(tmp_path, llm, "ok", first_text=10) as client,
+            client.stream("POST", "/tutor/chat/stream", json=chat_body(TUTOR, "hi")) as response,
+        ):
+            assert response.status_code == 200  # while the model holds its text back
+            assert response.headers["content-type"].startswith("text/event-stream")
+            lines = response.aiter_lines()
+            first = await asyncio.wait_for(anext(lines), 10)
+            assert first.startswith(":"), first  # a comment: no event a client must know
+            assert not llm.gate.is_set()
+            llm.gate.set()
+            rest = [line async for line in lines]
+    assert EVENT_ORDER.match("".join(f"{name} " for name in sse_names(rest))), rest
+
+
+async def test_a_busy_model_is_asked_again_after_retry_after(tmp_path):
+    with fake_llm() as llm:
+        llm.busy, llm.retry_after = 1, "1"
+        async with llm_server(tmp_path, llm, "ok", deadline=20) as client:
+            reply = await chat(client, "hi")
+    assert reply["messages"] == MODEL_REPLY
+    assert len(llm.requests) == 2
+    [trace] = await stored_traces(tmp_path)
+    assert failure_of(trace) is None
+
+
+async def test_a_model_unavailable_503_is_asked_again_after_retry_after(tmp_path):
+    with fake_llm() as llm:
+        llm.busy, llm.busy_status, llm.retry_after = 2, 503, "1"
+        async with llm_server(tmp_path, llm, "ok", deadline=20) as client:
+            reply = await chat(client, "hi")
+    assert reply["messages"] == MODEL_REPLY
+    assert len(llm.requests) == 3
+
+
+async def test_a_model_busy_beyond_the_deadline_is_reported_busy(tmp_path):
+    """Retry-After past the deadline: no wait, the learner gets the grounded reply marked busy, and
+    the health check says the model is busy."""
+    with fake_llm() as llm:
+        llm.retry_after = "30"
+        async with llm_server(tmp_path, llm, "busy", deadline=3) as client:
+            reply = await chat(client, "hi")
+            health = await client.get("/tutor/healthcheck/chat")
+    assert_answered_by_grounded(reply, BUSY, "busy")
+    assert len(llm.requests) == 2  # the turn's and the health check's, each asked once
+    [trace] = await stored_traces(tmp_path)
+    assert failure_of(trace) == "busy" and trace.reply["failure"]["retryAfterSeconds"] == 30
+    assert health.status_code == 500 and "the model is busy" in health.json()["message"]
+
+
+async def test_a_failure_keeps_the_learner_turn_and_the_conversation_goes_on(tmp_path):
+    with fake_llm() as llm:
+        llm.retry_after = "30"
+        async with llm_server(tmp_path, llm, "ok", deadline=3) as client:
+            first = await chat(client, "hi", "conv")
+            llm.busy = 1
+            second = await chat(client, "I connect the battery with a wire.", "conv")
+            third = await chat(client, "The wire goes from the battery to the lamp.", "conv")
+    assert first["messages"] == third["messages"] == MODEL_REPLY
+    assert second["messages"][0] == BUSY and len(second["messages"]) > 1
+    turns = await stored_turns(tmp_path, "conv")
+    assert [content for role, content in turns if role == "user"] == [
+        "hi",
+        "I connect the battery with a wire.",
+        "The wire goes from the battery to the lamp.",
+    ]
+    assert [content for role, content in turns if role == "assistant"] == [
+        *MODEL_REPLY,
+        *second["messages"],
+        *MODEL_REPLY,
+    ]
+    assert [failure_of(t) for t in await stored_traces(tmp_path)] == [None, "busy", None]
+    # the model is asked with the whole conversation, the failed turn included
+    sent = [(m["role"], m["content"]) for m in llm.requests[-1]["messages"][1:]]
+    assert sent == turns[: -len(MODEL_REPLY)]  # the third turn's request: all but its own reply
+
+
+async def test_a_reply_that_is_not_streamed_is_read_as_the_reply(tmp_path):
+    with fake_llm() as llm:
+        async with llm_server(tmp_path, llm, "json") as client:
+            reply = await chat(client, "hi")
+            streamed = await stream_chat(client, chat_body(TUTOR, "hi", "c2"))
+    assert reply["messages"] == streamed.messages == MODEL_REPLY
+    assert [failure_of(t) for t in await stored_traces(tmp_path)] == [None, None]
+
+
+async def test_a_finished_reply_without_done_is_a_whole_reply(tmp_path):
+    with fake_llm() as llm:
+        async with llm_server(tmp_path, llm, "no_done") as client:
+            streamed = await stream_chat(client, chat_body(TUTOR, "hi", "c1"))
+    assert EVENT_ORDER.match(streamed.names), streamed.names
+    assert streamed.messages == MODEL_REPLY
+    assert await stored_turns(tmp_path, "c1") == [("user", "hi"), *(("assistant", t) for t in MODEL_REPLY)]
+    [trace] = await stored_traces(tmp_path)
+    assert failure_of(trace) is None
+
+
+@pytest.mark.parametrize(("mode", "kind"), [("truncate", "cut"), ("drop", "broken")])
+async def test_a_reply_cut_mid_stream_is_followed_by_the_grounded_reply(tmp_path, mode, kind):
+    """What the learner already read stays; a note and the grounded reply follow, and the stream
+    ends as every stream does."""
+    with fake_llm() as llm:
+        async with llm_server(tmp_path, llm, mode) as client:
+            streamed = await stream_chat(client, chat_body(TUTOR, "hi", "c1"))
+    assert EVENT_ORDER.match(streamed.names), streamed.names
+    assert streamed.messages[0] == MODEL_REPLY[0]  # read before the model broke off
+    assert streamed.messages[-len(planned("hi")) - 1 :] == [FAILED, *planned("hi")]
+    assert await stored_turns(tmp_path, "c1") == [
+        ("user", "hi"),
+        *(("assistant", t) for t in streamed.messages),
+    ]
+    [trace] = await stored_traces(tmp_path)
+    assert failure_of(trace) == kind and trace.id == streamed.text("TRACE")
+
+
+async def test_an_error_status_before_any_text_gets_the_grounded_reply_and_an_unhealthy_check(tmp_path):
+    with fake_llm() as llm:
+        async with llm_server(tmp_path, llm, "fail500") as client:
+            streamed = await stream_chat(client, chat_body(TUTOR, "hi", "c1"))
+            health = await client.get("/tutor/healthcheck/chat")
+    assert EVENT_ORDER.match(streamed.names), streamed.names
+    assert streamed.messages == [FAILED, *planned("hi")]
+    [trace] = await stored_traces(tmp_path)
+    assert failure_of(trace) == "http_error"
+    assert health.status_code == 500
+    assert health.json()["type"] == "INTERNAL"
+    assert "HTTP 500" in health.json()["message"]
+
+
+async def test_a_failed_model_in_a_simulation_gets_the_offline_persona(tmp_path):
+    task = demo_task("sim-customer-objections-en")
+    with fake_llm() as llm:
+        async with llm_server(tmp_path, llm, "fail500") as client:
+            start = await client.post(
+                "/simulation/start", json={"simulationTask": task, "tenantId": "default"}
+            )
+            session = start.json()
+            streamed = await stream_chat(
+                client, chat_body(session["tutorId"], "Hello!", session["conversationId"])
+            )
+    assert streamed.events[-1][0] == "DONE", streamed.names
+    assert streamed.messages[0] == FAILED and len(streamed.messages) > 1
+    [trace] = await stored_traces(tmp_path)
+    assert failure_of(trace) == "http_error" and trace.reply["answeredBy"] == "persona"

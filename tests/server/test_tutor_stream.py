@@ -4,9 +4,14 @@ from __future__ import annotations
 
 import httpx
 import pytest
+from sqlalchemy import select
 
 from core.api import MESSAGE_BOUNDARY
 from core.http import tls_context
+from core.store import conversations
+from core.store import models as m
+from core.store.db import Database
+from core.tutor.grounded import GroundedTutor
 from tests.core.tutor.helpers import EVENT_ORDER, chat_body, install_tutor, stream_chat
 from tests.server.helpers import bearer
 
@@ -131,3 +136,54 @@ async def test_a_chat_grounded_by_context_task(client):
     assert "Making a bulb light up" in grounded.json()["message"]
     missing = await client.post("/tutor/chat", json=chat_body("free", "hi", context={"taskId": "nope"}))
     assert missing.status_code == 404
+
+
+async def stored(live_server, conversation_id: str) -> tuple[list[tuple[str, str]], list[m.Trace]]:
+    """The conversation's turns (role, content) and every trace, as the store keeps them."""
+    db = Database(live_server.settings.database_url)
+    try:
+        async with db.read() as session:
+            rows = await conversations.list_messages(session, "default", conversation_id)
+            traces = (await session.scalars(select(m.Trace).order_by(m.Trace.created_at))).all()
+            return [(r.role, r.content) for r in rows], list(traces)
+    finally:
+        await db.aclose()
+
+
+async def test_the_stream_opens_with_a_comment_before_its_first_event(client):
+    """Headers and a first line go out once the turn is prepared, before the engine's first text."""
+    async with client.stream("POST", "/tutor/chat/stream", json=chat_body(TUTOR, "hello")) as response:
+        lines = [line async for line in response.aiter_lines()]
+    assert lines[0].startswith(":")
+    names = [line.removeprefix("event:").strip() for line in lines if line.startswith("event:")]
+    assert EVENT_ORDER.match("".join(f"{name} " for name in names)), names
+
+
+@pytest.mark.parametrize(
+    ("plan", "kind"),
+    [
+        (lambda self, turn: 1 / 0, "internal"),
+        (lambda self, turn: ([], {}, {}), "empty"),
+    ],
+    ids=["engine-bug", "no-text"],
+)
+async def test_a_failed_turn_is_an_error_that_keeps_the_learner_turn_and_a_trace(
+    client, live_server, monkeypatch, plan, kind
+):
+    """An engine that breaks, or answers without text, with no reply to put in its place: a
+    clear ERROR (its error id in the log), and the learner's message and a trace are stored."""
+    first = await client.post("/tutor/chat", json=chat_body(TUTOR, "hello", "conv-f"))
+    monkeypatch.setattr(GroundedTutor, "plan", plan)
+    streamed = await stream_chat(client, chat_body(TUTOR, "The circuit is closed.", "conv-f"))
+    chat = await client.post("/tutor/chat", json=chat_body(TUTOR, "Still there?", "conv-f"))
+    assert streamed.names == "ERROR "
+    assert "error id" in streamed.text("ERROR")
+    assert chat.status_code == 500 and chat.json()["type"] == "INTERNAL"
+    turns, traces = await stored(live_server, "conv-f")
+    assert [content for role, content in turns if role == "user"] == [
+        "hello",
+        "The circuit is closed.",
+        "Still there?",
+    ]
+    assert [content for role, content in turns if role == "assistant"] == first.json()["messages"]
+    assert [t.reply.get("failure", {}).get("kind") for t in traces] == [None, kind, kind]

@@ -3,7 +3,10 @@
 The stream is FastAPI's own Server-Sent Events (fastapi.sse). Its first event is taken in a
 dependency, before the response starts, so that an unknown tutor, a missing permission or a
 finished session is answered as a plain JSON error and not as a stream; a failure after that is
-an ERROR event, and the stream ends.
+an ERROR event, and the stream ends. That first event comes as soon as the turn is prepared, not
+with the engine's first text (``opening_at_once``: an empty MESSAGE, sent as an SSE comment), so
+the headers and a first line go out at once, however long a language model takes; FastAPI then
+sends a keep-alive comment every 15 s of silence.
 
 The same dependency closes the stream when the request ends, however it ends. When the client
 goes away, FastAPI cancels the task that pulls the events; if that task was waiting to hand an
@@ -33,11 +36,14 @@ from core.api import (
 )
 from core.server.deps import ServiceDep
 from core.server.errors import internal_error
+from core.service.tutors import STREAM_OPENED, opening_at_once
 
 router = APIRouter(tags=["tutor"])
 
 
 def sse(event: TutorEvent) -> ServerSentEvent:
+    if event is STREAM_OPENED:
+        return ServerSentEvent(comment="stream open")
     return ServerSentEvent(event=event.event.value, data=event.data())
 
 
@@ -52,7 +58,9 @@ class OpenedStream:
 async def open_stream(body: ChatRequest, service: ServiceDep) -> AsyncIterator[OpenedStream]:
     """The opened stream, closed on the request's exit (after the response, even a cut one)."""
     async with aclosing(service.chat_stream(body)) as events:
-        yield OpenedStream(await anext(events), events)
+        with opening_at_once():
+            first = await anext(events)
+        yield OpenedStream(first, events)
 
 
 @router.post("/tutor/chat", response_model=ChatResponse)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+import threading
 from collections.abc import AsyncIterator, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -122,10 +123,31 @@ class FakeLlm:
     """Replies for the next requests, one each, in order; then ``reply`` again."""
     open_streams: int = 0
     requests: list[dict[str, Any]] = field(default_factory=list)
+    busy: int = 0
+    """How many of the next requests are refused with ``busy_status`` before any is answered."""
+    busy_status: int = 429
+    retry_after: str | None = "1"
+    """The Retry-After header of a refusal (none when None)."""
+    gate: threading.Event | None = None
+    """When set, the reply's text waits until the test opens the gate (role chunks go out first)."""
 
 
-def _chunk(delta: dict[str, Any]) -> str:
-    return "data: " + json.dumps({"choices": [{"index": 0, "delta": delta}]}) + "\n\n"
+def _chunk(delta: dict[str, Any], finish_reason: str | None = None) -> str:
+    choice = {"index": 0, "delta": delta, "finish_reason": finish_reason}
+    return "data: " + json.dumps({"object": "chat.completion.chunk", "choices": [choice]}) + "\n\n"
+
+
+def _completion(text: str) -> dict[str, Any]:
+    """A whole chat completion, as a server answers a request it does not stream."""
+    message = {"role": "assistant", "content": text}
+    return {
+        "object": "chat.completion",
+        "choices": [{"index": 0, "message": message, "finish_reason": "stop"}],
+    }
+
+
+WRONG_SHAPES = ['{"error": {"message": "the model is overloaded", "type": "server_error"}}', "[1,2,3]", '"x"']
+"""Valid JSON of the wrong shape, as a misbehaving server streams it before [DONE]."""
 
 
 def _app(state: FakeLlm) -> Starlette:
@@ -136,14 +158,41 @@ def _app(state: FakeLlm) -> Starlette:
         text = state.script.pop(0) if state.script else state.reply
         if mode == "fail500":
             return JSONResponse({"error": "model crashed"}, status_code=500)
+        if state.busy or mode == "busy":
+            state.busy = max(0, state.busy - 1)
+            headers = {"Retry-After": state.retry_after} if state.retry_after is not None else {}
+            return JSONResponse(
+                {"error": {"message": "busy"}}, status_code=state.busy_status, headers=headers
+            )
+        if mode == "json":  # not streamed, though the request asked for a stream
+            return JSONResponse(_completion(text))
 
         async def events() -> AsyncIterator[str]:
             state.open_streams += 1
             try:
                 yield _chunk({"role": "assistant"})
                 yield _chunk({"content": None})
+                for _ in range(3000 if state.gate is not None else 0):  # 30 s at most
+                    if state.gate is not None and state.gate.is_set():
+                        break
+                    await asyncio.sleep(0.01)
                 if mode == "stall":
                     await asyncio.sleep(3600)
+                if mode == "keepalive":  # SSE comments, never a word
+                    while True:
+                        yield ": keep-alive\n\n"
+                        await asyncio.sleep(0.05)
+                if mode in ("wrong_shape", "shapes_only"):
+                    shapes = WRONG_SHAPES if mode == "wrong_shape" else WRONG_SHAPES[1:]
+                    for shape in shapes:
+                        yield f"data: {shape}\n\n"
+                    yield "data: [DONE]\n\n"
+                    return
+                if mode == "empty":  # a whole reply without a word
+                    yield _chunk({"content": "  "})
+                    yield _chunk({}, finish_reason="stop")
+                    yield "data: [DONE]\n\n"
+                    return
                 if mode == "endless":
                     while True:
                         yield _chunk({"content": "Think again. "})
@@ -155,6 +204,9 @@ def _app(state: FakeLlm) -> Starlette:
                         raise RuntimeError("the model server broke down mid-stream")
                     if mode == "truncate" and i == len(words) // 2:
                         return  # a clean end of the response, but no [DONE]: the reply is cut
+                yield _chunk({}, finish_reason="stop")
+                if mode == "no_done":
+                    return  # finished (finish_reason) but closed without [DONE]: a whole reply
                 yield "data: [DONE]\n\n"
             finally:
                 state.open_streams -= 1
