@@ -1,8 +1,16 @@
 """Gold answers from the apps: an author reads the feedback on an answer, decides "this should be
 CORRECT" (or PARTIAL, WRONG), and the answer becomes a test answer of the task that expects that
-verdict, so every later retest checks it. Optionally it also becomes a graded answer, which the
-freeform engine learns from. The answer is retested at once, so the author sees whether the engine
-already agrees.
+verdict, so every later retest checks it (and the retest reads an earlier answer that is one by
+that verdict, not by the feedback it was given). The answer is retested at once, so the author sees
+whether the engine already agrees.
+
+On a free-text task it can also become a graded answer. The free-text judge blends its graded
+answers with the judgement against the sample solutions: each counts from the first one on, and
+pulls answers close to it towards its verdict, the more the closer they are and the more graded
+answers agree; the sample solutions still count, so one graded answer does not overturn the
+judgement of a clearly different answer. No other task type uses graded answers, so the apps offer
+it on free-text tasks only (:func:`learns_from_graded`), in the words of :data:`LEARN_LABEL` and
+:data:`LEARN_HINT`.
 """
 
 from __future__ import annotations
@@ -17,13 +25,27 @@ from core.api import (
     Expectation,
     GradedAnswer,
     GradedAnswersRequest,
+    TaskType,
     TestAnswer,
     TestAnswersRequest,
 )
+from core.client.i18n import N_
 from core.service.base import Service
 from core.workspace.table import answer_summary
 
 LABEL_LENGTH = 60
+LEARN_LABEL = N_("and the judge learns from it")
+"""The gold bar's checkbox that also keeps the answer as a graded answer (translated by the app)."""
+LEARN_HINT = N_(
+    "Also keep it as a graded answer: answers close to it lean towards this verdict, more so as graded "
+    "answers agree; the sample solution still counts."
+)
+"""The checkbox's tooltip: what a graded answer does to the judgement, no more."""
+
+
+def learns_from_graded(task_type: TaskType) -> bool:
+    """Whether the task's judge uses graded answers: the free-text judge only."""
+    return task_type is TaskType.FREEFORM_TEXT
 
 
 async def mark_gold(
@@ -54,15 +76,28 @@ async def remove_test_answer(service: Service, tenant: str, task_id: str, label:
     await service.put_test_answers(tenant, task_id, TestAnswersRequest(answers=remaining))
 
 
-def gold_outcome(line: AnswerRetest, _: Callable[[str], str]) -> str:
+def gold_outcome(line: AnswerRetest, _: Callable[[str], str], *, learnt: bool = False) -> str:
     """What the immediate retest of a gold answer says, in a sentence in the app's language: ``_``
-    is the app's own translation (webui.i18n, tui.i18n), as each app has its language its way."""
+    is the app's own translation (webui.i18n, tui.i18n), as each app has its language its way.
+
+    ``learnt``: it was kept as a graded answer too, so the retest counted it; the sentence says so,
+    and, where the judge does not agree even then, that the rest still counts."""
     expected = line.expected.verdict.value if line.expected and line.expected.verdict else "?"
+    got = line.after.verdict.value if line.after else _("no feedback")
+    if learnt and line.passed:
+        return _(
+            "Kept as test answer “{label}” and as a graded answer; counting it, the judge agrees ({expected})."
+        ).format(label=line.label, expected=expected)
+    if learnt:
+        return _(
+            "Kept as test answer “{label}” and as a graded answer, expecting {expected}; even counting it "
+            "the judge says {got} (the sample solution and other graded answers count too), so retests "
+            "flag it."
+        ).format(label=line.label, expected=expected, got=got)
     if line.passed:
         return _("Kept as test answer “{label}”: the engine agrees ({expected}).").format(
             label=line.label, expected=expected
         )
-    got = line.after.verdict.value if line.after else _("no feedback")
     return _(
         "Kept as test answer “{label}”, expecting {expected}; the engine says {got}, so retests flag it."
     ).format(label=line.label, expected=expected, got=got)

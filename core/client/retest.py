@@ -35,7 +35,9 @@ async def retest(
     progress: Callable[[int, int], None] = lambda done, total: None,
 ) -> RetestReport:
     """Retest on any service: by its own retest where it has the extensions and no files are given,
-    else through the public compute calls with the tasks and test answers of the files.
+    else through the public compute calls with the tasks and test answers of the files (an earlier
+    answer the service keeps as a test answer is then checked against that test answer's
+    expectation, not only compared with the feedback it was given).
 
     ``progress`` is told, after every task, how many are done of how many (the command shows a
     progress bar): the service's own retest is asked task by task for that."""
@@ -63,9 +65,12 @@ async def retest(
         if task is None:
             raise InvalidParameter(f"{files} holds no task file for {task_id!r}")
         interactions = await service.list_interactions(tenant, task_id) if extensions else []
+        # the service's own test answers (gold answers kept in the apps) get no line here, but an
+        # earlier answer that is one of them is checked against what the author expects of it
+        kept = (await service.list_test_answers(tenant, task_id)).answers if interactions else []
         compute = _public_compute(service, tenant, task, from_file=task_id in tasks)
         answers = await retest_answers(
-            answer_sets.get(task_id, []), interactions, compute, aspect_names(task)
+            answer_sets.get(task_id, []), interactions, compute, aspect_names(task), expected_elsewhere=kept
         )
         report.tasks.append(
             TaskRetest(

@@ -1,10 +1,14 @@
 """Retest: recompute feedback against a task's current definition and show what changed (API.md 3).
 
 Two sources of answers are recomputed: the author's test answers, checked against what they must
-get, and the answers of earlier interactions, compared with the feedback they were given. The
-comparison is pure: it is handed the compute function, so the same :func:`retest_answers` serves
-the embedded service (which computes without recording anything) and core.client.retest, which
-reaches any service through the public compute calls.
+get, and the answers of earlier interactions, compared with the feedback they were given. Where the
+author has said what an answer must get, that is what counts, not the feedback it was given last: an
+earlier answer that is also a test answer is left to the test answer's line (a gold answer judged
+WRONG before and after is not "unchanged" when the author expects CORRECT), and one that the author
+expects something of elsewhere (a test answer the service keeps while the test answers come from
+files) is checked against that. The comparison is pure: it is handed the compute function, so the
+same :func:`retest_answers` serves the embedded service (which computes without recording anything)
+and core.client.retest, which reaches any service through the public compute calls.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from typing import Any
 from core.api import (
     AnswerRetest,
     AnswerSource,
+    Expectation,
     FeedbackResult,
     FeedbackSnapshot,
     InteractionRecord,
@@ -38,8 +43,18 @@ async def retest_answers(
     interactions: Sequence[InteractionRecord],
     compute: Compute,
     known_aspects: set[str] | None = None,
+    expected_elsewhere: Sequence[TestAnswer] = (),
 ) -> list[AnswerRetest]:
-    """Recompute the test answers, then each distinct answer of the interactions (newest first)."""
+    """Recompute the test answers, then each distinct answer of the interactions (newest first)
+    that is not one of the test answers: the test answer's line checks what the author expects.
+
+    ``expected_elsewhere``: test answers that get no line of their own (the service's, when those
+    of files are retested); an earlier answer that is one of them is checked against its
+    expectation as well as compared with the feedback it was given."""
+    tested = {_key(test.answer) for test in test_answers}
+    elsewhere: dict[str, Expectation] = {
+        _key(test.answer): test.expected for test in expected_elsewhere if test.expected != Expectation()
+    }
     results = []
     for test in test_answers:
         after, error = await _attempt(compute, test.answer)
@@ -54,9 +69,11 @@ async def retest_answers(
                 failures=expectation_failures(test.expected, after, error, known_aspects),
             )
         )
-    for same in _distinct_answers(interactions)[:MAX_DISTINCT_ANSWERS]:
+    earlier = [(key, same) for key, same in _distinct_answers(interactions).items() if key not in tested]
+    for key, same in earlier[:MAX_DISTINCT_ANSWERS]:
         newest = same[0]
         after, error = await _attempt(compute, newest.answer)
+        expected = elsewhere.get(key)
         results.append(
             AnswerRetest(
                 source=AnswerSource.INTERACTION,
@@ -66,6 +83,8 @@ async def retest_answers(
                 before=FeedbackSnapshot.of(newest.feedback.result),
                 after=after,
                 error=error,
+                expected=expected,
+                failures=expectation_failures(expected, after, error, known_aspects) if expected else [],
             )
         )
     return results
@@ -81,9 +100,15 @@ async def _attempt(compute: Compute, answer: dict[str, Any]) -> tuple[FeedbackSn
         return None, str(exc)
 
 
-def _distinct_answers(interactions: Iterable[InteractionRecord]) -> list[list[InteractionRecord]]:
+def _distinct_answers(interactions: Iterable[InteractionRecord]) -> dict[str, list[InteractionRecord]]:
+    """The interactions grouped by their answer (in their order, newest first), retests' left out."""
     groups: dict[str, list[InteractionRecord]] = {}
     for record in interactions:
         if record.userId != RETEST_USER:
-            groups.setdefault(json.dumps(record.answer, sort_keys=True), []).append(record)
-    return list(groups.values())
+            groups.setdefault(_key(record.answer), []).append(record)
+    return groups
+
+
+def _key(answer: dict[str, Any]) -> str:
+    """The same answer, whichever order its keys came in."""
+    return json.dumps(answer, sort_keys=True)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 from rich.text import Text
-from textual.widgets import DataTable, Input, RadioButton, Select, SelectionList, TextArea
+from textual.widgets import Checkbox, DataTable, Input, RadioButton, Select, SelectionList, TextArea
 
 from core.api import Correctness, RatingSubtype, RatingType, TaskType
 from tests.tui.helpers import click, new_task_editor, notified, text_of, wait_until
@@ -219,6 +219,29 @@ async def test_an_answer_kept_as_gold_becomes_a_test_answer_retested_at_once(pil
     assert "expecting PARTIAL; the engine says WRONG" in text_of(status)
     stored = await studio.list_test_answers("default", screen.task_id)
     assert [(t.label, t.expected.verdict) for t in stored.answers] == [("go", Correctness.PARTIAL)]
+    assert not screen.query("#gold-learn")  # only the free-text judge uses graded answers
+
+
+async def test_the_learn_checkbox_says_what_a_graded_answer_does(pilot, studio):
+    """The issue: the checkbox promised that the engine learns from the answer; the judge blends a
+    graded answer in, pulling answers close to it towards its verdict, the sample solution still
+    counting. The label and its tooltip say so, as in the web app."""
+    screen = await create_and_open(pilot, TaskType.FREEFORM_TEXT, "Seasons")
+    await answer_freeform(screen, pilot)
+    await pilot.press("ctrl+g")
+    await wait_until(pilot, lambda: screen.query("#gold-learn"))
+    learn = screen.query_one("#gold-learn", Checkbox)
+    assert str(learn.label) == "and the judge learns from it"
+    assert learn.tooltip == (  # shown on hover (the tests run the app with tooltips off)
+        "Also keep it as a graded answer: answers close to it lean towards this verdict, more so as "
+        "graded answers agree; the sample solution still counts."
+    )
+
+    await click(pilot, learn)
+    await click(pilot, screen.query_one("#gold-keep"))
+    status = screen.query_one("#gold-status")
+    await wait_until(pilot, lambda: "Kept as test answer" in text_of(status))
+    assert "and as a graded answer" in text_of(status)
 
 
 async def test_a_simulation_takes_no_message_after_its_last_turn(pilot, studio):

@@ -153,7 +153,7 @@ def test_retest_after_changing_the_correct_option(snap_compare, app):
     async def steps(pilot):
         service = pilot.app.service
         task = (await service.get_task("default", MC)).definition
-        for index in (1, 1, 0):  # carbon dioxide twice, oxygen once
+        for index in (0, 0, 1):  # oxygen twice; carbon dioxide once, the test answer's line shows it
             request = ComputeTaskFeedbackRequest(
                 userId="learner", taskType=task.task_type, answer=MultipleChoiceAnswer(selectedIndex=index)
             )

@@ -36,7 +36,7 @@ async def test_a_changed_correct_option_shows_the_verdict_change_and_it_can_be_a
     user: User, service: LocalService
 ) -> None:
     await service.upsert_task("default", capital_task(correct=0))
-    must = TestAnswer(label="bern", answer={"selectedIndex": 0}, expected=Expectation(verdict="CORRECT"))
+    must = TestAnswer(label="zurich", answer={"selectedIndex": 1}, expected=Expectation(verdict="WRONG"))
     await service.put_test_answers("default", TASK, TestAnswersRequest(answers=[must]))
     await user.open(f"/tasks/default/{TASK}")
     with user:
@@ -47,7 +47,7 @@ async def test_a_changed_correct_option_shows_the_verdict_change_and_it_can_be_a
 
     await user.open(f"/tasks/default/{TASK}")
     user.find("Retest").click()
-    await user.should_see("expected CORRECT, got WRONG", retries=SLOW)  # the test answer, in red
+    await user.should_see("expected WRONG, got CORRECT", retries=SLOW)  # the test answer, in red
     rows = user.find(marker="retest-row").elements
     assert len(rows) == 2
     earlier = next(r for r in rows if "earlier answer" in _texts(r))
@@ -60,6 +60,32 @@ async def test_a_changed_correct_option_shows_the_verdict_change_and_it_can_be_a
         user.find(kind=ui.button, content="Accept").click()
     await user.should_see("1 graded answer added", retries=SLOW)
     await user.should_see("Accepted")
+
+
+async def test_a_gold_answer_the_engine_still_judges_wrong_fails_and_is_not_called_unchanged(
+    user: User, service: LocalService
+) -> None:
+    """The issue: Zurich was judged WRONG, the author keeps it as "should be CORRECT", the engine
+    still says WRONG. The Retest tab said "unchanged" for it (WRONG then, WRONG now); what the
+    author expects counts: one row, the test answer's, failing."""
+    await service.upsert_task("default", capital_task(correct=0))
+    await user.open(f"/tasks/default/{TASK}")
+    with user:
+        user.find(ui.radio).elements.pop().value = 1  # Zurich: WRONG
+    user.find("Get feedback").click()
+    await user.should_see("WRONG", retries=SLOW)
+    with user:
+        [toggle] = [t for t in user.find(ui.toggle).elements if "PARTIAL" in t.options]
+        toggle.value = "CORRECT"
+    user.find("Keep as test answer").click()
+    await user.should_see("expecting CORRECT; the engine says WRONG", retries=SLOW)
+
+    user.find("Retest").click()
+    await user.should_see("expected CORRECT, got WRONG", retries=SLOW)
+    [row] = user.find(marker="retest-row").elements
+    assert {"<b>Zurich</b>", "test answer “option 1”"} <= _texts(row)
+    await user.should_not_see("unchanged")
+    assert user.find(marker="retest-failed").elements.pop().text == "1 failed"
 
 
 async def test_the_answer_text_is_shown_as_given(user: User, service: LocalService) -> None:

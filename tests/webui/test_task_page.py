@@ -235,6 +235,34 @@ async def test_an_answer_marked_as_gold_becomes_a_test_answer_and_is_retested_at
     ]
 
 
+async def test_the_learn_checkbox_says_what_a_graded_answer_does_and_only_on_free_text(user: User) -> None:
+    """The issue: the tooltip promised that free-text answers like it are then judged the same way;
+    the judge blends a graded answer in, pulling close answers towards it, with the sample solution
+    still counting. Other task types use no graded answers: no checkbox there."""
+    await user.open("/tasks/default/ff-bulb-circuit-en")
+    user.find(marker="answer").type("The bulb lights when the circuit is a closed loop.")
+    user.find("Get feedback").click()
+    await user.should_see("This should be", retries=SLOW)
+    await user.should_see("and the judge learns from it")
+    await user.should_not_see("and the engine learns from it")
+    [hint] = [t.text for t in user.find(ui.tooltip).elements if "graded answer" in t.text]
+    assert hint == (
+        "Also keep it as a graded answer: answers close to it lean towards this verdict, more so as "
+        "graded answers agree; the sample solution still counts."
+    )
+    with user:
+        user.find(marker="gold-learn").elements.pop().value = True
+    user.find("Keep as test answer").click()
+    await user.should_see("and as a graded answer", retries=SLOW)
+
+    await user.open("/tasks/default/mc-photosynthesis-en")
+    with user:
+        user.find(ui.radio).elements.pop().value = 0
+    user.find("Get feedback").click()
+    await user.should_see("This should be", retries=SLOW)
+    await user.should_not_see("and the judge learns from it")
+
+
 async def test_feedback_without_a_chosen_option_asks_for_one_and_sends_nothing(user: User) -> None:
     await user.open("/tasks/default/mc-photosynthesis-en")
     user.find("Get feedback").click()

@@ -1,6 +1,7 @@
 """ "This should be …": the author's verdict on a judged answer, kept as a test answer of the task
-(core.client.gold) and retested at once, so the author sees whether the engine agrees; optionally
-also a graded answer, which the freeform engine learns from.
+(core.client.gold) and retested at once, so the author sees whether the engine agrees; on a
+free-text task optionally also a graded answer, which the judge blends into its judgement of
+answers close to it (the checkbox's words and tooltip are core.client.gold's).
 """
 
 from __future__ import annotations
@@ -8,7 +9,7 @@ from __future__ import annotations
 from nicegui import ui
 
 from core.api import Correctness, Feedback
-from core.client.gold import gold_outcome, mark_gold
+from core.client.gold import LEARN_HINT, LEARN_LABEL, gold_outcome, learns_from_graded, mark_gold
 from webui.context import Studio, reporting
 from webui.i18n import _
 
@@ -18,6 +19,7 @@ VERDICTS = (Correctness.CORRECT, Correctness.PARTIAL, Correctness.WRONG)
 def gold_bar(studio: Studio, feedback: Feedback) -> None:
     async def keep() -> None:
         keep_button.props("loading")
+        learnt = learn is not None and bool(learn.value)
         try:
             with reporting(_("Keeping the gold answer")):
                 service = await studio.service()
@@ -27,10 +29,12 @@ def gold_bar(studio: Studio, feedback: Feedback) -> None:
                     feedback.taskId,
                     feedback.result.answer.model_dump(mode="json", exclude_none=True),
                     Correctness(verdict.value),
-                    learn=bool(learn.value),
+                    learn=learnt,
                 )
                 ui.notify(
-                    gold_outcome(line, _), type="positive" if line.passed else "warning", multi_line=True
+                    gold_outcome(line, _, learnt=learnt),
+                    type="positive" if line.passed else "warning",
+                    multi_line=True,
                 )
         finally:
             keep_button.props(remove="loading")
@@ -40,11 +44,8 @@ def gold_bar(studio: Studio, feedback: Feedback) -> None:
         verdict = ui.toggle([v.value for v in VERDICTS], value=feedback.result.points.verdict.value).props(
             "dense no-caps"
         )
-        learn = (
-            ui.checkbox(_("and the engine learns from it"))
-            .props("dense")
-            .tooltip(
-                _("Also store it as a graded answer: free-text answers like it are then judged the same way")
-            )
-        )
+        learn: ui.checkbox | None = None
+        if learns_from_graded(feedback.taskType):  # no other judge uses graded answers
+            learn = ui.checkbox(_(LEARN_LABEL)).props("dense").mark("gold-learn")
+            learn.tooltip(_(LEARN_HINT))
         keep_button = ui.button(_("Keep as test answer"), icon="verified", on_click=keep).props("flat dense")

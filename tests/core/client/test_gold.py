@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from functools import partial
 
-from core.api import Correctness
-from core.client.gold import gold_outcome, label_for, mark_gold, remove_test_answer
+from core.api import AnswerRetest, AnswerSource, Correctness, Expectation, FeedbackSnapshot, TaskType
+from core.client.gold import gold_outcome, label_for, learns_from_graded, mark_gold, remove_test_answer
 from core.client.i18n import translate
 from core.store import interactions
-from tests.contract.builders import mc_task
+from tests.contract.builders import compute, mc_task
 
 
 async def stored_task(service):
@@ -30,6 +30,22 @@ async def test_a_gold_answer_is_kept_as_a_test_answer_and_retested_at_once(servi
         ("option 0", Correctness.CORRECT),
         ("option 1", Correctness.PARTIAL),
     ]
+
+
+async def test_a_gold_answer_judged_wrong_before_and_after_fails_the_retest_rather_than_unchanged(service):
+    """The issue: a learner's Zurich was judged WRONG; the author marks it "should be CORRECT". The
+    engine still says WRONG, so the retest must say it fails that, not that it is unchanged."""
+    task = await stored_task(service)
+    await service.compute_feedback(compute(task, {"selectedIndex": 1}))
+
+    line = await mark_gold(service, "default", task.id, {"selectedIndex": 1}, Correctness.CORRECT)
+
+    assert line.failures == ["expected CORRECT, got WRONG"]
+    [report] = (await service.retest("default", [task.id])).tasks
+    assert [(a.source, a.failures) for a in report.answers] == [
+        (AnswerSource.TEST_ANSWER, ["expected CORRECT, got WRONG"])
+    ]
+    assert (report.failed, report.changedCount) == (1, 0)
 
 
 async def test_marking_the_same_answer_again_replaces_its_verdict(service):
@@ -63,6 +79,40 @@ async def test_the_outcome_is_said_in_the_apps_language(service):
     assert (
         german.startswith("Als Testantwort „option 1“ behalten") and "PARTIAL" in german and "WRONG" in german
     )
+
+
+def kept(got: Correctness, expected: Correctness = Correctness.CORRECT) -> AnswerRetest:
+    failures = [] if got is expected else [f"expected {expected.value}, got {got.value}"]
+    return AnswerRetest(
+        source=AnswerSource.TEST_ANSWER,
+        label="closed loop",
+        answer={"content": "a closed loop"},
+        after=FeedbackSnapshot(verdict=got, achievedPoints=0, achievablePoints=1),
+        expected=Expectation(verdict=expected),
+        failures=failures,
+    )
+
+
+def test_the_outcome_of_a_graded_answer_says_it_counted_and_that_the_rest_still_counts():
+    english = partial(translate, "en")
+    assert gold_outcome(kept(Correctness.CORRECT), english, learnt=True) == (
+        "Kept as test answer “closed loop” and as a graded answer; counting it, the judge agrees (CORRECT)."
+    )
+    assert gold_outcome(kept(Correctness.WRONG), english, learnt=True) == (
+        "Kept as test answer “closed loop” and as a graded answer, expecting CORRECT; even counting it the "
+        "judge says WRONG (the sample solution and other graded answers count too), so retests flag it."
+    )
+    for language, start in [
+        ("de", "Als Testantwort „closed loop“ und als bewertete Antwort behalten"),
+        ("fr", "Gardée comme réponse de test « closed loop » et comme réponse notée"),
+        ("it", "Tenuta come risposta di prova «closed loop» e come risposta valutata"),
+    ]:
+        said = gold_outcome(kept(Correctness.WRONG), partial(translate, language), learnt=True)
+        assert said.startswith(start) and "CORRECT" in said and "WRONG" in said
+
+
+def test_only_the_free_text_judge_learns_from_graded_answers():
+    assert [t for t in TaskType if learns_from_graded(t)] == [TaskType.FREEFORM_TEXT]
 
 
 def test_labels_are_short_unique_and_without_slashes():

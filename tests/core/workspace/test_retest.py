@@ -36,9 +36,10 @@ async def upsert(service, document: dict) -> None:
 
 @pytest.fixture
 async def mc(service):
-    """The multiple-choice task with its test answers and three earlier answers (Bern twice)."""
+    """The multiple-choice task with its test answers (Bern, Zurich) and five earlier answers: Bern
+    twice and Zurich once, which are test answers too, and Geneva twice, which is not."""
     task = mc_task(correct=0)
-    for index in (0, 1, 0):
+    for index in (0, 1, 0, 2, 2):
         await answer(service, task, {"selectedIndex": index})
     await service.put_test_answers(TENANT, MC_ID, TestAnswersRequest(answers=mc_test_answers()))
     return service
@@ -53,24 +54,82 @@ async def test_an_unchanged_task_passes_and_nothing_changed(mc):
         (AnswerSource.TEST_ANSWER, "zurich"),
     ]
     earlier = [a for a in task.answers if a.source is AnswerSource.INTERACTION]
-    assert sorted((a.answer["selectedIndex"], a.occurrences) for a in earlier) == [(0, 2), (1, 1)]
+    # Bern and Zurich are the test answers' lines: what the author expects of them counts
+    assert [(a.answer["selectedIndex"], a.occurrences) for a in earlier] == [(2, 2)]
 
 
 async def test_changing_the_correct_option_fails_the_expectation_and_flips_earlier_verdicts(mc):
-    await upsert(mc, mc_task(correct=1))
+    await upsert(mc, mc_task(correct=2))
 
     report = await retest(mc, TENANT, [MC_ID])
 
     assert not report.passed
     by_label = {a.label: a for a in report.tasks[0].answers if a.source is AnswerSource.TEST_ANSWER}
     assert by_label["bern"].failures == ["expected CORRECT, got WRONG"]
-    assert by_label["zurich"].failures == ["expected WRONG, got CORRECT"]
-    bern = next(
-        a for a in report.tasks[0].answers if a.source is AnswerSource.INTERACTION and a.occurrences == 2
-    )
-    assert (bern.before.verdict, bern.after.verdict, bern.pointsChange) == ("CORRECT", "WRONG", -1.0)
-    assert bern.verdictChanged and bern.changed
-    assert report.tasks[0].version == 2 and report.changedCount == 2
+    assert by_label["zurich"].passed
+    [geneva] = [a for a in report.tasks[0].answers if a.source is AnswerSource.INTERACTION]
+    assert (geneva.answer, geneva.occurrences) == ({"selectedIndex": 2}, 2)
+    assert (geneva.before.verdict, geneva.after.verdict, geneva.pointsChange) == ("WRONG", "CORRECT", 1.0)
+    assert geneva.verdictChanged and geneva.changed and geneva.passed
+    assert report.tasks[0].version == 2 and report.changedCount == 1
+
+
+async def test_an_answer_the_author_expects_correct_but_judged_wrong_fails_rather_than_unchanged(service):
+    """The issue: Zurich was judged WRONG and is WRONG still; the author says it should be CORRECT.
+    Against its newest feedback it is "unchanged"; against what the author expects it fails, and
+    only the test answer's line says so."""
+    task = mc_task(correct=0)
+    for index in (0, 1, 1):
+        await answer(service, task, {"selectedIndex": index})
+    gold = TestAnswer(label="zurich is fine", answer={"selectedIndex": 1}, expected={"verdict": "CORRECT"})
+    await service.put_test_answers(TENANT, MC_ID, TestAnswersRequest(answers=[gold]))
+
+    report = await retest(service, TENANT, [MC_ID])
+
+    [task_report] = report.tasks
+    zurich = [a for a in task_report.answers if a.answer == {"selectedIndex": 1}]
+    assert [(a.source, a.label, a.failures) for a in zurich] == [
+        (AnswerSource.TEST_ANSWER, "zurich is fine", ["expected CORRECT, got WRONG"])
+    ]
+    assert not report.passed and report.failed == 1
+    [bern] = [a for a in task_report.answers if a.source is AnswerSource.INTERACTION]
+    assert (bern.answer, bern.occurrences, bern.changed) == ({"selectedIndex": 0}, 1, False)
+
+
+async def test_an_earlier_answer_that_is_a_test_answer_is_not_offered_for_reassigning(mc):
+    """After the edit Zurich is CORRECT; the author's test answer says WRONG. Its earlier line would
+    be "changed" and, failing nothing, accepted as a CORRECT graded answer against the author."""
+    await upsert(mc, mc_task(correct=1))
+
+    [task] = (await retest(mc, TENANT, [MC_ID])).tasks
+
+    assert [(a.source, a.answer["selectedIndex"]) for a in task.answers] == [
+        (AnswerSource.TEST_ANSWER, 0),
+        (AnswerSource.TEST_ANSWER, 1),
+        (AnswerSource.INTERACTION, 2),  # Geneva: WRONG before and after
+    ]
+    assert task.changedCount == 0 and task.failed == 2
+    assert await reassign(mc, TENANT, task) is None
+
+
+async def test_with_files_an_earlier_answer_the_service_keeps_as_gold_is_checked_against_it(
+    service, tmp_path
+):
+    """The files hold the task but not the author's gold answer stored in the service: the earlier
+    answer is checked against the verdict the author expects, not called unchanged."""
+    task = mc_task(correct=0)
+    await answer(service, task, {"selectedIndex": 1})
+    gold = TestAnswer(label="zurich is fine", answer={"selectedIndex": 1}, expected={"verdict": "CORRECT"})
+    await service.put_test_answers(TENANT, MC_ID, TestAnswersRequest(answers=[gold]))
+    write_files(tmp_path, [parse_task(task)], [], "yaml")
+
+    report = await retest(service, TENANT, files=tmp_path)
+
+    [earlier] = report.tasks[0].answers
+    assert earlier.source is AnswerSource.INTERACTION
+    assert (earlier.before.verdict, earlier.after.verdict) == ("WRONG", "WRONG")
+    assert earlier.expected.verdict == "CORRECT"
+    assert earlier.failures == ["expected CORRECT, got WRONG"] and not report.passed
 
 
 async def test_retest_on_the_embedded_service_records_no_interactions(mc):
@@ -81,7 +140,7 @@ async def test_retest_on_the_embedded_service_records_no_interactions(mc):
 
 async def test_removing_an_accepted_answer_of_a_blank_is_caught(service):
     task = blanks_task(["100", "212"])
-    await answer(service, task, {"blanks": [{"content": "212"}]})
+    await answer(service, task, {"blanks": [{"content": "212.3"}]})  # within the tolerance
     await service.put_test_answers(
         TENANT,
         task["id"],
@@ -132,14 +191,12 @@ async def test_an_answer_that_no_longer_fits_the_task_fails_with_the_reason(serv
 
 
 async def test_reassign_accepts_the_changed_feedback_into_the_graded_answers(mc):
-    await upsert(mc, mc_task(correct=1))
+    await upsert(mc, mc_task(correct=2))
     [task] = (await retest(mc, TENANT, [MC_ID])).tasks
 
     accepted = await reassign(mc, TENANT, task)
 
-    assert (
-        accepted is not None and accepted.added == 2
-    )  # the two changed earlier answers, not the test answers
+    assert accepted is not None and accepted.added == 1  # Geneva, not the test answers
     assert await reassign(mc, TENANT, task, labels=["bern"]) is not None
 
 

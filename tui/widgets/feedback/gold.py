@@ -1,5 +1,7 @@
 """ "This should be …": the author's verdict on a judged answer, kept as a test answer of the task
-and retested at once (core.client.gold), optionally also as a graded answer the engine learns from.
+and retested at once (core.client.gold); on a free-text task optionally also as a graded answer,
+which the judge blends into its judgement of answers close to it (the checkbox's words and tooltip
+are core.client.gold's, as in the web app).
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Checkbox, Label, Select
 
 from core.api import Correctness, Feedback
-from core.client.gold import gold_outcome, mark_gold
+from core.client.gold import LEARN_HINT, LEARN_LABEL, gold_outcome, learns_from_graded, mark_gold
 from tui.calls import service_call, studio
 from tui.i18n import _
 
@@ -35,15 +37,15 @@ class GoldBar(Vertical):
                 compact=True,
             )
             yield Button(_("Keep as test answer"), id="gold-keep", compact=True)
-        yield Checkbox(_("and the engine learns from it (a graded answer)"), id="gold-learn", compact=True)
+        if learns_from_graded(self.feedback.taskType):  # no other judge uses graded answers
+            yield Checkbox(_(LEARN_LABEL), id="gold-learn", compact=True, tooltip=_(LEARN_HINT))
         yield Label("", id="gold-status")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "gold-keep":
             event.stop()
-            self.keep(
-                self.query_one("#gold-verdict", Select).value, self.query_one("#gold-learn", Checkbox).value
-            )
+            learn = any(box.value for box in self.query("#gold-learn").results(Checkbox))  # free text only
+            self.keep(self.query_one("#gold-verdict", Select).value, learn)
 
     @work(exclusive=True, group="gold")
     async def keep(self, verdict: Correctness, learn: bool) -> None:
@@ -57,4 +59,4 @@ class GoldBar(Vertical):
                 verdict,
                 learn=learn,
             )
-            self.query_one("#gold-status", Label).update(gold_outcome(line, _))
+            self.query_one("#gold-status", Label).update(gold_outcome(line, _, learnt=learn))
