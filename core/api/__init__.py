@@ -83,6 +83,8 @@ from core.api.interactions import (
     InteractionRecord,
     RatingSubtype,
     RatingType,
+    ReviewOrderRequest,
+    ReviewOrderResponse,
     VerdictOverride,
     VerdictOverrideRecord,
 )

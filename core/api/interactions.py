@@ -1,4 +1,5 @@
-"""Interactions (one per feedback computation), end-user ratings, graded answers and test answers."""
+"""Interactions (one per feedback computation), end-user ratings, graded answers, test answers, and
+the order in which to grade new answers."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
-from pydantic import Field, StrictFloat, field_validator
+from pydantic import Field, StrictFloat, StrictInt, field_validator
 
 from core.api.common import ApiModel, Correctness
 from core.api.feedback import Feedback, LearnerMetaData
@@ -104,3 +105,29 @@ class GradedAnswersResponse(ApiModel):
     taskId: str
     added: int
     total: int
+
+
+REVIEW_ORDER_MAX = 5_000
+"""The most answers one review-order request takes, and the most indices it answers with."""
+
+
+class ReviewOrderRequest(ApiModel):
+    """Extension: ungraded answers of a stored task, to be put in the order an author should grade
+    them. Each answer has the shape of the task's type, as a graded answer's ``answer`` has."""
+
+    answers: list[dict[str, Any]] = Field(
+        min_length=1,
+        max_length=REVIEW_ORDER_MAX,
+        description="The ungraded answers, each in the shape of the task's type (e.g. {content} for "
+        "a freeform task, {selectedIndex} for a multiple-choice task).",
+    )
+    limit: StrictInt = Field(
+        default=10, ge=1, le=REVIEW_ORDER_MAX, description="How many indices the answer holds at most."
+    )
+
+
+class ReviewOrderResponse(ApiModel):
+    order: list[int] = Field(
+        description="Indices into the request's answers, distinct, min(limit, number of answers) of "
+        "them: the answer to grade first comes first."
+    )

@@ -26,6 +26,8 @@ from core.api import (
     HealthStatus,
     InteractionRecord,
     RetestReport,
+    ReviewOrderRequest,
+    ReviewOrderResponse,
     ServiceInfo,
     SimulationSession,
     StartSimulationRequest,
@@ -116,6 +118,14 @@ class Service(Protocol):
     async def add_graded_answers(
         self, tenant_id: str, task_id: str, request: GradedAnswersRequest
     ) -> GradedAnswersResponse: ...
+
+    async def review_order(
+        self, tenant_id: str, task_id: str, request: ReviewOrderRequest
+    ) -> ReviewOrderResponse:
+        """The indices of ungraded answers of a stored task (each in the shape of its type) in the
+        order to grade them so that the judge learns most: distinct, ``min(limit, len(answers))``
+        of them. Needs access to the tenant; records nothing."""
+        ...
 
     async def list_interactions(self, tenant_id: str, task_id: str) -> list[InteractionRecord]: ...
 

@@ -213,26 +213,33 @@ class FeedbackOperations:
             transcript=transcript,
         )
 
+    async def stored_context(self, tenant: str, task_id: str) -> tuple[TaskBase, EngineContext] | None:
+        """The stored task and the EngineContext its next answer would be judged with (its graded
+        answers, the cache key of its revision; no transcript), read in one read job; None when the
+        task does not exist. For work on the task as it is stored other than judging one answer:
+        building its model ahead, ordering answers for review."""
+
+        def revision(connection: Connection) -> tuple[TaskBase, EngineContext] | None:
+            stored = tasks.read_revision(connection, tenant, task_id)
+            if stored is None:
+                return None
+            task = self._stored_task(connection, tenant, task_id, stored.content_hash)
+            graded = self.graded_examples(connection, tenant, task, stored.graded_count)
+            return task, self._engine_context(tenant, task, stored.content_hash, graded, None)
+
+        return await self.ctx.runtime.db.run_read(revision)
+
     async def prepare_stored(self, tenant: str, task_id: str) -> None:
         """Build a stored freeform task's engine model now, in a worker thread, rather than when its
         next answer comes: after graded answers are added, whose judgement makes the model dear (a
         learner's answer would wait up to seconds for it)."""
         await self.ctx.runtime.text_models()
-
-        def revision(connection: Connection) -> tuple[TaskBase, str, tuple[GradedExample, ...]] | None:
-            stored = tasks.read_revision(connection, tenant, task_id)
-            if stored is None or stored.type is not TaskType.FREEFORM_TEXT:
-                return None
-            task = self._stored_task(connection, tenant, task_id, stored.content_hash)
-            graded = self.graded_examples(connection, tenant, task, stored.graded_count)
-            return task, stored.content_hash, graded
-
-        found = await self.ctx.runtime.db.run_read(revision)
-        if found is None:
+        found = await self.stored_context(tenant, task_id)
+        if found is None or found[0].task_type is not TaskType.FREEFORM_TEXT:
             return
-        task, digest, graded = found
+        task, engine_ctx = found
         try:
-            await asyncio.to_thread(prepare, task, self._engine_context(tenant, task, digest, graded, None))
+            await asyncio.to_thread(prepare, task, engine_ctx)
         except Exception:  # what was asked for is stored; the next answer builds the model (or says why not)
             log.exception("building the engine model of task %r ahead of its answers failed", task_id)
 

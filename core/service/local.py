@@ -11,7 +11,7 @@ The work is done by one class per area over a shared :class:`~core.service.conte
 | tasks | :mod:`core.service.tasks` |
 | feedback, interactions, ratings | :mod:`core.service.feedback` |
 | teachers' verdicts on interactions | :mod:`core.service.overrides` |
-| graded answers | :mod:`core.service.graded` |
+| graded answers, the review order of new answers | :mod:`core.service.graded` |
 | tutors and chat | :mod:`core.service.tutors` |
 | simulation sessions | :mod:`core.service.simulation` |
 | test answers and retest | :mod:`core.service.workspace` |
@@ -41,6 +41,8 @@ from core.api import (
     HealthStatus,
     InteractionRecord,
     RetestReport,
+    ReviewOrderRequest,
+    ReviewOrderResponse,
     ServiceInfo,
     SimulationSession,
     StartSimulationRequest,
@@ -83,7 +85,7 @@ class LocalService:
         self._tasks = TaskOperations(ctx)
         self._simulations = SimulationOperations(ctx)
         self._feedback = FeedbackOperations(ctx, self._simulations)
-        self._graded = GradedAnswerOperations(ctx)
+        self._graded = GradedAnswerOperations(ctx, self._feedback)
         self._overrides = VerdictOverrideOperations(ctx, self._feedback)
         self._tutors = TutorOperations(ctx, self._simulations)
         self._workspace = WorkspaceOperations(ctx, self._feedback)
@@ -148,6 +150,11 @@ class LocalService:
         added = await self._graded.add_graded_answers(tenant_id, task_id, request)
         await self._feedback.prepare_stored(added.tenantId, task_id)  # the next answer finds it built
         return added
+
+    async def review_order(
+        self, tenant_id: str, task_id: str, request: ReviewOrderRequest
+    ) -> ReviewOrderResponse:
+        return await self._graded.review_order(tenant_id, task_id, request)
 
     # --- tutors and simulations -----------------------------------------------------------------
 

@@ -63,6 +63,8 @@ from core.api import (
     InvalidToken,
     RetestReport,
     RetestRequest,
+    ReviewOrderRequest,
+    ReviewOrderResponse,
     ServiceError,
     ServiceInfo,
     ServiceUnavailable,
@@ -462,6 +464,12 @@ class RemoteService:
     ) -> GradedAnswersResponse:
         path = f"/tenants/{_segment(tenant_id)}/tasks/{_segment(task_id)}/graded-answers"
         return await self._extension("POST", path, GradedAnswersResponse, request.to_wire())
+
+    async def review_order(
+        self, tenant_id: str, task_id: str, request: ReviewOrderRequest
+    ) -> ReviewOrderResponse:
+        path = f"/tenants/{_segment(tenant_id)}/tasks/{_segment(task_id)}/review-order"
+        return await self._extension("POST", path, ReviewOrderResponse, request.to_wire())
 
     async def list_interactions(self, tenant_id: str, task_id: str) -> list[InteractionRecord]:
         path = f"/tenants/{_segment(tenant_id)}/tasks/{_segment(task_id)}/interactions"

@@ -90,6 +90,12 @@ ENDPOINTS = [
         lambda: {"answers": [{"answer": {"selectedIndex": 0}, "correctness": "CORRECT"}]},
         Permission.WRITE,
     ),
+    Endpoint(
+        "POST",
+        "/tenants/default/tasks/mc-1/review-order",
+        lambda: {"answers": [{"selectedIndex": 0}, {"selectedIndex": 1}], "limit": 2},
+        Permission.ACCESS,
+    ),
     Endpoint("GET", "/tenants/default/tasks/mc-1/test-answers", None, Permission.ACCESS),
     Endpoint("PUT", "/tenants/default/tasks/mc-1/test-answers", lambda: {"answers": []}, Permission.WRITE),
     Endpoint(
@@ -271,3 +277,17 @@ async def test_webhook_needs_a_known_path_token_and_no_bearer(live_server):
     assert unknown.json()["type"] == "INVALID_PARAMETER"
     assert known.status_code == 200
     assert known.json()["received"] is True
+
+
+async def test_access_alone_orders_answers_for_review(world):
+    """Ordering answers for grading reads the task and records nothing: access suffices."""
+    base_url, _, tokens = world
+    async with httpx.AsyncClient(
+        verify=tls_context(), base_url=base_url, headers=bearer(tokens["access_only"])
+    ) as client:
+        response = await client.post(
+            "/tenants/default/tasks/mc-1/review-order",
+            json={"answers": [{"selectedIndex": 2}, {"selectedIndex": 0}, {"selectedIndex": 0}]},
+        )
+    assert response.status_code == 200, response.text
+    assert response.json() == {"order": [1, 0, 2]}

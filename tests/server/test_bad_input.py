@@ -251,3 +251,73 @@ async def test_a_client_gone_mid_response_is_logged_as_a_disconnect_not_an_inter
     with pytest.raises(ExceptionGroup):  # a real fault beside it is still one, logged with its id
         await Edge(crashing_app, max_body_bytes=0)(scope, receive, send)
     assert [r for r in caplog.records if r.levelno >= logging.ERROR]
+
+
+REVIEW_ORDER = "/tenants/default/tasks/mc-1/review-order"
+
+
+@pytest.mark.parametrize(
+    ("body", "message_part"),
+    [
+        ({"answers": []}, "answers"),
+        ({"answers": [{"selectedIndex": 0}] * 5_001}, "answers"),
+        ({"answers": [{"selectedIndex": 0}], "limit": 0}, "limit"),
+        ({"answers": [{"selectedIndex": 0}], "limit": 5_001}, "limit"),
+        ({"answers": [{"selectedIndex": 0}], "limit": "3"}, "limit"),
+        ({"answers": [{"selectedIndex": 0}], "limit": 2.0}, "limit"),
+        ({"answers": {"selectedIndex": 0}}, "answers"),
+        ({"answers": [{"selectedIndex": 0}, "Bern"]}, "answers.1"),
+        ({"limit": 3}, "answers"),
+    ],
+    ids=[
+        "no-answers",
+        "too-many-answers",
+        "limit-zero",
+        "limit-too-high",
+        "limit-as-string",
+        "limit-as-float",
+        "answers-not-a-list",
+        "answer-not-an-object",
+        "answers-missing",
+    ],
+)
+async def test_a_malformed_review_order_is_refused_naming_the_field(client, body, message_part):
+    assert (await client.post("/tenants/default/tasks", json=mc_task())).status_code == 200
+    response = await client.post(REVIEW_ORDER, json=body)
+    assert response.status_code == 400, response.text
+    assert response.json()["type"] == "REQUEST_SCHEMA_MALFORMED"
+    assert message_part in response.json()["message"]
+
+
+async def test_a_review_order_answer_must_fit_the_task_and_the_task_must_exist(client):
+    assert (await client.post("/tenants/default/tasks", json=mc_task())).status_code == 200
+    misfit = await client.post(REVIEW_ORDER, json={"answers": [{"selectedIndex": 0}, {"content": "Bern"}]})
+    assert misfit.status_code == 400, misfit.text
+    assert misfit.json()["type"] == "INVALID_PARAMETER"
+    assert "answers[1]" in misfit.json()["message"]
+    unknown = await client.post(
+        "/tenants/default/tasks/no-such-task/review-order", json={"answers": [{"selectedIndex": 0}]}
+    )
+    assert unknown.status_code == 404
+    assert unknown.json()["type"] == "INVALID_PARAMETER"
+    assert "no-such-task" in unknown.json()["message"]
+
+
+async def test_a_review_order_answer_has_the_size_limits_of_any_answer(client):
+    task = {
+        "id": "ff-1",
+        "type": "FreeformTextTask",
+        "problemStatement": "Why does the bulb light up?",
+        "sampleSolutions": [{"content": "The circuit is closed."}],
+    }
+    assert (await client.post("/tenants/default/tasks", json=task)).status_code == 200
+    long = {"answers": [{"content": "closed"}, {"content": "x" * 20_001}]}
+    response = await client.post("/tenants/default/tasks/ff-1/review-order", json=long)
+    assert response.status_code == 400, response.text
+    assert response.json()["type"] == "INVALID_PARAMETER"
+    assert "answers[1]" in response.json()["message"] and "20000" in response.json()["message"]
+    largest = {"answers": [{"selectedIndex": i % 3} for i in range(5_000)], "limit": 5_000}
+    assert (await client.post("/tenants/default/tasks", json=mc_task())).status_code == 200
+    accepted = await client.post(REVIEW_ORDER, json=largest)
+    assert accepted.status_code == 200, accepted.text
+    assert sorted(accepted.json()["order"]) == list(range(5_000))

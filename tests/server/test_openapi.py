@@ -113,3 +113,27 @@ async def test_a_tutor_is_documented_in_the_field_forms_the_server_reads_and_sen
     snake = await client.put("/tenants/default/tutors/snake", json={"name": "Snake", "task_id": "mc-1"})
     assert snake.json()["taskId"] == "mc-1"
     assert (await client.get("/tutor/snake")).json()["taskId"] == "mc-1"
+
+
+async def test_the_review_order_is_documented_as_the_server_reads_and_answers_it(document, client) -> None:
+    operation = dict(operations(document))["POST /tenants/{tenantId}/tasks/{taskId}/review-order"]
+    assert "extensions" in operation["tags"]
+    assert operation["summary"] and "teaches the judge most" in operation["description"]
+    assert operation["security"] == [{"bearer": []}]
+    assert {"200", "400", "403", "404", "413", "500"} <= operation["responses"].keys()
+    schemas = document["components"]["schemas"]
+    request = schemas["ReviewOrderRequest"]["properties"]
+    assert (request["answers"]["minItems"], request["answers"]["maxItems"]) == (1, 5_000)
+    assert (request["limit"]["minimum"], request["limit"]["maximum"], request["limit"]["default"]) == (
+        1,
+        5_000,
+        10,
+    )
+    assert schemas["ReviewOrderResponse"]["required"] == ["order"]
+
+    assert (await client.post("/tenants/default/tasks", json=mc_task())).status_code == 200
+    answered = await client.post(
+        "/tenants/default/tasks/mc-1/review-order", json={"answers": [{"selectedIndex": 1}], "limit": 5}
+    )
+    assert answered.status_code == 200
+    assert answered.json().keys() == schemas["ReviewOrderResponse"]["properties"].keys()

@@ -103,3 +103,16 @@ async def test_a_task_id_in_another_tenant_is_another_task(clients):
     theirs = await b.post("/tenants/tenB/tasks", json=mc_task("mc-1", correct=2, title="B's"))
     assert theirs.json()["action"] == "CREATED"
     assert (await a.get("/tenants/default/tasks/mc-1")).json()["definition"]["title"] != "B's"
+
+
+async def test_a_review_order_reads_only_the_callers_tenants_task(clients):
+    a, b = clients
+    assert (await a.post("/tenants/default/tasks", json=mc_task("mc-a"))).status_code == 200
+    body = {"answers": [{"selectedIndex": 1}, {"selectedIndex": 0}, {"selectedIndex": 0}], "limit": 3}
+    ours = await a.post("/tenants/default/tasks/mc-a/review-order", json=body)
+    assert (ours.status_code, ours.json()) == (200, {"order": [1, 0, 2]})
+    named = await b.post("/tenants/default/tasks/mc-a/review-order", json=body)
+    assert named.status_code == 403 and named.json()["type"] == "MISSING_PERMISSIONS"
+    own = await b.post("/tenants/tenB/tasks/mc-a/review-order", json=body)
+    assert own.status_code == 404 and "tenB" in own.json()["message"]
+    assert "mc-a" not in [t["taskId"] for t in (await b.get("/tenants/tenB/tasks")).json()]

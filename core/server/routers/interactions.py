@@ -1,4 +1,4 @@
-"""End-user ratings (API.md 4) and the interaction and graded-answer extensions."""
+"""End-user ratings (API.md 4) and the interaction, graded-answer and review-order extensions."""
 
 from fastapi import APIRouter
 
@@ -9,6 +9,8 @@ from core.api import (
     GradedAnswersResponse,
     InteractionRecord,
     PathId,
+    ReviewOrderRequest,
+    ReviewOrderResponse,
     VerdictOverride,
 )
 from core.server.deps import ServiceDep
@@ -82,3 +84,21 @@ async def add_graded_answers(
 ) -> GradedAnswersResponse:
     """Extension: answers the author has judged; the freeform engine takes them into account."""
     return await service.add_graded_answers(tenantId, taskId, body)
+
+
+@router.post(
+    "/tenants/{tenantId}/tasks/{taskId}/review-order",
+    response_model=ReviewOrderResponse,
+    tags=["extensions"],
+    summary="Order ungraded answers for grading",
+)
+async def review_order(
+    tenantId: str, taskId: PathId, body: ReviewOrderRequest, service: ServiceDep
+) -> ReviewOrderResponse:
+    """Extension: the order in which to grade a set of ungraded answers of the stored task, so that
+    grading the first ones teaches the judge most. ``answers`` (1 to 5000) each have the shape of
+    the task's type, as graded answers do; the answer is ``order``, ``min(limit, len(answers))``
+    distinct indices into them (``limit`` 1 to 5000, default 10). Needs the access permission;
+    nothing is recorded. 404 for an unknown task; 400 INVALID_PARAMETER naming the index of an
+    answer that does not fit the task's type."""
+    return await service.review_order(tenantId, taskId, body)
