@@ -57,7 +57,6 @@ from core.engine.freeform.judge import (  # noqa: E402
     ruled_probability,
 )
 from core.engine.freeform.model import build_model  # noqa: E402
-from core.engine.similarity import LexicalBackend  # noqa: E402
 from core.engine.text.tokens import analyse  # noqa: E402
 from core.evaluation import macro_f1, read_questions, read_verdict, task_of  # noqa: E402
 
@@ -112,7 +111,7 @@ def examples_of(corpus: str, file: str) -> list[Example]:
     out = []
     for question in read_questions(DATA / file):
         task = task_of(question)
-        model = build_model(task, (), LexicalBackend())
+        model = build_model(task, ())
         if not model.references:
             continue
         for position, item in enumerate(question.get("train", []) + question.get("test", [])):
@@ -146,7 +145,7 @@ def with_more_solutions(corpus: str, seed: int = 0) -> list[Example]:
             continue
         drawn = [correct[i] for i in rng.permutation(len(correct))[: max(EXTRA_SOLUTIONS)]]
         task = task_of({**question, "sampleSolutions": [*question["sampleSolutions"][:1], *drawn]})
-        model = build_model(task, (), LexicalBackend())
+        model = build_model(task, ())
         for item in question["test"]:
             if item["answer"] in drawn:
                 continue

@@ -61,7 +61,6 @@ from core.engine.freeform.judge import (  # noqa: E402
     ruled_probability,
 )
 from core.engine.freeform.model import build_model  # noqa: E402
-from core.engine.similarity import LexicalBackend  # noqa: E402
 from core.engine.text.embedding import encoder  # noqa: E402
 from core.engine.text.tokens import analyse  # noqa: E402
 from core.evaluation import macro_f1, read_questions, task_of  # noqa: E402
@@ -102,7 +101,7 @@ def collect(cache: bool) -> list[Item]:
         for file in files:
             for question in read_questions(DATA / file):
                 task = task_of(question)
-                model = build_model(task, (), LexicalBackend())
+                model = build_model(task, ())
                 if not model.references:
                     continue
                 texts = [without_point_marks(s.content) for s in task.sampleSolutions if s.content.strip()]

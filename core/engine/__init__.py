@@ -5,7 +5,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from importlib import import_module
 from typing import Any
 
@@ -61,6 +61,23 @@ def prepare(task: TaskBase, ctx: EngineContext) -> None:
         task_model(task, ctx)
 
 
+def review_order(task: TaskBase, answers: Sequence[Answer], ctx: EngineContext, limit: int) -> list[int]:
+    """Indices into ``answers``, at most ``limit``, in the order an author should grade them so
+    that the judge learns most (freeform text: :mod:`core.engine.freeform.review`). Other types
+    are judged exactly: their distinct answers, the most frequent first, each by its first index."""
+    if isinstance(task, FreeformTextTask) and _has_engine(task.task_type):
+        from core.engine.freeform.review import review_order as freeform_order
+
+        return freeform_order(task, [str(getattr(a, "content", "")) for a in answers], ctx, limit)
+    first: dict[str, int] = {}
+    counts: dict[str, int] = {}
+    for i, answer in enumerate(answers):
+        key = answer.model_dump_json()
+        first.setdefault(key, i)
+        counts[key] = counts.get(key, 0) + 1
+    return [first[k] for k in sorted(first, key=lambda k: (-counts[k], first[k]))][:limit]
+
+
 def _has_engine(task_type: TaskType) -> bool:
     """Whether this build has the engine of `task_type` (compute_result says so when it has not)."""
     try:
@@ -70,4 +87,4 @@ def _has_engine(task_type: TaskType) -> bool:
     return True
 
 
-__all__ = ["EngineContext", "EngineUnavailable", "compute_result", "prepare", "prepared"]
+__all__ = ["EngineContext", "EngineUnavailable", "compute_result", "prepare", "prepared", "review_order"]

@@ -30,9 +30,10 @@ SAID_IN_OTHER_WORDS = 0.7
 """Cosine from which an answer sentence says what a concept's cue or description says. USE puts
 paraphrases of one short statement at about 0.7–0.9 and sentences that share a topic at 0.3–0.6
 (docs/freeform-engine.md); set by that principle, not fitted."""
-NEAR_DUPLICATE = 0.9
-"""A graded answer this similar is the same answer: its verdict is taken over."""
-SIMILAR_FEEDBACK = 0.75
+SAME_ANSWER = 0.995
+"""A graded answer this similar in meaning has the same words (sentence vectors put a negated or
+swapped near miss at 0.9 and above): its verdict is taken over."""
+SIMILAR_FEEDBACK = 0.85
 """From this similarity on, the author's feedback on a graded answer is shown as well."""
 
 
@@ -86,7 +87,7 @@ def assess(task: FreeformTextTask, model: TaskModel, answer: Analysis) -> Assess
     result = _coverage_assessment(model, answer, words, sentences)
     if model.aspects:
         result = _aspect_assessment(model, answer, words, sentences, result)
-    _apply_graded(model, answer, words, result)
+    _apply_graded(model, answer, result)
     return result
 
 
@@ -241,27 +242,22 @@ def _aspect_assessment(
     )
 
 
-def _apply_graded(model: TaskModel, answer: Analysis, words: AnswerWords, result: Assessment) -> None:
+def _apply_graded(model: TaskModel, answer: Analysis, result: Assessment) -> None:
+    """The graded answers move the judge's verdict (:mod:`grading`), an answer the author graded
+    already (the same words) gets the author's verdict, and the author's feedback on a near graded
+    answer is shown. On a task with aspects the aspects decide otherwise."""
     graded = model.graded
-    if graded is None:
+    if not graded.examples:
         return
-    similarities = graded.index.similarities(answer.text)
-    # The judge ran for the facts the answer states (by_facts when aspects overruled it): its
-    # chance is the grader's third signal at no further cost.
-    probability = (result.by_facts or result).probability
-    judgement = graded.grader.judge(similarities, model.solution_coverage(words), probability)
-    nearest = judgement.nearest if judgement.nearest < len(graded.examples) else -1
-    if (
-        nearest >= 0
-        and judgement.nearest_similarity >= SIMILAR_FEEDBACK
-        and graded.examples[nearest].feedback
-    ):
-        result.similar = graded.examples[nearest]
-    if result.basis is Basis.ASPECTS:
-        if nearest >= 0 and judgement.nearest_similarity >= NEAR_DUPLICATE:
-            result.verdict = graded.examples[nearest].correctness
-            result.score = judgement.score
-        return
-    result.basis = Basis.GRADED
-    result.verdict = judgement.verdict
-    result.score = judgement.score
+    # The judge ran for the facts the answer states (by_facts when aspects overruled it).
+    judgement = graded.judge((result.by_facts or result).probability, answer)
+    nearest = graded.examples[judgement.nearest] if judgement.nearest >= 0 else None
+    if nearest is not None and judgement.nearest_similarity >= SIMILAR_FEEDBACK and nearest.feedback:
+        result.similar = nearest
+    if nearest is not None and judgement.nearest_similarity >= SAME_ANSWER:
+        result.verdict = nearest.correctness
+        result.score = graded.corrections.score_of(judgement.nearest)
+    elif result.basis is not Basis.ASPECTS:
+        result.basis = Basis.GRADED
+        result.verdict = judgement.verdict
+        result.score = judgement.score

@@ -1,170 +1,287 @@
-"""Judging an answer by the graded answers of its task: a calibrated nearest-neighbour vote.
+"""Judging an answer with the author's corrections: the sample-solution judge is the prior, the
+task's graded answers are evidence that moves it, from the first one on.
 
-Three signals per answer: the similarity-weighted vote of its nearest graded answers (the sample
-solutions vote as fully correct answers), its lexical coverage of the sample solutions, and the
-learnt judge's chance that it is correct (:func:`judge.judge`, the best sample solution with the
-judge's rules), which reads each fact in one sentence and by meaning as well. A small ridge
-regression per task weighs them against the graded scores, and the verdict thresholds are chosen
-on the task's own graded answers, each judged by leave-one-out (it never votes for itself), when
-they know PARTIAL (where the boundaries depend on how the author scores partial answers); with
-CORRECT and WRONG only, the regression onto 1 and 0 is cut at 0.5 (a threshold tuned on a few
-dozen answers overfits: −0.02 macro-F1 on held-out train answers). Nothing here depends on a
-data set: every constant is a principle (ridge strength, candidate k) or learnt per task.
+Four steps, each a principle whose few constants are learnt across corpora, never per task
+(bench/learning_curve.py fits them leaving one corpus out and writes them to grader.json):
 
-The judge's chance is a third signal, not a replacement for the coverage: with the judge's weights
-trained on the other corpora, adding it raised both unseen-answers files on held-out train answers
-and on their test answers, while replacing the coverage by it lowered SAF English
-(bench/graded_judge_experiment.py, docs/freeform-engine.md, tenth session).
+1. **The judge as a distribution over verdicts.** The judge's chance that an answer is correct
+   becomes shares of CORRECT, PARTIAL and WRONG: ordinal, with the judge's own cut points as the
+   boundaries and a learnt ``sharpness``. Read with the rule of step 4, an answer with no graded
+   answer gets exactly the judge's verdict.
+2. **The author's strictness.** The graded answers shift the judge's logit by the most probable
+   offset under a normal prior of spread ``shift_spread``: an author stricter or more lenient than
+   the sample solution moves every verdict a little, and no further than all graded answers
+   together support. A task whose graded answers know no PARTIAL reads WRONG as "not correct".
+3. **Near answers vote.** Each graded answer votes for its verdict with a weight that falls with
+   its distance, ``exp(closeness × (cosine − 1))`` of the answers' sentence vectors, and only the
+   √n nearest of n vote (a nearest-neighbour rule whose reach grows with the evidence); the
+   sample solutions vote CORRECT the same way (an answer that says what the solution says stays
+   near it); the shifted judge counts as ``prior_weight`` votes.
+4. **Agreement.** With two graded answers or more, the task's own answers say how far to trust
+   the judge against its neighbours: the prior's weight and the judge's slope (how sharply its
+   chance separates this task's answers) are those under which each graded answer, judged by the
+   others, gets its own verdict most likely; held towards the shared ``prior_weight`` and a slope
+   of 1 by a penalty on their logarithms (``*_stiffness``), so that a few answers move them little.
+   An answer is CORRECT when CORRECT has half the votes or more, WRONG when WRONG has more than
+   half, PARTIAL otherwise.
+
+A single label (every graded answer CORRECT), an author who disagrees with the sample solution
+(near answers, the shift and the slope follow the author) and PARTIAL with points (the points'
+share votes for the points) need no special case.
 """
 
 from __future__ import annotations
 
+import json
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import pairwise
+from functools import cache
+from importlib import resources
+
+import numpy as np
 
 from core.api import Correctness
 
-NEIGHBOUR_COUNTS = (3, 5, 7, 9)
-RIDGE = 0.1
-THRESHOLD_CANDIDATES = 20
-"""Pairs of thresholds are searched among this many quantiles of the predictions."""
 LABEL_SCORES = {Correctness.CORRECT: 1.0, Correctness.PARTIAL: 0.5, Correctness.WRONG: 0.0}
-MIN_GRADED = 5
+VERDICTS = (Correctness.CORRECT, Correctness.PARTIAL, Correctness.WRONG)
+PRIOR_WEIGHT_FACTORS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0)
+"""The prior weights step 4 tries, as multiples of the shared one."""
+SLOPES = (0.5, 0.7, 1.0, 1.4, 2.0)
+NEWTON_STEPS = 25
+LOGIT_LIMIT = 6.9
+"""A chance of 0 or 1 (a verbatim solution, an echo of the question) is read as 0.001 or 0.999."""
+SHIFT_LIMIT = 6.0
+FEWEST_VOTERS = 3
+
+
+@dataclass(frozen=True, slots=True)
+class CorrectionWeights:
+    """How graded answers move the judge (learnt across corpora, grader.json's ``corrections``)."""
+
+    sharpness: float
+    shift_spread: float
+    prior_weight: float
+    closeness: float
+    prior_weight_stiffness: float
+    slope_stiffness: float
+
+
+@cache
+def shipped_corrections() -> CorrectionWeights:
+    """grader.json's ``corrections``, written by bench/learning_curve.py --write."""
+    text = resources.files(__package__).joinpath("grader.json").read_text(encoding="utf-8")
+    return CorrectionWeights(**json.loads(text)["corrections"])
+
+
+@dataclass(frozen=True, slots=True)
+class CutPoints:
+    """The judge's: CORRECT from ``correct_from``, WRONG below ``wrong_below`` (chances)."""
+
+    correct_from: float
+    wrong_below: float
+
+    def share(self, probability: float) -> float:
+        """The judge's share of the points for a chance (as JudgeWeights.verdict gives it)."""
+        if probability >= self.correct_from:
+            return 1.0
+        if probability < self.wrong_below:
+            return 0.0
+        return 0.25 + 0.5 * (probability - self.wrong_below) / (self.correct_from - self.wrong_below)
+
+
+@dataclass(frozen=True, slots=True)
+class Graded:
+    """A graded answer as the blend reads it."""
+
+    correctness: Correctness
+    score: float
+    """Its share of the points (the author's points, else the label's share)."""
+    probability: float
+    """The judge's chance that it is correct."""
 
 
 @dataclass(frozen=True, slots=True)
 class Judgement:
-    score: float
-    """The predicted share of the points (0 … 1) before thresholds."""
     verdict: Correctness
+    score: float
+    """The share of the points: the votes' mean of the judge's share and the graded scores."""
+    shares: tuple[float, float, float]
+    """The votes' shares of CORRECT, PARTIAL and WRONG."""
     nearest: int
-    """Position of the most similar example (graded answers first, then sample solutions)."""
+    """Position of the most similar graded answer (-1 without graded answers)."""
     nearest_similarity: float
 
 
-def votes(
-    similarities: Sequence[float], scores: Sequence[float], counts: Sequence[int], skip: int = -1
-) -> list[float]:
-    """For each k in ``counts``: the similarity²-weighted mean score of the k nearest examples
-    (squared: the closest count most). One sort serves every k."""
-    nearest = sorted(
-        ((s, y) for i, (s, y) in enumerate(zip(similarities, scores, strict=True)) if i != skip),
-        reverse=True,
-    )[: max(counts)]
-    results = []
-    total = weighted = 0.0
-    position = 0
-    for k in sorted(counts):
-        for s, y in nearest[position:k]:
-            w = max(s, 1e-6) ** 2
-            total += w
-            weighted += w * y
-        position = k
-        results.append(weighted / total if total else 0.5)
-    return results
+def logits(probabilities: np.ndarray) -> np.ndarray:
+    clipped = np.clip(probabilities, 1e-12, 1 - 1e-12)
+    result: np.ndarray = np.clip(np.log(clipped / (1 - clipped)), -LOGIT_LIMIT, LOGIT_LIMIT)
+    return result
 
 
-def vote(similarities: Sequence[float], scores: Sequence[float], k: int, skip: int = -1) -> float:
-    return votes(similarities, scores, (k,), skip)[0]
+def _sigmoid(x: np.ndarray) -> np.ndarray:
+    return 0.5 * (1.0 + np.tanh(0.5 * x))
 
 
-def ridge_fit(rows: Sequence[Sequence[float]], targets: Sequence[float]) -> list[float]:
-    """Least squares with a light ridge (the last column is the intercept, not penalised)."""
-    d = len(rows[0])
-    matrix = [
-        [sum(r[i] * r[j] for r in rows) + (RIDGE if i == j and i < d - 1 else 0.0) for j in range(d)]
-        + [sum(r[i] * t for r, t in zip(rows, targets, strict=True))]
-        for i in range(d)
-    ]
-    for c in range(d):
-        pivot = max(range(c, d), key=lambda r: abs(matrix[r][c]))
-        matrix[c], matrix[pivot] = matrix[pivot], matrix[c]
-        if abs(matrix[c][c]) < 1e-12:
-            continue
-        for r in range(d):
-            if r != c:
-                f = matrix[r][c] / matrix[c][c]
-                matrix[r] = [x - f * y for x, y in zip(matrix[r], matrix[c], strict=True)]
-    return [matrix[i][d] / matrix[i][i] if abs(matrix[i][i]) > 1e-12 else 0.0 for i in range(d)]
-
-
-@dataclass(frozen=True, slots=True)
-class Thresholds:
-    correct_from: float
-    wrong_below: float
-    """Equal to correct_from when the graded answers know no PARTIAL."""
-
-    def verdict(self, score: float) -> Correctness:
-        if score >= self.correct_from:
-            return Correctness.CORRECT
-        return Correctness.WRONG if score < self.wrong_below else Correctness.PARTIAL
-
-
-def _candidates(values: Sequence[float], limit: int) -> list[float]:
-    """Midpoints between distinct predictions, thinned to ``limit`` quantiles."""
-    ordered = sorted(set(values))
-    mids = [(a + b) / 2 for a, b in pairwise(ordered)] or [0.5]
-    if len(mids) <= limit:
-        return mids
-    step = len(mids) / limit
-    return [mids[int(i * step)] for i in range(limit)]
-
-
-def choose_thresholds(predictions: Sequence[float], gold: Sequence[Correctness]) -> Thresholds:
-    """The pair of thresholds that judges the most graded answers right; ties go to the points
-    halfway between the label scores (0.25 and 0.75).
-
-    Accuracy rather than macro-F1: on a few dozen answers of one task a rare label makes macro-F1
-    jump, and chasing it pushed thresholds to extremes (held-out train answers: +0.01 macro-F1)."""
-    candidates = _candidates(predictions, THRESHOLD_CANDIDATES)
-    best: tuple[int, float, Thresholds] | None = None
-    for high in candidates:
-        for low in (c for c in candidates if c < high):
-            thresholds = Thresholds(high, low)
-            right = sum(thresholds.verdict(p) == g for p, g in zip(predictions, gold, strict=True))
-            key = (right, -abs(high - 0.75) - abs(low - 0.25))
-            if best is None or key > best[:2]:
-                best = (*key, thresholds)
-    return best[2] if best is not None else Thresholds(0.75, 0.25)
-
-
-class Grader:
-    """Calibrated on a task's graded answers; judges new answers from their similarities."""
+class Corrections:
+    """A task's graded answers, ready to judge new answers (built once per task version)."""
 
     def __init__(
         self,
-        pairwise: Sequence[Sequence[float]],
-        scores: Sequence[float],
-        gold: Sequence[Correctness],
-        coverages: Sequence[float],
-        probabilities: Sequence[float],
+        graded: Sequence[Graded],
+        similarity: np.ndarray,
+        solutions: int,
+        cuts: CutPoints,
+        weights: CorrectionWeights,
     ) -> None:
-        """``pairwise``/``scores`` cover graded answers then sample solutions; ``gold``,
-        ``coverages`` and ``probabilities`` (the judge's chance of each) the graded answers only."""
-        self._scores = list(scores)
-        graded = len(gold)
-        rows = [[self._vote(pairwise[i], skip=i), coverages[i], probabilities[i], 1.0] for i in range(graded)]
-        self._weights = ridge_fit(rows, scores[:graded])
-        if Correctness.PARTIAL in gold:
-            predictions = [sum(w * x for w, x in zip(self._weights, r, strict=True)) for r in rows]
-            self.thresholds = choose_thresholds(predictions, gold)
-        else:
-            self.thresholds = Thresholds(0.5, 0.5)
-
-    def _vote(self, similarities: Sequence[float], skip: int = -1) -> float:
-        """The mean vote over several neighbourhood sizes: steadier than picking one k."""
-        by_k = votes(similarities, self._scores, NEIGHBOUR_COUNTS, skip)
-        return sum(by_k) / len(by_k)
-
-    def judge(self, similarities: Sequence[float], coverage: float, probability: float) -> Judgement:
-        """``probability``: the learnt judge's chance that the answer is correct."""
-        row = [self._vote(similarities), coverage, probability, 1.0]
-        score = sum(w * x for w, x in zip(self._weights, row, strict=True))
-        nearest = max(range(len(similarities)), key=similarities.__getitem__)
-        return Judgement(
-            score=min(max(score, 0.0), 1.0),
-            verdict=self.thresholds.verdict(score),
-            nearest=nearest,
-            nearest_similarity=similarities[nearest],
+        """``similarity``: cosines of each graded answer to every graded answer, then to each of
+        the ``solutions`` sample solutions (one row per graded answer)."""
+        self._graded = tuple(graded)
+        self._solutions = solutions
+        self._cuts = cuts
+        self._weights = weights
+        self._high, self._low = (
+            math.log(cuts.correct_from / (1 - cuts.correct_from)),
+            math.log(cuts.wrong_below / (1 - cuts.wrong_below)),
         )
+        self._logits = logits(np.array([g.probability for g in self._graded]))
+        self._labels = np.array([VERDICTS.index(g.correctness) for g in self._graded], dtype=int)
+        self._scores = np.array([g.score for g in self._graded] + [1.0] * solutions)
+        self._votes = np.vstack(
+            [np.eye(3)[self._labels].reshape(-1, 3), np.tile([1.0, 0.0, 0.0], (solutions, 1))]
+        )
+        self.slope, self.prior_weight = 1.0, weights.prior_weight
+        if len(self._graded) >= 2:
+            self.slope, self.prior_weight = self._fit_agreement(np.asarray(similarity))
+        self.shift = self._fit_shift(self.slope)
+
+    def score_of(self, position: int) -> float:
+        """The share of the points the author gave the graded answer at ``position``."""
+        return float(self._scores[position])
+
+    def shares(self, probability: float) -> tuple[float, float, float]:
+        """The judge's chance, shifted by the author's strictness, as shares of the verdicts."""
+        correct, partial, wrong = self._prior(self.slope * logits(np.array([probability])) + self.shift)[0]
+        return float(correct), float(partial), float(wrong)
+
+    def judge(self, probability: float, similarities: Sequence[float]) -> Judgement:
+        """``similarities``: to each graded answer, then to each sample solution."""
+        return self.judge_all(np.array([probability]), np.array([similarities], dtype=float))[0]
+
+    def judge_all(self, probabilities: np.ndarray, similarity: np.ndarray) -> list[Judgement]:
+        """:meth:`judge` for many answers at once (one row of ``similarity`` each)."""
+        if not self._graded:
+            return [
+                Judgement(_verdict(prior := self.shares(p)), self._cuts.share(p), prior, -1, 0.0)
+                for p in probabilities.tolist()
+            ]
+        z = self.slope * logits(probabilities) + self.shift
+        near = self._nearness(similarity)
+        shares = self._blend(self._prior(z), near, self.prior_weight)
+        prior_points = np.array([self._cuts.share(p) for p in _sigmoid(z).tolist()])
+        points = (self.prior_weight * prior_points + near @ self._scores) / (
+            self.prior_weight + near.sum(axis=1)
+        )
+        graded = similarity[:, : len(self._graded)]
+        nearest = graded.argmax(axis=1)
+        return [
+            Judgement(
+                _verdict(judged := (float(row[0]), float(row[1]), float(row[2]))),
+                float(points[i]),
+                judged,
+                int(nearest[i]),
+                float(graded[i, nearest[i]]),
+            )
+            for i, row in enumerate(shares)
+        ]
+
+    def _prior(self, z: np.ndarray) -> np.ndarray:
+        a = self._weights.sharpness
+        correct = _sigmoid(a * (z - self._high))
+        not_wrong = np.maximum(_sigmoid(a * (z - self._low)), correct)
+        return np.stack([correct, not_wrong - correct, 1.0 - not_wrong], axis=-1)
+
+    def _nearness(self, similarity: np.ndarray) -> np.ndarray:
+        """Each row's voting weights: the √n nearest voters, weighted by their closeness."""
+        weights: np.ndarray = np.exp(self._weights.closeness * (np.minimum(similarity, 1.0) - 1.0))
+        voters = max(FEWEST_VOTERS, math.ceil(math.sqrt(similarity.shape[1])))
+        if similarity.shape[1] > voters:
+            kept = -np.sort(-weights, axis=1)[:, voters - 1 : voters]
+            weights = np.where(weights >= kept, weights, 0.0)
+        return weights
+
+    def _blend(self, prior: np.ndarray, near: np.ndarray, prior_weight: float) -> np.ndarray:
+        blended: np.ndarray = (prior_weight * prior + near @ self._votes) / (prior_weight + near.sum(axis=1))[
+            :, None
+        ]
+        return blended
+
+    def _fit_agreement(self, similarity: np.ndarray) -> tuple[float, float]:
+        """Slope and prior weight under which each graded answer, judged by the others, most
+        likely gets its own verdict (penalised towards 1 and the shared weight)."""
+        count = len(self._graded)
+        masked = similarity.copy()
+        masked[np.arange(count), np.arange(count)] = -np.inf  # no answer votes for itself
+        near = self._nearness(masked)
+        labels = self._labels if (self._labels == 1).any() else np.where(self._labels == 2, 2, 0)
+        rows = np.arange(count)
+        w = self._weights
+        best: tuple[float, float, float] | None = None
+        for slope in SLOPES:
+            z = slope * self._logits + self._fit_shift(slope)
+            prior = self._prior(z)
+            for factor in PRIOR_WEIGHT_FACTORS:
+                shares = self._blend(prior, near, w.prior_weight * factor)
+                if not (self._labels == 1).any():  # a task of CORRECT and WRONG: PARTIAL is not correct
+                    shares = np.stack([shares[:, 0], shares[:, 1] * 0, shares[:, 1] + shares[:, 2]], axis=-1)
+                fit = float(np.log(np.maximum(shares[rows, labels], 1e-6)).sum())
+                fit -= (
+                    w.prior_weight_stiffness * math.log(factor) ** 2
+                    + w.slope_stiffness * math.log(slope) ** 2
+                )
+                if best is None or fit > best[0]:
+                    best = (fit, slope, w.prior_weight * factor)
+        assert best is not None
+        return best[1], best[2]
+
+    def _fit_shift(self, slope: float) -> float:
+        """The offset of the judge's logit with the highest posterior: Newton's method on the
+        ordinal likelihood of the graded verdicts plus a normal prior (concave, so it converges)."""
+        spread = self._weights.shift_spread
+        if not self._graded or spread <= 0:
+            return 0.0
+        a = self._weights.sharpness
+        labels = self._labels
+        wrong_boundary = self._low if (labels == 1).any() else self._high
+        correct, partial, wrong = labels == 0, labels == 1, labels == 2
+        shift = 0.0
+        for _ in range(NEWTON_STEPS):
+            z = slope * self._logits + shift
+            p_correct = _sigmoid(a * (z - self._high))
+            p_wrong = _sigmoid(a * (z - wrong_boundary))
+            upper, lower = _sigmoid(a * (z - self._low)), p_correct
+            gradient = (
+                -shift / spread**2
+                + a * (1 - p_correct[correct]).sum()
+                - a * p_wrong[wrong].sum()
+                + a
+                * (
+                    (upper * (1 - upper) - lower * (1 - lower))[partial]
+                    / np.maximum(upper - lower, 1e-9)[partial]
+                ).sum()
+            )
+            curvature = (
+                1.0 / spread**2
+                + a * a * (p_correct * (1 - p_correct))[correct].sum()
+                + a * a * (p_wrong * (1 - p_wrong))[wrong].sum()
+                + a * a / 4 * partial.sum()
+            )
+            shift = max(-SHIFT_LIMIT, min(SHIFT_LIMIT, shift + float(gradient / curvature)))
+        return shift
+
+
+def _verdict(shares: tuple[float, float, float]) -> Correctness:
+    correct, _, wrong = shares
+    if correct >= 0.5:
+        return Correctness.CORRECT
+    return Correctness.WRONG if wrong > 0.5 else Correctness.PARTIAL

