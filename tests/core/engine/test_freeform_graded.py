@@ -98,8 +98,22 @@ SKY_GRADED = (
         "WRONG",
     ),
 )
-WEIGHTS = CorrectionWeights(sharpness=4.0, shift_spread=0.5, prior_weight=1.0, closeness=5.0)
+WEIGHTS = CorrectionWeights(
+    sharpness=4.0,
+    shift_spread=0.5,
+    prior_weight=1.0,
+    closeness=5.0,
+    prior_weight_stiffness=1.0,
+    slope_stiffness=3.0,
+)
 CUTS = CutPoints(correct_from=0.5, wrong_below=0.24)
+
+
+def corrections(graded: list[Graded]) -> Corrections:
+    """Graded answers far from each other and from the one sample solution (cosine 0.3)."""
+    similarity = np.full((len(graded), len(graded) + 1), 0.3)
+    similarity[np.arange(len(graded)), np.arange(len(graded))] = 1.0
+    return Corrections(graded, similarity, 1, CUTS, WEIGHTS)
 
 
 def sky(content: str, graded: tuple[GradedExample, ...]):
@@ -127,10 +141,10 @@ def test_the_first_graded_answer_counts() -> None:
 
 
 def test_a_graded_answer_weighs_by_how_near_it_is() -> None:
-    corrections = Corrections([Graded(Correctness.CORRECT, 1.0, 0.1)], CUTS, WEIGHTS)
-    near = corrections.judge(0.1, [0.97, 0.3], solutions=1)
-    far = corrections.judge(0.1, [0.4, 0.3], solutions=1)
-    alone = Corrections([], CUTS, WEIGHTS).judge(0.1, [], solutions=0)
+    one = corrections([Graded(Correctness.CORRECT, 1.0, 0.1)])
+    near = one.judge(0.1, [0.97, 0.3])
+    far = one.judge(0.1, [0.4, 0.3])
+    alone = corrections([]).judge(0.1, [0.3])
     assert near.shares[0] > far.shares[0] > alone.shares[0]
     assert near.verdict is not Correctness.WRONG and alone.verdict is Correctness.WRONG
 
@@ -138,18 +152,18 @@ def test_a_graded_answer_weighs_by_how_near_it_is() -> None:
 def test_a_stricter_author_shifts_every_verdict_a_little() -> None:
     """Answers the judge thought correct, graded WRONG: the judge's chance shifts down for all
     answers, bounded by the prior, so one correction does not overturn a clear judgement."""
-    strict = Corrections([Graded(Correctness.WRONG, 0.0, 0.7)] * 3, CUTS, WEIGHTS)
-    once = Corrections([Graded(Correctness.WRONG, 0.0, 0.7)], CUTS, WEIGHTS)
+    strict = corrections([Graded(Correctness.WRONG, 0.0, 0.7)] * 3)
+    once = corrections([Graded(Correctness.WRONG, 0.0, 0.7)])
     assert strict.shift < once.shift < 0
-    assert strict.judge(0.55, [0.2, 0.2, 0.2, 0.2], solutions=1).verdict is not Correctness.CORRECT
-    assert once.judge(0.95, [0.2, 0.2], solutions=1).verdict is Correctness.CORRECT
+    assert strict.judge(0.55, [0.2, 0.2, 0.2, 0.2]).verdict is not Correctness.CORRECT
+    assert once.judge(0.95, [0.2, 0.2]).verdict is Correctness.CORRECT
 
 
 def test_a_single_label_and_partial_with_points_work() -> None:
-    lenient = Corrections([Graded(Correctness.CORRECT, 1.0, 0.3)] * 4, CUTS, WEIGHTS)
+    lenient = corrections([Graded(Correctness.CORRECT, 1.0, 0.3)] * 4)
     assert lenient.shift > 0
-    partial = Corrections([Graded(Correctness.PARTIAL, 0.25, 0.4)], CUTS, WEIGHTS)
-    judged = partial.judge(0.4, [1.0, 0.2], solutions=1)
+    partial = corrections([Graded(Correctness.PARTIAL, 0.25, 0.4)])
+    judged = partial.judge(0.4, [1.0, 0.2])
     assert judged.verdict is Correctness.PARTIAL and 0 < judged.score < 1
     graded = (GradedExample({"content": "Die Luft streut das Licht."}, Correctness.PARTIAL, points=0.5),)
     result = sky("Die Luft streut das Licht.", graded)
