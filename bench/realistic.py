@@ -230,19 +230,14 @@ def engine_alone(questions: list[tuple[dict[str, Any], list[str]]], *, fresh: bo
     """
     from core.api import FreeformTextAnswer, parse_task
     from core.assets import load_catalogue
-    from core.config import Settings
     from core.engine import compute_result
     from core.engine.base import EngineContext
-    from core.engine.similarity import similarity_backend
 
     catalogue = load_catalogue()
-    similarity = similarity_backend(Settings().similarity_backend)
     work = []
     for document, answers in questions:
         task = parse_task(document)
-        ctx = EngineContext(
-            catalogue=catalogue, graded=(), cache_key=("bench", task.id, "1"), similarity=similarity
-        )
+        ctx = EngineContext(catalogue=catalogue, graded=(), cache_key=("bench", task.id, "1"))
         compute_result(task, FreeformTextAnswer(content=unique(answers[0])), ctx)  # the task's own encodings
         work += [(task, FreeformTextAnswer(content=unique(a) if fresh else a), ctx) for a in answers]
     if not fresh:

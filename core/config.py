@@ -34,8 +34,6 @@ class Settings(BaseSettings):
     seed_demo: bool = True
     """Seed the demo tasks and tutors into an empty embedded database."""
 
-    similarity_backend: Literal["lexical", "semantic"] = "lexical"
-
     tutor_engine: Literal["grounded", "llm"] = "grounded"
     llm_base_url: str | None = None
     llm_model: str = "llama3.2"

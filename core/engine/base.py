@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Protocol
+from typing import Any
 
 from core.api import Aspect as WireAspect
 from core.api import (
@@ -19,7 +19,6 @@ from core.api import (
     ChatTurn,
     Correctness,
     FeedbackItem,
-    Language,
     TextSpan,
     Topic,
 )
@@ -40,34 +39,12 @@ class GradedExample:
         return str(self.answer.get("content", ""))
 
 
-class SimilarityIndex(Protocol):
-    def similarities(self, text: str) -> list[float]:
-        """Cosine similarity of ``text`` to each indexed text, in index order."""
-        ...
-
-    def pairwise(self) -> list[list[float]]:
-        """Similarities among the indexed texts (for leave-one-out calibration)."""
-        ...
-
-
-class SimilarityBackend(Protocol):
-    """Turns texts into vectors whose dot product says how alike they are, and indexes a task's
-    reference texts once per task version (core.engine.similarity has the two backends)."""
-
-    name: str
-
-    def embed(self, texts: Sequence[str], language: Language) -> Any: ...
-
-    def index(self, texts: Sequence[str], language: Language) -> SimilarityIndex: ...
-
-
 @dataclass(frozen=True, slots=True)
 class EngineContext:
     catalogue: Catalogue
     graded: tuple[GradedExample, ...] = ()
     cache_key: Hashable | None = None
     """Identifies the task version and graded-answer revision; per-task caches are keyed by it."""
-    similarity: SimilarityBackend | None = None
     transcript: tuple[ChatTurn, ...] | None = None
     """For simulation answers given by conversationId: the stored session's turns."""
 

@@ -209,7 +209,6 @@ class FeedbackOperations:
             catalogue=self.ctx.runtime.catalogue,
             graded=graded,
             cache_key=(tenant, task.id, digest),
-            similarity=self.ctx.runtime.similarity if task.task_type is TaskType.FREEFORM_TEXT else None,
             transcript=transcript,
         )
 

@@ -28,7 +28,6 @@ from core.store.db import Database
 from core.store.task_history import DEMO_AUTHOR
 
 if TYPE_CHECKING:
-    from core.engine.similarity import SimilarityBackend
     from core.service.local import LocalService
 
 log = logging.getLogger(__name__)
@@ -124,7 +123,6 @@ class Runtime:
         """The API's callers by token hash: each a LocalService of the token's principal, built once
         per TTL rather than per request (core.server.deps); a revoked token or a changed grant is
         noticed within the TTL."""
-        self._similarity: SimilarityBackend | None = None
 
     @classmethod
     async def open(cls, settings: Settings) -> Runtime:
@@ -148,15 +146,6 @@ class Runtime:
         loading = warm_up()
         if loading.is_alive():
             await asyncio.to_thread(loading.join)
-
-    @property
-    def similarity(self) -> SimilarityBackend:
-        """The similarity backend of the freeform engine, built on first use."""
-        if self._similarity is None:
-            from core.engine.similarity import similarity_backend
-
-            self._similarity = similarity_backend(self.settings.similarity_backend)
-        return self._similarity
 
     def task_link(self, tenant_id: str, task_id: str) -> str:
         """The task's page in the web app; ids are percent-encoded ("Übung 1", "a?b" stay one link)."""

@@ -45,7 +45,7 @@ async def test_test_answers_are_stored_listed_and_deleted(client):
 
 
 async def test_retest_reports_a_verdict_change_after_the_correct_option_moved(client):
-    await client.post("/feedback/compute", json=compute_body(mc_task(correct=0), {"selectedIndex": 0}))
+    await client.post("/feedback/compute", json=compute_body(mc_task(correct=0), {"selectedIndex": 1}))
     await client.put(TEST_ANSWERS, json={"answers": [BERN]})
     await client.post("/tenants/default/tasks", json=mc_task(correct=1))
 
@@ -57,8 +57,8 @@ async def test_retest_reports_a_verdict_change_after_the_correct_option_moved(cl
     test, earlier = report["tasks"][0]["answers"]
     assert test["failures"] == ["expected CORRECT, got WRONG"]
     assert (earlier["before"]["verdict"], earlier["after"]["verdict"], earlier["verdictChanged"]) == (
-        "CORRECT",
         "WRONG",
+        "CORRECT",
         True,
     )
 
@@ -88,7 +88,7 @@ async def test_a_remote_is_retested_through_its_public_calls_with_the_files(live
     remote = RemoteService(live_server.base_url, token, timeout=10)
     try:
         await remote.compute_feedback(
-            ComputeFeedbackRequest.model_validate(compute_body(mc_task(), {"selectedIndex": 0}))
+            ComputeFeedbackRequest.model_validate(compute_body(mc_task(), {"selectedIndex": 1}))
         )
         edited = parse_task(mc_task(correct=1))
         write_files(
@@ -103,6 +103,6 @@ async def test_a_remote_is_retested_through_its_public_calls_with_the_files(live
     assert test.failures == ["expected CORRECT, got WRONG"]
     assert (earlier.source, earlier.before.verdict, earlier.after.verdict) == (
         "INTERACTION",
-        "CORRECT",
         "WRONG",
+        "CORRECT",
     )
