@@ -252,8 +252,7 @@ def review_table(questions: list[Question], weights: CorrectionWeights, cuts: Cu
                         corrections = Corrections([], np.zeros((0, 0)), 0, cuts, weights)
                         shares = [corrections.shares(float(q.chances[i])) for i in pool]
                         picked = [
-                            pool[i]
-                            for i in order_by_value(shares, q.similarity[np.ix_(pool, pool)], weights, k)
+                            pool[i] for i in order_by_value(shares, q.similarity[np.ix_(pool, pool)], k)
                         ]
                     gold += [q.labels[i] for i in test]
                     predicted += judged(q, picked, test, weights, cuts)

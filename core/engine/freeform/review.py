@@ -1,10 +1,16 @@
 """Which answers an author should grade next, so that a few corrections teach the judge most.
 
-Two things make an answer worth grading (as in Powergrading and active learning): the judge is
-unsure of it, and it stands for many others, since a graded answer moves the verdicts of the
-answers near it (:mod:`grading`). The order is greedy: each pick has the most unsure, not yet
-covered mass of answers near it, and the answers it covers then count less, so the next pick
-stands for another group. Measured against random picks in bench/learning_curve.py.
+A graded answer moves the verdicts of the answers near it (:mod:`grading`), so the order is a
+greedy cover (facility location, as Powergrading groups a class's answers): each pick stands for
+the most answers not yet stood for, and the answers near it then count less, so the next pick
+stands for another group. The picks take turns among the judge's verdicts (the one with the
+fewest picks goes next), so the first few already show the author's line on each side: a task's
+shift and the judge's slope are learnt from answers on both sides of its cut points.
+
+Measured in bench/learning_curve.py against random picks, grading the first k of one half of each
+question's answers and judging the other half: better at k = 5 on every corpus, level at k = 10
+and 20 (docs/freeform-engine.md). The judge's doubt as a weight, alone or with the cover, and the
+expected change of every other verdict were measured too and did worse.
 """
 
 from __future__ import annotations
@@ -15,44 +21,54 @@ import numpy as np
 
 from core.api import FreeformTextTask
 from core.engine.base import EngineContext
-from core.engine.freeform.grading import CorrectionWeights, shipped_corrections
 from core.engine.freeform.judge import AnswerText
 from core.engine.freeform.model import answer_vector, judge_probability, task_model
 from core.engine.text.tokens import analyse
 
-SURE_STILL_COUNTS = 0.1
-"""An answer the judge is sure of still has this much worth: the judge can be sure and wrong for
-the whole task (an author stricter than the sample solution), which a representative answer shows.
-The doubt of a judgement, one minus its largest share, runs from 0 to 2/3."""
+STANDS_FOR = 20.0
+"""How fast an answer's standing for another falls with their distance: exp(20 × (cosine − 1)),
+a third at cosine 0.95, a fiftieth at 0.8 (sentence vectors put paraphrases at 0.8–0.95); 10, 30
+and 40 were measured as well, no better."""
+NEGLIGIBLE = 1e-3
+"""An answer stands for another by less than this from cosine 0.65 down: no cover to lose."""
 
 
 def review_order(task: FreeformTextTask, texts: Sequence[str], ctx: EngineContext, limit: int) -> list[int]:
     """Indices into ``texts``, at most ``limit``, best to grade first (the task's graded answers
-    already count: the judge's doubt is the doubt it has with them)."""
+    already count: the verdicts the picks take turns among are those the judge gives with them)."""
     if not texts or limit <= 0:
         return []
     model = task_model(task, ctx)
     analyses = [analyse(text, model.base) for text in texts]
     vectors = np.array([answer_vector(a) for a in analyses])
     shares = [model.graded.judge(judge_probability(model, AnswerText.of(a)), a).shares for a in analyses]
-    return order_by_value(shares, vectors @ vectors.T, shipped_corrections(), limit)
+    return order_by_value(shares, vectors @ vectors.T, limit)
 
 
 def order_by_value(
-    shares: Sequence[tuple[float, float, float]],
-    similarity: np.ndarray,
-    weights: CorrectionWeights,
-    limit: int,
+    shares: Sequence[tuple[float, float, float]], similarity: np.ndarray, limit: int
 ) -> list[int]:
     """The greedy order over answers with these verdict shares and pairwise cosines."""
-    doubt = np.array([1.0 - max(s) for s in shares]) + SURE_STILL_COUNTS
-    near = np.exp(weights.closeness * (np.minimum(similarity, 1.0) - 1.0))
-    uncovered = np.ones(len(shares))
+    count = len(shares)
+    near = np.exp(STANDS_FOR * (np.minimum(similarity, 1.0) - 1.0)).astype(np.float32)
+    verdicts = np.array([0 if s[0] >= 0.5 else 2 if s[2] > 0.5 else 1 for s in shares])
+    picks_of = dict.fromkeys(sorted(set(verdicts.tolist())), 0)
+    uncovered = np.ones(count, dtype=np.float32)
+    value = near @ uncovered
     order: list[int] = []
-    for _ in range(min(limit, len(shares))):
-        value = (near @ (uncovered * doubt)) * doubt
-        value[order] = -1.0
-        pick = int(np.argmax(value))
+    for _ in range(min(limit, count)):
+        value[order] = -np.inf
+        verdict = min(
+            (v for v in picks_of if np.isfinite(value[verdicts == v]).any()), key=lambda v: (picks_of[v], v)
+        )
+        candidates = np.flatnonzero(verdicts == verdict)
+        pick = int(candidates[np.argmax(value[candidates])])
         order.append(pick)
-        uncovered *= 1.0 - near[pick]
+        picks_of[verdict] += 1
+        # Only the answers near the pick lose cover: update the values through those columns
+        # (a class set of thousands of answers costs milliseconds a pick, not a full product).
+        touched = np.flatnonzero(near[pick] > NEGLIGIBLE)
+        lost = uncovered[touched] * near[pick, touched]
+        uncovered[touched] -= lost
+        value -= near[:, touched] @ lost
     return order

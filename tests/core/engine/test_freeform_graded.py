@@ -170,15 +170,16 @@ def test_a_single_label_and_partial_with_points_work() -> None:
     assert result.points.verdict is Correctness.PARTIAL and result.points.achievedPoints == 0.5
 
 
-def test_the_review_order_starts_with_the_doubtful_answer_that_stands_for_most() -> None:
-    """Three alike answers the judge doubts, one it doubts alone, two it is sure of."""
-    doubtful, sure = (0.35, 0.3, 0.35), (0.95, 0.04, 0.01)
-    shares = [doubtful, doubtful, doubtful, doubtful, sure, sure]
+def test_the_review_order_takes_turns_among_verdicts_and_stands_for_most_first() -> None:
+    """Three alike answers and one alone the judge calls correct, two alike it calls wrong: the
+    group of three first, then the pair, then the lone answer, not a second of the three."""
+    correct, wrong = (0.9, 0.05, 0.05), (0.05, 0.05, 0.9)
+    shares = [correct, correct, correct, correct, wrong, wrong]
     similarity = np.full((6, 6), 0.2)
-    similarity[:3, :3] = 0.95
+    similarity[:3, :3] = similarity[4:, 4:] = 0.95
     np.fill_diagonal(similarity, 1.0)
-    order = order_by_value(shares, similarity, WEIGHTS, 4)
-    assert order[0] in {0, 1, 2} and order[1] == 3
+    order = order_by_value(shares, similarity, 4)
+    assert order[0] in {0, 1, 2} and order[1] in {4, 5} and order[2] == 3
     assert len(set(order)) == 4
 
 
