@@ -8,10 +8,11 @@ Four steps, each a principle whose few constants are learnt across corpora, neve
    becomes shares of CORRECT, PARTIAL and WRONG: ordinal, with the judge's own cut points as the
    boundaries and a learnt ``sharpness``. Read with the rule of step 4, an answer with no graded
    answer gets exactly the judge's verdict.
-2. **The author's strictness.** The graded answers shift the judge's logit by the most probable
-   offset under a normal prior of spread ``shift_spread``: an author stricter or more lenient than
-   the sample solution moves every verdict a little, and no further than all graded answers
-   together support. A task whose graded answers know no PARTIAL reads WRONG as "not correct".
+2. **The author's strictness.** The judge's chance is a calibrated chance of CORRECT (a logistic
+   model trained across corpora), so the graded answers, each CORRECT or not, shift its logit by
+   the most probable offset under a normal prior of spread ``shift_spread``: an author stricter or
+   more lenient than the sample solution moves every verdict a little, no further than all graded
+   answers together support, and an author the judge already agrees with moves it not at all.
 3. **Near answers vote.** Each graded answer votes for its verdict with a weight that falls with
    its distance, ``exp(closeness × (cosine − 1))`` of the answers' sentence vectors, and only the
    √n nearest of n vote (a nearest-neighbour rule whose reach grows with the evidence); the
@@ -245,38 +246,21 @@ class Corrections:
         return best[1], best[2]
 
     def _fit_shift(self, slope: float) -> float:
-        """The offset of the judge's logit with the highest posterior: Newton's method on the
-        ordinal likelihood of the graded verdicts plus a normal prior (concave, so it converges)."""
+        """The offset of the judge's logit with the highest posterior: the judge's chance is a
+        calibrated chance of CORRECT (a logistic model trained across corpora), so each graded
+        answer is a draw of CORRECT or not from it, and Newton's method finds the offset under
+        which they are likeliest, with a normal prior (concave, so it converges). An author whose
+        answers the judge gets right on the whole leaves it where it is, whatever the mix."""
         spread = self._weights.shift_spread
         if not self._graded or spread <= 0:
             return 0.0
-        a = self._weights.sharpness
-        labels = self._labels
-        wrong_boundary = self._low if (labels == 1).any() else self._high
-        correct, partial, wrong = labels == 0, labels == 1, labels == 2
+        correct = (self._labels == 0).astype(float)
         shift = 0.0
         for _ in range(NEWTON_STEPS):
-            z = slope * self._logits + shift
-            p_correct = _sigmoid(a * (z - self._high))
-            p_wrong = _sigmoid(a * (z - wrong_boundary))
-            upper, lower = _sigmoid(a * (z - self._low)), p_correct
-            gradient = (
-                -shift / spread**2
-                + a * (1 - p_correct[correct]).sum()
-                - a * p_wrong[wrong].sum()
-                + a
-                * (
-                    (upper * (1 - upper) - lower * (1 - lower))[partial]
-                    / np.maximum(upper - lower, 1e-9)[partial]
-                ).sum()
-            )
-            curvature = (
-                1.0 / spread**2
-                + a * a * (p_correct * (1 - p_correct))[correct].sum()
-                + a * a * (p_wrong * (1 - p_wrong))[wrong].sum()
-                + a * a / 4 * partial.sum()
-            )
-            shift = max(-SHIFT_LIMIT, min(SHIFT_LIMIT, shift + float(gradient / curvature)))
+            p = _sigmoid(slope * self._logits + shift)
+            gradient = float((correct - p).sum()) - shift / spread**2
+            curvature = float((p * (1 - p)).sum()) + 1.0 / spread**2
+            shift = max(-SHIFT_LIMIT, min(SHIFT_LIMIT, shift + gradient / curvature))
         return shift
 
 

@@ -146,7 +146,8 @@ def test_a_graded_answer_weighs_by_how_near_it_is() -> None:
     far = one.judge(0.1, [0.4, 0.3])
     alone = corrections([]).judge(0.1, [0.3])
     assert near.shares[0] > far.shares[0] > alone.shares[0]
-    assert near.verdict is not Correctness.WRONG and alone.verdict is Correctness.WRONG
+    assert alone.verdict is Correctness.WRONG
+    assert one.judge(0.1, [1.0, 0.3]).verdict is Correctness.CORRECT
 
 
 def test_a_stricter_author_shifts_every_verdict_a_little() -> None:
