@@ -5,7 +5,15 @@ from __future__ import annotations
 
 from functools import partial
 
-from core.api import AnswerRetest, AnswerSource, Correctness, Expectation, FeedbackSnapshot, TaskType
+from core.api import (
+    AnswerRetest,
+    AnswerSource,
+    Correctness,
+    Expectation,
+    FeedbackSnapshot,
+    TaskType,
+    parse_task,
+)
 from core.client.gold import gold_outcome, label_for, learns_from_graded, mark_gold, remove_test_answer
 from core.client.i18n import translate
 from core.store import interactions
@@ -119,3 +127,48 @@ def test_labels_are_short_unique_and_without_slashes():
     assert label_for({"content": "a/b  c"}, set()) == "a∕b c"
     assert label_for({"content": "x"}, {"x", "x (2)"}) == "x (3)"
     assert len(label_for({"content": "word " * 40}, set())) == 60
+
+
+SKY_SOLUTION = (
+    "Das Sonnenlicht wird an den Molekülen der Luft gestreut. Blaues, kurzwelliges Licht wird viel "
+    "stärker gestreut als rotes, langwelliges Licht."
+)
+SKY_GOLD = [
+    ("Das Licht der Sonne wird in der Luft gestreut, blaues stärker als rotes.", Correctness.CORRECT),
+    ("Weil sich das Meer im Himmel spiegelt.", Correctness.WRONG),
+    ("Blaues Licht ist kurzwellig und wird von der Luft stärker gestreut.", Correctness.CORRECT),
+    ("Die Luft ist blau gefärbt.", Correctness.WRONG),
+    (
+        "Das Sonnenlicht wird an den Molekülen der Luft gestreut. Rotes Licht wird viel stärker gestreut "
+        "als blaues Licht.",
+        Correctness.WRONG,
+    ),
+]
+
+
+async def test_an_author_who_teaches_the_judge_a_near_miss_keeps_the_solution_correct(service):
+    """The issue's journey in the web app: a new task with a sample solution only, five answers kept
+    as gold with "the judge learns from it", one of them a near miss marked WRONG. The sample
+    solution's own wording stays CORRECT with full points and says why, and every gold answer is
+    judged as the author expects."""
+    task = parse_task(
+        {
+            "id": "himmel-blau-de",
+            "type": "FreeformTextTask",
+            "title": "Warum ist der Himmel blau?",
+            "problemStatement": "Warum ist der Himmel am Tag blau?",
+            "language": "DE_DE",
+            "maxPoints": 2,
+            "sampleSolutions": [{"content": SKY_SOLUTION}],
+        }
+    )
+    await service.upsert_task("default", task)
+    lines = [
+        await mark_gold(service, "default", task.id, {"content": text}, verdict, learn=True)
+        for text, verdict in SKY_GOLD
+    ]
+    assert [line.failures for line in lines] == [[]] * len(SKY_GOLD)
+
+    result = (await service.compute_feedback(compute(task, {"content": SKY_SOLUTION}))).result
+    assert (result.points.achievedPoints, result.points.achievablePoints) == (2, 2)
+    assert result.feedback and result.feedback[0].correctness is Correctness.CORRECT
