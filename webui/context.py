@@ -43,6 +43,11 @@ class Connection:
 
 ServiceOpener = Callable[[Connection], Awaitable[Service]]
 
+BUILD_SECONDS = 30
+"""How long a page that reads the service while it is built may take (NiceGUI's response_timeout).
+A remote that hangs fails each call within core.client.deadlines' deadlines (5 s to open it, 10 s
+a call), far sooner, so such a page says the remote does not answer instead of NiceGUI's error."""
+
 
 @dataclass(frozen=True)
 class Studio:

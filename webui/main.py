@@ -19,6 +19,7 @@ from nicegui import ui
 from platformdirs import user_data_path
 
 from core.auth import local_principal
+from core.client.deadlines import CONNECT_SECONDS, STREAM_SECONDS, bounded, within
 from core.config import APP_NAME, Settings
 from core.server.app import create_app
 from core.service import Service, connect
@@ -63,8 +64,20 @@ def _service_opener(api: FastAPI, settings: Settings) -> ServiceOpener:
         if not connection.is_remote:
             return LocalService(api.state.runtime, local_principal(settings.default_tenant))
         if connection not in remotes:
-            chosen = {"remote_url": connection.remote_url, "token": connection.token}
-            remotes[connection] = await connect(settings.model_copy(update=chosen))
+            where = connection.remote_url or ""
+            chosen = {
+                "remote_url": where,
+                "token": connection.token,
+                "remote_timeout_seconds": min(settings.remote_timeout_seconds, STREAM_SECONDS),
+            }
+            # a remote that hangs is not waited for: opened within 5 s, then each call bounded
+            opened = bounded(
+                await within(CONNECT_SECONDS, where, connect(settings.model_copy(update=chosen))), where
+            )
+            if connection in remotes:  # another page opened it meanwhile: one per connection
+                await opened.aclose()
+            else:
+                remotes[connection] = opened
         return remotes[connection]
 
     @nicegui_app.on_shutdown

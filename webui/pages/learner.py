@@ -22,6 +22,7 @@ from core.api import (
     ChatRequest,
     InTextChoicesTask,
     InTextFillInBlanksTask,
+    ServiceError,
     SimulationTask,
     TaskBase,
     TutorConfiguration,
@@ -29,7 +30,7 @@ from core.api import (
 from webui.components.chat import ChatView
 from webui.components.task_types import type_icon, type_label
 from webui.components.try_answer import TryAnswer
-from webui.context import Studio, reporting
+from webui.context import BUILD_SECONDS, Studio
 from webui.i18n import _
 from webui.theme import empty_state, frame, section_title
 
@@ -45,7 +46,7 @@ def learner_id() -> str:
 def register(studio: Studio) -> None:
     chosen = studio.settings.learner_tasks
 
-    @ui.page("/learn")
+    @ui.page("/learn", response_timeout=BUILD_SECONDS)
     async def chosen_tasks() -> None:
         with frame(_("Tasks"), navigation=not chosen):
             if not chosen:
@@ -57,18 +58,21 @@ def register(studio: Studio) -> None:
                     ),
                 )
                 return
-            service = await studio.service()
-            tenant = await studio.tenant(service)
-            for task_id in chosen:
-                with reporting(_("Loading the task")):
-                    task = (await service.get_task(tenant, task_id)).definition
-                    card = ui.card().classes("w-full").props("flat bordered")
-                    with card, ui.row().classes("items-center gap-2"):
-                        ui.icon(type_icon(task.type), color="primary")
-                        link = f"/learn/{quote(tenant)}/{quote(task.id)}"
-                        ui.link(task.display_title, link).classes("text-base font-medium")
+            try:
+                service = await studio.service()
+                tenant = await studio.tenant(service)
+                tasks = [(await service.get_task(tenant, task_id)).definition for task_id in chosen]
+            except ServiceError as exc:
+                empty_state("cloud_off", _("The tasks are not available"), exc.message)
+                return
+            for task in tasks:
+                card = ui.card().classes("w-full").props("flat bordered")
+                with card, ui.row().classes("items-center gap-2"):
+                    ui.icon(type_icon(task.type), color="primary")
+                    link = f"/learn/{quote(tenant)}/{quote(task.id)}"
+                    ui.link(task.display_title, link).classes("text-base font-medium")
 
-    @ui.page("/learn/{tenant}/{task_id}")
+    @ui.page("/learn/{tenant}/{task_id}", response_timeout=BUILD_SECONDS)
     async def learner_page(tenant: str, task_id: str) -> None:
         with frame(_("Task"), navigation=not chosen):
             if chosen and task_id not in chosen:
@@ -76,11 +80,14 @@ def register(studio: Studio) -> None:
                     "block", _("This task is not open to learners"), _("Ask your teacher for the link.")
                 )
                 return
-            service = await studio.service()
-            with reporting(_("Loading the task")):
+            try:
+                service = await studio.service()
                 task = (await service.get_task(tenant, task_id)).definition
                 tutors = [t for t in await service.list_tutors(tenant) if t.taskId == task.id]
-                await LearnerPage(studio, tenant, task, tutors[0] if tutors else None).build()
+            except ServiceError as exc:
+                empty_state("cloud_off", _("The task is not available"), exc.message)
+                return
+            await LearnerPage(studio, tenant, task, tutors[0] if tutors else None).build()
 
 
 class LearnerPage:

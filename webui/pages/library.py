@@ -22,13 +22,13 @@ from core.workspace.documents import Format
 from webui.components.busy import sends
 from webui.components.task_files import ACCEPTED, task_file, task_from_upload
 from webui.components.task_types import action_word, type_icon, type_label
-from webui.context import Studio, reporting
+from webui.context import BUILD_SECONDS, Studio, reporting
 from webui.i18n import N_, _, number, plural
 from webui.theme import CHART_COLORS, ICON_GREY, dialog, empty_state, frame
 
 
 def register(studio: Studio) -> None:
-    @ui.page("/", response_timeout=30)
+    @ui.page("/", response_timeout=BUILD_SECONDS)
     async def library_page() -> None:
         with frame(_("Library")):
             await Library(studio).build()

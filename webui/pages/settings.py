@@ -7,6 +7,7 @@ service keeps serving everyone else. The health check makes real calls, the chat
 
 from __future__ import annotations
 
+import asyncio
 import textwrap
 
 from nicegui import app, events, ui
@@ -93,6 +94,8 @@ class SettingsPage:
         await self._check()
 
     async def _check(self) -> None:
+        """The checks run side by side, each within the deadline of a call (core.client.deadlines):
+        a remote that hangs is reported in 10 s, not once per check."""
         self.health.clear()
         with self.health:
             spinner = ui.spinner()
@@ -101,11 +104,14 @@ class SettingsPage:
             (_("Identity"), self._identity),
             (_("Tutor chat"), self._chat_health),
         ]
-        for name, check in checks:
-            try:
-                ok, detail = True, await check()
-            except Exception as exc:  # a health check reports whatever fails
-                ok, detail = False, failure_text(exc)
+        outcomes = await asyncio.gather(*(check() for _name, check in checks), return_exceptions=True)
+        for (name, _run), outcome in zip(checks, outcomes, strict=True):
+            if isinstance(outcome, str):
+                ok, detail = True, outcome
+            elif isinstance(outcome, Exception):  # a health check reports whatever fails
+                ok, detail = False, failure_text(outcome)
+            else:
+                raise outcome  # a cancellation: the page is gone
             with self.health, ui.row().classes("items-center gap-2"):
                 ui.icon("check_circle" if ok else "error", color="positive" if ok else "negative")
                 ui.label(f"{name}: {detail}")

@@ -23,13 +23,13 @@ from core.client.vocabulary import REHEARSAL_LEARNER_ID
 from webui.components.busy import locked
 from webui.components.chat import ChatView
 from webui.components.feedback_view import feedback_view
-from webui.context import Studio, reporting
+from webui.context import BUILD_SECONDS, Studio, reporting
 from webui.i18n import _, number, plural
 from webui.theme import dialog, empty_state, frame, section_title
 
 
 def register(studio: Studio) -> None:
-    @ui.page("/simulation", response_timeout=30)
+    @ui.page("/simulation", response_timeout=BUILD_SECONDS)
     async def simulation_page(task: str | None = None) -> None:
         with frame(_("Simulation")):
             await SimulationPage(studio).build(task)

@@ -30,13 +30,13 @@ from webui.components.task_versions import VersionsPanel
 from webui.components.test_answers import TAB as TEST_ANSWERS_TAB
 from webui.components.test_answers import TestAnswersPanel
 from webui.components.try_answer import TryAnswer
-from webui.context import Studio, reporting
+from webui.context import BUILD_SECONDS, Studio, reporting
 from webui.i18n import N_, _
 from webui.theme import APP_TITLE, empty_state, frame
 
 
 def register(studio: Studio) -> None:
-    @ui.page("/tasks/{tenant_id}/{task_id}", response_timeout=30)
+    @ui.page("/tasks/{tenant_id}/{task_id}", response_timeout=BUILD_SECONDS)
     async def task_page(tenant_id: str, task_id: str, tab: str = "") -> None:
         """``tab`` names the tab to open (its English name), e.g. ``?tab=Versions``."""
         with frame(_("Task")):
@@ -50,7 +50,7 @@ def register(studio: Studio) -> None:
             ui.page_title(f"{opened.task.display_title} · {APP_TITLE}")
             await TaskPage(studio, tenant_id, opened, library.extensions, opened=tab).build()
 
-    @ui.page("/new/{type_name}")
+    @ui.page("/new/{type_name}", response_timeout=BUILD_SECONDS)
     async def new_task_page(type_name: str) -> None:
         task_type = try_parse_task_type(type_name)
         with frame(_("New task")):
@@ -61,11 +61,16 @@ def register(studio: Studio) -> None:
                     _("Pick a type under New task in the library."),
                 )
                 return
-            library = await studio.library()
+            try:
+                library = await studio.library()
+                taken = {t.taskId for t in await library.list()}
+            except ServiceError as exc:
+                empty_state("cloud_off", _("The service did not answer"), exc.message)
+                return
             tenant = library.tenant_id
             # the example of the type (core.client.templates), as in the terminal app: an author
             # starts from a valid task of the shape to fill, under an id the library has free
-            draft = new_task(task_type, {t.taskId for t in await library.list()}).to_wire()
+            draft = new_task(task_type, taken).to_wire()
             with ui.row().classes("items-center gap-2"):
                 ui.icon(type_icon(task_type), color="primary", size="md")
                 ui.label(_("New task: {type}").format(type=type_label(task_type))).classes(

@@ -16,7 +16,7 @@ from core.api import ChatContext, ChatMessage, ChatRequest, Language, ServiceErr
 from core.client.vocabulary import TEACHER_ID
 from webui.components.busy import locked, sends
 from webui.components.chat import ChatView
-from webui.context import Studio, reporting
+from webui.context import BUILD_SECONDS, Studio, reporting
 from webui.i18n import N_, _
 from webui.theme import dialog, empty_state, frame
 
@@ -28,7 +28,7 @@ ENGINES = {
 
 
 def register(studio: Studio) -> None:
-    @ui.page("/tutor", response_timeout=30)
+    @ui.page("/tutor", response_timeout=BUILD_SECONDS)
     async def tutor_page(tutor: str | None = None) -> None:
         page = TutorPage(studio)
         page.debug_drawer()  # a layout element of the page itself, so outside the frame's column

@@ -1,0 +1,77 @@
+"""Deadlines of an app's calls to a remote: a server that hangs is reported, never waited for.
+
+A remote that stops answering without closing its connections (a process stopped with SIGSTOP, a
+machine frozen, a proxy that swallows requests) accepts the connection and then says nothing.
+RemoteService gives every read its time-out and retries idempotent calls while the time-out
+lasts, so one call could wait twice that; a page or a button waiting on it looked frozen. An app
+wraps the remote it opens in ``bounded``: every call returns or fails within its deadline, with a
+RemoteUnreachable that says the server does not answer. The tutor's stream is left to
+RemoteService's own read time-out (the app opens the remote with ``STREAM_SECONDS``), as a reply
+may take long to begin while the server keeps the stream alive every 15 s.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import inspect
+from collections.abc import Awaitable
+from typing import Any, TypeVar, cast
+
+from core.service import Service
+from core.service.remote import RemoteUnreachable
+
+T = TypeVar("T")
+
+CONNECT_SECONDS = 5.0
+"""Opening a remote (connect: its info and health) answers within this, or the remote is not
+taken; Settings' "Save and check" promises it."""
+CALL_SECONDS = 10.0
+"""Any other call to a remote answers within this."""
+SLOW_CALLS = {"retest": 20.0, "review_order": 20.0, "add_graded_answers": 20.0}
+"""Calls that judge many answers on the server: they get longer."""
+STREAM_SECONDS = 20.0
+"""The read time-out of an app's remote (RemoteService's ``timeout``): longer than the 15 s after
+which a server of this API sends a keep-alive on a tutor stream, so a live stream is never cut."""
+
+
+def not_answering(where: str, seconds: float) -> RemoteUnreachable:
+    """The failure of a remote that did not answer in time, in the words a user reads."""
+    return RemoteUnreachable(
+        f"the server at {where} does not answer: nothing came back within {seconds:g} s; "
+        "check that it runs, or choose another connection in Settings"
+    )
+
+
+async def within(seconds: float, where: str, call: Awaitable[T]) -> T:
+    """``await call``, or RemoteUnreachable once ``seconds`` have passed (the call is cancelled)."""
+    try:
+        async with asyncio.timeout(seconds):
+            return await call
+    except TimeoutError:
+        raise not_answering(where, seconds) from None
+
+
+class _Bounded:
+    """The Service ``service`` with a deadline on every coroutine method (see the module doc)."""
+
+    def __init__(self, service: Service, where: str, seconds: float) -> None:
+        self._service, self._where, self._seconds = service, where, seconds
+
+    def __getattr__(self, name: str) -> Any:
+        attribute = getattr(self._service, name)
+        if not inspect.iscoroutinefunction(attribute):
+            return attribute  # the tutor's stream (an async generator) and plain attributes
+        seconds = SLOW_CALLS.get(name, self._seconds)
+
+        @functools.wraps(attribute)
+        async def call(*args: Any, **kwargs: Any) -> Any:
+            return await within(seconds, self._where, attribute(*args, **kwargs))
+
+        return call
+
+
+def bounded(service: Service, where: str, seconds: float = CALL_SECONDS) -> Service:
+    """``service`` whose calls each answer within ``seconds`` (a few slow ones within
+    ``SLOW_CALLS``), else fail with RemoteUnreachable naming ``where``."""
+    return cast(Service, _Bounded(service, where, seconds))
