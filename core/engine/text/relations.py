@@ -15,8 +15,8 @@ effect of it.
 
 A comparison is read in the clause of its "than" ("als", "que", "di"/"che"): the words before it
 are one side, those after it the other. Outside English the word has other uses ("als" is also
-"when" and "as"), so there it compares only after a degree word ("mehr", "plus") or, in German, a
-comparative ("geringere", "höher") in the same clause.
+"when" and "as", "di" is "of"), so there it compares only as the first such word after a degree
+word ("mehr", "plus") or, in German, a comparative ("geringere", "höher") in the same clause.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from functools import cache
 from itertools import pairwise
 
 from core.engine.text.languages import CLAUSE_CONNECTIVES, DEGREE_WORDS, UNIVERSAL_WORDS, lemma, stem
+from core.engine.text.normalise import normalise_word
 from core.engine.text.tokens import LABEL, NEGATED, Analysis, Token, sentence_tokens
 
 REASON_WORDS: dict[str, frozenset[str]] = {
@@ -125,14 +126,19 @@ def reversed_relation(fact: Causal, answer: tuple[Causal, ...]) -> bool:
 THAN: dict[str, frozenset[str]] = {
     "en": frozenset({"than"}),
     "de": frozenset({"als"}),
-    "fr": frozenset({"que", "qu"}),
-    "it": frozenset({"di", "che"}),
+    "fr": frozenset({"que"}),
+    "it": frozenset({"di", "che", "del", "dello", "della", "dei", "degli", "delle"}),
     "es": frozenset({"que"}),
 }
+"""The word that opens a comparison's second side; Italian "di" joined to an article too ("più
+della luce rossa")."""
+ELIDED_THAN: dict[str, frozenset[str]] = {"fr": frozenset({"qu"}), "it": frozenset({"d", "dell"})}
+"""A word of THAN cut short before a vowel ("qu'une", "dell'acqua"): the tokenizer keeps only the
+word it is joined to, which is then the first of the second side."""
 COMPARATIVES: dict[str, frozenset[str]] = {
     "de": frozenset({"besser", "schlechter", "lieber"}),
-    "fr": frozenset({"meilleur", "meilleure", "mieux", "pire"}),
-    "it": frozenset({"migliore", "peggiore", "maggiore", "minore"}),
+    "fr": frozenset({"meilleur", "meilleure", "mieux", "pire", "davantage"}),
+    "it": frozenset({"migliore", "peggiore", "maggiore", "minore", "maggiormente"}),
     "es": frozenset({"mejor", "peor", "mayor", "menor"}),
 }
 """Besides the degree words (core.engine.text.languages.DEGREE_WORDS), words that make the next
@@ -140,6 +146,8 @@ COMPARATIVES: dict[str, frozenset[str]] = {
 NOT_COMPARING: dict[str, frozenset[str]] = {"en": frozenset({"other", "rather"})}
 """Words before "than" that do not compare ("other than", "rather than")."""
 GERMAN_COMPARATIVE_ENDINGS = ("er", "ere", "eren", "erem", "erer", "eres")
+GERMAN_ADJECTIVE_ENDINGS = ("em", "en", "er", "es", "e")
+"""The endings of a German adjective before its noun, "e" last: "blaues" ends in "es", not "s"."""
 
 
 LESS_WORDS = frozenset({"less", "fewer", "weniger", "moins", "meno", "menos"})
@@ -175,14 +183,33 @@ class Comparison:
     """The stems of its language's degree words ("more", "moins"), which ``less`` reads."""
 
 
-def _compares(tokens: list[Token], index: int, base: str) -> bool:
-    """Whether the "than" word at ``index`` ends a comparison (see the module's docstring)."""
+def _than_words(tokens: list[Token], text: str, base: str) -> dict[int, int]:
+    """The positions of the "than" words of a sentence's ``tokens``, each with where the second side
+    it opens begins: after it, or at it for one cut short (ELIDED_THAN), whose token is the word it
+    is joined to."""
+    than, elided = THAN.get(base, frozenset()), ELIDED_THAN.get(base, frozenset())
+    found = {}
+    for i, t in enumerate(tokens):
+        if t.norm in than:
+            found[i] = i + 1
+        elif elided and normalise_word(text[t.start : t.end]).partition("'")[0] in elided:
+            found[i] = i
+    return found
+
+
+def _compares(tokens: list[Token], clauses: list[int], index: int, thans: Collection[int], base: str) -> bool:
+    """Whether the "than" word at ``index`` ends a comparison (see the module's docstring): outside
+    English, it is the first "than" word after a degree word or a comparative of its clause; a later
+    one opens what follows ("più della luce del sole", "más que la luz que …")."""
     if base == "en":
         return index > 0 and tokens[index - 1].norm not in NOT_COMPARING["en"]
     degree = DEGREE_WORDS.get(base, frozenset()) | COMPARATIVES.get(base, frozenset())
-    clause = tokens[index].clause
-    earlier = [t for t in tokens[:index] if t.clause == clause]
-    return any(t.norm in degree or (base == "de" and _german_comparative(t.norm)) for t in earlier)
+    for i in range(index - 1, -1, -1):
+        if clauses[i] != clauses[index] or i in thans:
+            return False
+        if tokens[i].norm in degree or (base == "de" and _german_comparative(tokens[i].norm)):
+            return True
+    return False
 
 
 def _german_comparative(word: str) -> bool:
@@ -191,26 +218,67 @@ def _german_comparative(word: str) -> bool:
     return len(word) > 4 and word.endswith(GERMAN_COMPARATIVE_ENDINGS) and lemma("de", word) != word
 
 
-def comparison_sides(tokens: tuple[Token, ...] | list[Token], base: str) -> Comparison | None:
-    """``tokens``: one sentence. None unless it has exactly one comparing "than" with content words
-    on both sides of it in its clause. A clause that a connective opens after another clause
-    ("ice floats because it is less dense than water", "weil es eine geringere Dichte als Wasser
-    hat") compares what the sentence named before it, so those words are on its first side too."""
+def _comparison_clauses(tokens: list[Token], text: str, base: str) -> list[int]:
+    """The clause of each of a sentence's ``tokens`` for reading a comparison: a German comma
+    between two adjectives of one noun opens none ("Blaues, kurzwelliges Licht wird stärker
+    gestreut als rotes, langwelliges Licht"). Read as clauses of their own, the adjectives would
+    fall off the comparison's sides: a fact without "blau" is not what "rotes Licht wird stärker
+    gestreut als blaues" swaps."""
+    clauses = [t.clause for t in tokens[:1]]
+    for i, (previous, token) in enumerate(pairwise(tokens)):
+        joined = token.clause == previous.clause or (
+            base == "de" and _german_attributes(previous, token, text, opens=i == 0)
+        )
+        clauses.append(clauses[-1] if joined else token.clause)
+    return clauses
+
+
+def _german_attributes(first: Token, second: Token, text: str, opens: bool) -> bool:
+    """Only a comma stands between two content words with the same adjective ending, the second
+    written small (a German noun is capitalised), the first too unless it ``opens`` the sentence."""
+    if first.stop or second.stop or text[first.end : second.start].strip() != ",":
+        return False
+    if not text[second.start].islower() or not (opens or text[first.start].islower()):
+        return False
+    ending = _adjective_ending(first.norm)
+    return ending is not None and ending == _adjective_ending(second.norm)
+
+
+def _adjective_ending(word: str) -> str | None:
+    """The adjective ending a word of more than two letters besides it has, if any."""
+    return next((e for e in GERMAN_ADJECTIVE_ENDINGS if word.endswith(e) and len(word) > len(e) + 2), None)
+
+
+def comparison_sides(tokens: tuple[Token, ...] | list[Token], base: str, text: str) -> Comparison | None:
+    """``tokens``: one sentence of ``text``. None unless it has exactly one comparing "than" with
+    content words on both sides of it in its clause. A clause that a connective or a comma opens
+    after another clause ("ice floats because it is less dense than water", "weil es eine geringere
+    Dichte als Wasser hat", "blue light, which has a short wavelength, is scattered more than red
+    light") compares what the sentence named before it, so those words are on its first side too;
+    they take no word off its second side ("der Himmel ist blau, weil rotes Licht stärker gestreut
+    wird als blaues" compares red light with blue)."""
     tokens = list(tokens)
-    than = THAN.get(base, frozenset())
-    markers = [i for i, t in enumerate(tokens) if t.norm in than and _compares(tokens, i, base)]
+    clauses = _comparison_clauses(tokens, text, base)
+    thans = _than_words(tokens, text, base)
+    markers = [i for i in thans if _compares(tokens, clauses, i, thans, base)]
     if len(markers) != 1:
         return None
     index = markers[0]
-    clause = tokens[index].clause
-    opening = next(i for i, t in enumerate(tokens) if t.clause == clause)
-    continues = opening > 0 and tokens[opening].norm in CLAUSE_CONNECTIVES.get(base, frozenset())
+    clause = clauses[index]
+    opening = clauses.index(clause)
+    continues = opening > 0 and (
+        tokens[opening].norm in CLAUSE_CONNECTIVES.get(base, frozenset())
+        or "," in text[tokens[opening - 1].end : tokens[opening].start]
+    )
 
-    def side(part: list[Token], earlier: bool = False) -> set[str]:
-        return {t.stem for t in part if (t.clause == clause or earlier) and not (t.stop or t.negation)}
+    def side(part: range) -> set[str]:
+        return {
+            t.stem for t in (tokens[i] for i in part if clauses[i] == clause) if not (t.stop or t.negation)
+        }
 
-    before, after = side(tokens[:index], continues), side(tokens[index + 1 :])
-    here, there = frozenset(before - after), frozenset(after - before)
+    before, after = side(range(opening, index)), side(range(thans[index], len(tokens)))
+    named = {t.stem for t in tokens[:opening] if not (t.stop or t.negation)} if continues else set()
+    here, there = frozenset((before | named) - after), frozenset(after - before)
     before_than = tokens[opening:index]
     less = any(t.norm in LESS_WORDS for t in before_than) != any(
         _low_comparative(before_than, i, base) for i in range(len(before_than))
@@ -234,7 +302,9 @@ def _low_comparative(tokens: list[Token], index: int, base: str) -> bool:
 
 def sentence_comparisons(analysis: Analysis, limit: int | None = None) -> tuple[Comparison, ...]:
     """The comparisons the first ``limit`` sentences of a text make."""
-    found = (comparison_sides(tokens, analysis.base) for tokens in sentence_tokens(analysis, limit))
+    found = (
+        comparison_sides(tokens, analysis.base, analysis.text) for tokens in sentence_tokens(analysis, limit)
+    )
     return tuple(c for c in found if c is not None)
 
 

@@ -441,6 +441,56 @@ def test_than_compares_only_where_it_compares() -> None:
 
 
 @pytest.mark.parametrize(
+    ("base", "text", "before", "after"),
+    [
+        # a comma between two adjectives of one noun keeps them on their side
+        (
+            "de",
+            "Blaues, kurzwelliges Licht wird viel stärker gestreut als rotes, langwelliges Licht.",
+            {"blau", "kurzwell", "stark", "streu"},
+            {"rot", "langwell"},
+        ),
+        # "than" cut short before a vowel, or joined to an article
+        (
+            "fr",
+            "La lumière rouge est plus diffusée qu'une lumière bleue.",
+            {"roug", "plus", "diffus"},
+            {"bleu"},
+        ),
+        ("it", "L'olio è meno denso dell'acqua.", {"oli", "men", "dens"}, {"acqua"}),
+        (
+            "it",
+            "La luce blu viene diffusa più della luce rossa del tramonto.",
+            {"blu", "più"},
+            {"ross", "tramont"},
+        ),
+        # the first "than" word after the degree word compares; a later one opens what follows
+        ("es", "La luz azul se dispersa más que la luz que viene del sol.", {"azul", "mas"}, {"sol"}),
+        # what a sentence names before a connective takes no word off the second side
+        (
+            "de",
+            "Der Himmel ist blau, weil rotes Licht stärker gestreut wird als blaues.",
+            {"himmel", "rot", "stark"},
+            {"blau"},
+        ),
+    ],
+)
+def test_a_comparisons_sides_reach_its_things_in_every_form(
+    base: str, text: str, before: set[str], after: set[str]
+) -> None:
+    (compared,) = sentence_comparisons(analyse(text, base))
+    assert before <= compared.before and after <= compared.after
+    assert not (before & compared.after or after & compared.before)
+
+
+def test_a_comma_between_clauses_still_ends_a_comparisons_side() -> None:
+    (compared,) = sentence_comparisons(
+        analyse("Eis ist leichter als Wasser, schwimmendes Eis schmilzt.", "de")
+    )
+    assert compared.after == {"wass"}
+
+
+@pytest.mark.parametrize(
     ("base", "fact", "exchanged_words", "right"),
     [
         (
