@@ -67,6 +67,9 @@ def serve_process(tmp_path: Path) -> Iterator[HungRemote]:
                         f"serve did not start: {process.stderr.read().decode()[-2000:]}"
                     ) from None
                 time.sleep(0.1)
+        # the first judgement or chat waits for the text models: loaded now, not in a timed test
+        for path in ("/tutor/healthcheck/chat", "/tutor/healthcheck"):
+            httpx.get(f"{base_url}{path}", timeout=60, verify=tls_context())
         yield HungRemote(process, base_url, token)
     finally:
         process.send_signal(signal.SIGCONT)

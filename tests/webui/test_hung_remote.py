@@ -21,8 +21,8 @@ from tests.webui.hung_remote import HungRemote, serve_process
 
 pytestmark = pytest.mark.process
 
-SLACK = 3.0
-"""What a loaded machine may add to a deadline."""
+SLACK = 5.0
+"""What a loaded machine (two test workers and the remote's process on two cores) may add."""
 
 
 @pytest.fixture(scope="module")

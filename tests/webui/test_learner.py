@@ -35,6 +35,17 @@ async def test_a_learner_answers_and_reads_the_feedback_a_learner_should_see(use
     assert record.userId.startswith("learner-")
 
 
+async def test_a_learner_reads_the_hint_of_a_missing_concept_never_its_name(user: User) -> None:
+    await user.open("/learn/default/ff-bulb-circuit-en")
+    user.find(marker="answer").type("I connect the bulb with a single wire to the battery.")
+    user.find("Get feedback").click()
+    await user.should_see("WRONG", retries=SLOW)
+    await user.should_see("What happens inside the bulb when a current passes through it?")  # the hint
+    await user.should_see("A single wire suffices")  # the misconception the answer shows is named
+    await user.should_not_see("Current heats the filament")  # the missing concepts are not
+    await user.should_not_see("Closed circuit")
+
+
 async def test_a_learner_chats_with_the_tutor_of_the_task_beside_it(user: User) -> None:
     await user.open("/learn/default/ff-bulb-circuit-en")
     await user.should_see("Ask the tutor…")

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from nicegui import ui
 
 from core.api import AspectType, ChatTurn, Correctness, EndUserRating, Feedback, FeedbackItem, TaskBase
+from core.client.learner import learner_result
 from webui.components.answer_text import answer_html, sample_solution_text
 from webui.components.gold import gold_bar
 from webui.components.rating import rating_bar
@@ -29,6 +30,8 @@ def feedback_view(
     """The feedback as an author reads it; ``for_learner`` leaves out what only authors need (the
     interaction id, the sample solution, the gold-answer bar)."""
     result = feedback.result
+    if for_learner:  # no missing concept named, no sample solution (core.client.learner)
+        result = learner_result(task, result, _("Something the task asks for is still missing."))
     verdict = result.points.verdict
     with ui.card().classes("w-full gap-3").props("flat bordered"):
         with ui.row().classes("w-full items-center gap-3"):

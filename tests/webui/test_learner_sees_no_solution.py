@@ -1,0 +1,107 @@
+"""A learner never reads the solution: not in the sample solution, not in the name or description
+of a concept the answer is missing (DESIGN.md). Every task type's feedback is drawn for a learner
+and every text on the page (labels, chips, badges, tooltips, the marked answer's titles) is
+searched for the words of the solution that the learner could not have read elsewhere."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from nicegui import ui
+from nicegui.testing import User
+
+from core.api import AspectType, ComputeTaskFeedbackRequest, TaskBase
+from core.auth import local_principal
+from core.client.learner import aspect_definitions
+from core.config import Settings
+from core.service.local import LocalService
+from tests.webui import harness
+from tests.webui.helpers import SLOW
+from webui.components.answer_text import answer_excerpt, sample_solution_text
+from webui.components.feedback_view import feedback_view
+from webui.context import Studio
+
+ANSWERS: list[tuple[str, dict[str, Any]]] = [
+    ("ff-bulb-circuit-en", {"content": "You connect the bulb with a single wire to the battery."}),
+    ("ff-bulb-circuit-en", {"content": "The circuit must be closed with both poles."}),
+    ("mc-photosynthesis-en", {"selectedIndex": 0}),
+    ("mr-renewable-energy-en", {"selected": [True, False, False, False, False]}),
+    ("blanks-water-cycle-en", {"blanks": [{"content": c} for c in ("x", "", "rain", "90")]}),
+    ("choices-english-tenses-en", {"choices": [{"content": c} for c in ("go", "played", "")]}),
+    (
+        "sim-parent-teacher-en",
+        {
+            "messages": [
+                {"role": "assistant", "content": "Good evening. You wanted to see me about Sam?"},
+                {"role": "user", "content": "Yes. Your child is doing fine, I think."},
+            ]
+        },
+    ),
+]
+WORD = re.compile(r"[^\W\d_]{4,}")
+
+
+def words(*texts: str | None) -> set[str]:
+    return {w.casefold() for text in texts if text for w in WORD.findall(text)}
+
+
+def readable_anyway(task: TaskBase, answer: dict[str, Any], result: Any) -> set[str]:
+    """Words a learner reads without any feedback, or in what the author wrote for learners: the
+    task as shown (title, statement, options, scenario), the answer, the hints of the aspects, and
+    the feedback the author wrote for the parts the engine commented on."""
+    parts: list[str | None] = [task.title, task.problemStatement, answer_excerpt(task, answer)]
+    parts += [t.get("content") for t in answer.get("messages", [])]
+    parts += [
+        getattr(task, "scenarioDescription", None),
+        getattr(getattr(task, "persona", None), "name", None),
+    ]
+    parts += [getattr(getattr(task, "persona", None), "description", None)]
+    parts += [o.content for o in getattr(task, "options", [])]
+    parts += [o for c in getattr(task, "choices", []) for o in c.options]
+    parts += [a.message for a in aspect_definitions(task)]
+    parts += [f"{d.aspect.name} {d.aspect.description}" for d in result.allAspects]  # in the answer
+    commented = {getattr(c, "index", None) for item in result.feedback for c in item.context}
+    for part_list in ("options", "blanks", "choices"):
+        parts += [p.feedback for i, p in enumerate(getattr(task, part_list, [])) if i in commented]
+    return words(*parts)
+
+
+def solution_words(task: TaskBase, result: Any) -> set[str]:
+    """The sample solution and the concepts the answer lacks, by name and description."""
+    detected = {d.aspect.name for d in result.allAspects}
+    missing = [a for a in aspect_definitions(task) if a.type is AspectType.CONCEPT and a.name not in detected]
+    return words(sample_solution_text(task, result), *(f"{a.name} {a.description}" for a in missing))
+
+
+def shown_text(user: User) -> str:
+    texts = []
+    for element in user.current_layout.descendants():
+        texts += [str(getattr(element, "text", "") or ""), str(getattr(element, "content", "") or "")]
+        texts += [str(v) for v in element.props.values() if isinstance(v, str)]
+    return "\n".join(texts)
+
+
+@pytest.mark.parametrize(("task_id", "answer"), ANSWERS, ids=[f"{t}-{i}" for i, (t, _) in enumerate(ANSWERS)])
+async def test_a_learner_reads_no_word_of_the_solution_the_answer_did_not_contain(
+    user: User, task_id: str, answer: dict[str, Any]
+) -> None:
+    service = LocalService(harness.runtime, local_principal("default"))
+    task = (await service.get_task("default", task_id)).definition
+    request = ComputeTaskFeedbackRequest(
+        userId="learner-x", tenantId="default", taskType=task.task_type, answer=answer
+    )
+    feedback = await service.compute_feedback_for_task(task_id, request)
+    studio = Studio(Settings(), lambda connection: None)  # type: ignore[arg-type,return-value]
+
+    @ui.page("/test/learner-feedback")
+    def page() -> None:
+        feedback_view(studio, task, feedback, for_learner=True)
+
+    await user.open("/test/learner-feedback")
+    await user.should_see("Rate this feedback", retries=SLOW)
+    shown = words(shown_text(user))
+    leaked = (solution_words(task, feedback.result) - readable_anyway(task, answer, feedback.result)) & shown
+    assert not leaked, f"a learner reads {sorted(leaked)}"
+    assert feedback.result.feedback, "the answer gets feedback items to read"
