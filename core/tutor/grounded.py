@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from core.api import (
@@ -50,13 +50,28 @@ from core.engine.text.languages import base_of
 from core.engine.text.segment import sentences
 from core.engine.text.tokens import analyse
 from core.tutor.base import PlannedEngine, Turn
-from core.tutor.glossary import look_up
+from core.tutor.glossary import lemmas, look_up
 from core.tutor.intent import Intent, Reading, read_message
 from core.tutor.leak_guard import LeakGuard, solution_texts
-from core.tutor.progress import TASK_WIDE, Progress
+from core.tutor.progress import TASK_WIDE, Progress, hint_mark
 
 RUNGS = ("where_to_look", "guiding_question", "contrast", "worked_example")
-"""The hints about one concept, in the order they are given; the last one repeats."""
+"""The hints about one concept, in the order they are given."""
+HELPED: dict[Intent, tuple[str, str]] = {
+    Intent.STUCK: ("stuck", "stuck"),
+    Intent.GO_ON: ("go_on", "go_on"),
+    Intent.KEY_WORDS: ("key_words", "key_words"),
+    Intent.HINT_REQUEST: ("hint_request", "give_hint"),
+    Intent.CONFUSED: ("rephrase", "rephrase"),
+}
+"""A learner who is stuck, waits for more or asks for help: (the reply's opening, the move); each
+of them moves the hint forward."""
+RECENT_REPLIES = 4
+RECENT_ATTEMPTS = 20
+"""The tutor's messages and the learner's the service's leak guard judges a reply with
+(core.service.tutors, which this layer does not import)."""
+PHRASINGS = 6
+"""Phrasing variants tried for a reply that would repeat an earlier message (2 × 3 phrasings)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,6 +212,17 @@ def is_keyword_list(message: str, base: str) -> bool:
     return short_items or no_function_words
 
 
+def _within(guess: str, task: TaskBase, base: str) -> bool:
+    """Every word of a guess is a word of the task's answer ("the filament"): right as far as it
+    goes, though it states no whole idea; a word the answer does not use ("open") makes it wrong."""
+    words = {t.feature for t in analyse(guess, base).content}
+    texts = [*solution_texts(task)]
+    for aspect in _declared_aspects(task):
+        if aspect.type is AspectType.CONCEPT:
+            texts += aspect.cues
+    return bool(words) and words <= {t.feature for text in texts for t in analyse(text, base).content}
+
+
 def fingerprint(text: str, base: str) -> str:
     """Equal for the same attempt written again (order, case and inflection aside)."""
     return hashlib.sha1(" ".join(sorted(set(_content(text, base)))).encode()).hexdigest()[:16]
@@ -204,7 +230,8 @@ def fingerprint(text: str, base: str) -> str:
 
 def where_to_look(task: TaskBase, aspect: AspectDefinition | None, base: str) -> str:
     """The sentence of the problem statement that shares most words with what the aspect means
-    (its name and description; its cues are how a learner might say it, not what it is about).
+    (its name and description; its cues are how a learner might say it, not what it is about),
+    word by lemma: a stem joins words apart (French "filament" and "fils" are both "fil").
 
     Ties, a statement sharing no word with the aspect included, go to the later sentence: a
     statement sets the scene first and asks last, and the question is where every concept is asked
@@ -216,8 +243,8 @@ def where_to_look(task: TaskBase, aspect: AspectDefinition | None, base: str) ->
         return statement
     if aspect is None:
         return spans[-1].text(statement)
-    target = set(_content(f"{aspect.name} {aspect.description}", base))
-    shared = [len(set(_content(s.text(statement), base)) & target) for s in spans]
+    target = lemmas(f"{aspect.name} {aspect.description}", base)
+    shared = [len(lemmas(s.text(statement), base) & target) for s in spans]
     best = max(range(len(spans)), key=lambda i: (shared[i], i))
     return spans[best].text(statement)
 
@@ -230,6 +257,9 @@ class Planner:
     task: TaskBase
     progress: Progress
     variant: int
+    said: tuple[str, ...] = ()
+    """Every message the tutor has said in this conversation, oldest first."""
+    guard: LeakGuard | None = None
 
     @property
     def base(self) -> str:
@@ -254,7 +284,14 @@ class Planner:
         current = next((a for a in missing if a.name == self.progress.focus), None)
         return current or (missing[0] if missing else None)
 
-    def hint(self, aspect: AspectDefinition | None, rung: int) -> str:
+    def examples(self) -> list[str]:
+        """The worked examples of other topics, in the conversation's language."""
+        found = (
+            self.turn.catalogue.phrasing(self.turn.language, "tutor.hint_worked_example", i) for i in range(6)
+        )
+        return list(dict.fromkeys(found))
+
+    def hint(self, aspect: AspectDefinition | None, rung: int, example: int = 0) -> str:
         """The hint of ``rung`` about ``aspect`` (None: the task as a whole)."""
         rung = min(rung, len(RUNGS) - 1)
         excerpt = where_to_look(self.task, aspect, self.base)
@@ -266,7 +303,18 @@ class Planner:
             return self.say("hint_guiding_question", excerpt=excerpt)
         if RUNGS[rung] == "contrast":
             return self.say("hint_contrast", excerpt=excerpt)
-        return self.say("hint_worked_example")
+        examples = self.examples()
+        return examples[example % len(examples)]
+
+    def hint_mark(self, aspect: AspectDefinition | None, rung: int, example: int) -> str:
+        """What the hint says, whatever its phrasing: two concepts pointing at the same sentence of
+        the task give one hint, not two."""
+        kind = RUNGS[rung]
+        if kind == "worked_example":
+            return hint_mark(kind, str(example))
+        if kind == "guiding_question" and aspect is not None and aspect.message:
+            return hint_mark(kind, aspect.message)
+        return hint_mark(kind, where_to_look(self.task, aspect, self.base))
 
     def gap_hint(self, gap: int) -> str:
         """A hint about one gap of a blanks task: the author's feedback on it, else where it is."""
@@ -276,21 +324,90 @@ class Planner:
         return self.say("hint_gap", number=gap) + (f" {feedback}" if feedback else "")
 
     def current_hint(self) -> str:
-        """The hint the learner has now, said again (after a question, a demand, a lost learner)."""
-        if not self.progress.attempts:
-            return self.say("hint_ask_tried")
-        aspect = self.focus()
-        key = aspect.name if aspect else TASK_WIDE
-        return self.hint(aspect, max(self.progress.given(key) - 1, 0))
+        """The hint the learner has now, said again (after a question, a demand, an attempt said
+        again): in another phrasing, or as a reminder of it; a hint about a concept the learner has
+        shown since is out of date, so the next one comes instead."""
+        last = self.progress.last
+        if last is None:
+            return self.say("hint_ask_tried") if not self.progress.attempts else self.next_hint()
+        name, rung, example = last
+        missing = {a.name: a for a in self.missing_concepts()}
+        if name != TASK_WIDE and name not in missing:
+            return self.next_hint()
+        text = self.hint(missing.get(name), int(rung), int(example))
+        return self.say("hint_again", hint=text) if any(text in m for m in self.said) else text
+
+    def advance(self) -> str | None:
+        """The next hint nobody has had yet: up the focus concept's ladder (where to look → the
+        question the concept answers → a contrast with the learner's answer → a worked example of
+        another topic), then up the next missing concept's, then the worked examples left; None
+        when every hint has been given.
+
+        A rung is passed when its hint was given, or its content was (two concepts pointing at one
+        sentence of the task); the contrast waits for an answer to contrast ("what your answer
+        says"), and a hint the leak guard would stop waits until the learner has said more."""
+        focus = self.focus()
+        concepts = [focus] + [a for a in self.missing_concepts() if focus is None or a.name != focus.name]
+        examples = range(len(self.examples()))
+        told = self.progress.told
+        for aspect in concepts:
+            key = aspect.name if aspect else TASK_WIDE
+            for rung, kind in enumerate(RUNGS):
+                step = hint_mark("step", f"{key}/{kind}")
+                if step in told or (kind == "contrast" and not self.progress.attempts):
+                    continue
+                example = next((e for e in examples if self.hint_mark(aspect, rung, e) not in told), 0)
+                mark = self.hint_mark(aspect, rung, example)
+                if mark in told:
+                    self.progress.record(step)
+                    continue
+                text = self.hint(aspect, rung, example)
+                if not self.safe(text):
+                    continue
+                self.progress.record(step)
+                self.progress.record(mark)
+                self.progress.climb(key)
+                self.progress.focus = aspect.name if aspect else None
+                self.progress.last = [key, rung, example]
+                return text
+        for example in examples:
+            if self.progress.record(self.hint_mark(None, len(RUNGS) - 1, example)):
+                self.progress.last = [TASK_WIDE if focus is None else focus.name, len(RUNGS) - 1, example]
+                return self.hint(focus, len(RUNGS) - 1, example)
+        return None
+
+    def safe(self, hint: str) -> bool:
+        """The hint passes the leak guard as the service will judge it, with the tutor's last
+        messages and the learner's: an author's guiding question may say what a cue says ("What
+        happens in the bulb when current flows through it?"), and a hint the guard would stop is
+        a hint the learner never gets; the next rung is given instead."""
+        if self.guard is None:
+            learner = [m.content for m in self.turn.history if m.role == "user"][-RECENT_ATTEMPTS:]
+            self.guard = LeakGuard.for_task(
+                self.task, self.turn.language, self.said[-RECENT_REPLIES:], [*learner, self.turn.message]
+            )
+        return self.guard.check(hint) is None
 
     def next_hint(self) -> str:
-        """After a new attempt: the next rung about the focus concept (a new focus starts at 0)."""
-        aspect = self.focus()
-        key = aspect.name if aspect else TASK_WIDE
-        rung = self.progress.given(key)
-        self.progress.climb(key)
-        self.progress.focus = aspect.name if aspect else None
-        return self.hint(aspect, rung)
+        """The next hint (see :meth:`advance`), or, once every hint is given, "that was all"."""
+        hint = self.advance()
+        return hint if hint is not None else self.say("out_of_hints")
+
+    def helped(self, opening: str, move: str) -> tuple[list[str], dict[str, Any]]:
+        """A reply to a learner who is stuck or waits for more: the next hint after ``opening``;
+        once every hint is given, only that."""
+        hint = self.advance()
+        if hint is None:
+            return [self.say("out_of_hints")], {"move": move, "rung": None}
+        return [f"{self.say(opening)} {hint}"], {"move": move, "rung": self.rung()}
+
+    def rung(self) -> str | None:
+        """The last hint given, for the debug log: concept/rung[/example]."""
+        if self.progress.last is None:
+            return None
+        key, rung, example = self.progress.last
+        suffix = f"/{example}" if RUNGS[int(rung)] == "worked_example" else ""
+        return f"{key}/{RUNGS[int(rung)]}{suffix}"
 
     # --- moves ---------------------------------------------------------------------------------------
 
@@ -324,7 +441,7 @@ class Planner:
             # Every concept said, over several messages: what is left is to write them as one answer
             # (no opening: "let's see what is still missing" would say the opposite).
             return [self.say("put_together", shown=", ".join(self.progress.shown))], {"move": "put_together"}
-        return [m for m in (opening, self.next_hint()) if m], {"move": "hint"}
+        return [m for m in (opening, self.next_hint()) if m], {"move": "hint", "rung": self.rung()}
 
     def opening(self, diagnosis: Diagnosis | None, new: list[str], reading: Reading) -> str | None:
         """What the tutor makes of an attempt that is not right yet."""
@@ -353,6 +470,8 @@ class Planner:
     def reply(self, reading: Reading, diagnosis: Diagnosis | None) -> tuple[list[str], dict[str, Any]]:
         """The messages of the reply and what the debug log says of the move."""
         intent = reading.intent
+        if intent is Intent.DONE_CHECK:
+            return self.done_check()
         if self.progress.solved and intent is not Intent.TERM_QUESTION:
             return [self.say("already_solved"), self.say("next_step")], {"move": "already_solved"}
         if intent is Intent.ATTEMPT:
@@ -368,16 +487,62 @@ class Planner:
             return [self.explain(reading.term or "")], {"move": "explain_term", "term": reading.term}
         if intent is Intent.WHY:
             return [self.why()], {"move": "why"}
-        if intent is Intent.CONFUSED:
-            return [self.say("rephrase"), self.current_hint()], {"move": "rephrase"}
-        if intent is Intent.HINT_REQUEST:
-            return [self.say("hint_request"), self.current_hint()], {"move": "give_hint"}
+        if intent in HELPED:
+            return self.helped(*HELPED[intent])
         if intent is Intent.PROBE:
-            return [self.say("probe")], {"move": "probe"}
+            return self.probe(reading)
         if intent is Intent.DEMAND:
             return [self.say("no_solution"), self.current_hint()], {"move": "no_solution"}
         welcome = self.say("welcome", title=self.task.display_title)
         return [welcome, self.current_hint()], {"move": "welcome"}
+
+    def done_check(self) -> tuple[list[str], dict[str, Any]]:
+        """ "Am I done?": yes once solved; else not yet, what the learner has, and where what is
+        still open is asked for in the task (never what it is)."""
+        move = {"move": "done_check"}
+        if self.progress.solved:
+            return [self.say("done_yes"), self.say("next_step")], move
+        shown = ", ".join(self.progress.shown)
+        if not self.progress.attempts and not shown:
+            return [self.say("done_nothing_yet"), self.current_hint()], move
+        missing = self.missing_concepts()
+        if shown and not missing:
+            return [self.say("done_put_together", shown=shown)], move
+        opening = self.say("done_not_yet_shown", shown=shown) if shown else self.say("done_not_yet")
+        return [
+            opening,
+            self.say("done_open", excerpt=where_to_look(self.task, self.focus(), self.base)),
+        ], move
+
+    def probe(self, reading: Reading) -> tuple[list[str], dict[str, Any]]:
+        """A yes/no guess: no when it is wrong (with the author's word on a misconception), "that is
+        part of it" when it is right but not the whole answer, naming nothing more; then the next
+        hint. A guess the tutor cannot judge (a gap of a blanks task) is asked for as an answer."""
+        guess = replace(self.turn, message=reading.guess or self.turn.message)
+        diagnosis = diagnose(guess)
+        if diagnosis is None:
+            return [self.say("probe")], {"move": "probe", "guess": None}
+        if diagnosis.answered:  # an option of a choice task
+            if diagnosis.correct:
+                self.progress.solved = True
+                return self.solved(), {"move": "solved"}
+            return self.guessed("no", self.say("probe_no"), diagnosis.note)
+        if diagnosis.misconceptions or diagnosis.opposite:
+            wrong = diagnosis.misconceptions[0] if diagnosis.misconceptions else None
+            why = (wrong.message or self.say("misconception", description=wrong.name)) if wrong else None
+            return self.guessed("no", self.say("probe_no"), why)
+        if diagnosis.shown or _within(guess.message, self.task, self.base):
+            self.progress.show([a.name for a in diagnosis.shown])
+            if self.progress.shown and not self.missing_concepts():
+                return [self.say("probe_all")], {"move": "probe", "guess": "all"}
+            return self.guessed("part", self.say("probe_part"))
+        return self.guessed("no", self.say("probe_no"))
+
+    def guessed(self, verdict: str, *said: str | None) -> tuple[list[str], dict[str, Any]]:
+        """The verdict on a guess and the next hint, in one message (a bare "No." said again and
+        again would be the same reply each time)."""
+        text = " ".join(m for m in (*said, self.next_hint()) if m)
+        return [text], {"move": "probe", "guess": verdict, "rung": self.rung()}
 
     def answer_question(self, diagnosis: Diagnosis | None) -> str:
         """A question about the task: a misconception in it is answered with the author's message
@@ -397,8 +562,6 @@ class Planner:
             usage = self.say("term_glossary_usage", sentence=entry.usage) if entry.usage else None
             parts = [self.say("term_glossary", term=term, explanation=entry.explanation), usage]
             return " ".join(p for p in (*parts, self.say("term_own_words")) if p)
-        if entry.usage is not None:
-            return self.say("term_in_task", term=term, sentence=entry.usage)
         return self.say("term_look_up")
 
     def why(self) -> str:
@@ -406,6 +569,18 @@ class Planner:
             return self.say("why_ask_tried")
         aspect = self.focus()
         return self.say("why_hint", excerpt=where_to_look(self.task, aspect, self.base))
+
+
+def _joined_where_said(messages: list[str], said: set[str]) -> list[str]:
+    """A message said before in the conversation ("I won't give you the solution.") joined to the
+    one after it, so that the reply has no message the learner has read already."""
+    out: list[str] = []
+    for message in messages:
+        if out and out[-1] in said:
+            out[-1] = f"{out[-1]} {message}"
+        else:
+            out.append(message)
+    return out
 
 
 def _last_reply(turn: Turn) -> list[str]:
@@ -430,13 +605,22 @@ class GroundedTutor(PlannedEngine):
         diagnosis = diagnose(turn) if reading.intent in (Intent.ATTEMPT, Intent.QUESTION) else None
         before = Progress.of(dict(turn.state))
         previous = _last_reply(turn)
-        for shift in range(3):  # a reply equal to the one before is said another way
+        said = tuple(m.content for m in turn.history if m.role == "assistant")
+        said_set = set(said)
+        best: tuple[int, list[str], dict[str, Any], Progress] | None = None
+        for shift in range(PHRASINGS):  # a reply that would repeat an earlier message is said another way
             progress = Progress.of(before.state())
             progress.turns += 1
-            planner = Planner(turn, turn.task, progress, variant=progress.turns + shift)
+            planner = Planner(turn, turn.task, progress, variant=progress.turns + shift, said=said)
             messages, move = planner.reply(reading, diagnosis)
-            if messages != previous:
+            messages = _joined_where_said(messages, said_set)
+            repeats = sum(m in said_set for m in messages) + len(messages) * (messages == previous)
+            if best is None or repeats < best[0]:
+                best = (repeats, messages, move, progress)
+            if not repeats:
                 break
+        assert best is not None
+        _, messages, move, progress = best
         debug = {
             "engine": self.name,
             "intent": reading.intent.value,

@@ -14,6 +14,8 @@ import re
 from dataclasses import dataclass
 from enum import StrEnum
 
+from core.engine.text.tokens import analyse
+
 
 class Intent(StrEnum):
     ATTEMPT = "attempt"
@@ -26,12 +28,25 @@ class Intent(StrEnum):
     GREETING = "greeting"
     CONFUSED = "confused"
     HINT_REQUEST = "hint_request"
-    """Asking for help or a hint ("give me a hint", "what should I write?"): the current hint."""
+    """Asking for help or a hint ("give me a hint", "what should I write?"): the next hint."""
+    STUCK = "stuck"
+    """"I don't know", "idk", "keine Ahnung": the learner has no idea yet; the next hint."""
+    GO_ON = "go_on"
+    """"ok", "go on", "weiter", "et après ?": the learner waits for the tutor; the next hint."""
+    KEY_WORDS = "key_words"
+    """"List the key words": they are the answer's words; no list, the next hint."""
+    DONE_CHECK = "done_check"
+    """"Am I done?", "is that right?": not yet (and what is open), or yes."""
     OFF_TOPIC = "off_topic"
 
 
 def _any(*patterns: str) -> re.Pattern[str]:
     return re.compile("|".join(f"(?:{p})" for p in patterns), re.IGNORECASE)
+
+
+def _each(*patterns: str) -> tuple[re.Pattern[str], ...]:
+    """Patterns tried one by one (each names the same group)."""
+    return tuple(re.compile(p, re.IGNORECASE) for p in patterns)
 
 
 DEMANDS: dict[str, re.Pattern[str]] = {
@@ -73,27 +88,37 @@ DEMANDS: dict[str, re.Pattern[str]] = {
 }
 """Asking for the answer, or for a way around the tutor: it never buys a hint."""
 
+_Q = r"[\"“‘'«„]?\s*"
+_UQ = r"\s*[\"”’'»“]?"
 TERM_QUESTIONS: dict[str, re.Pattern[str]] = {
     "en": _any(
-        r"\bwhat (?:does|do) (?:the word |the term )?[\"“‘']?(?P<a>[\w -]{2,40}?)[\"”’']? mean\b",
-        r"\bwhat(?: is|'s| are) (?:an? |the )?[\"“‘']?(?P<b>[\w -]{2,40}?)[\"”’']?\s*\?\s*$",
-        r"\bmeaning of (?:the word )?[\"“‘']?(?P<c>[\w -]{2,40}?)[\"”’']?\s*\??\s*$",
+        rf"\bwhat (?:does|do) (?:the word |the term )?{_Q}(?P<a>[\w -]{{2,40}}?){_UQ} mean\b",
+        rf"^\s*(?:so |and |but |ok,? )?what(?: is|'s|’s| are) (?:an? |the )?{_Q}(?P<b>[\w -]{{2,40}}?){_UQ}\s*\?\s*$",
+        rf"\bmeaning of (?:the word |the term )?{_Q}(?P<c>[\w -]{{2,40}}?){_UQ}\s*\??\s*$",
+        rf"^\s*(?:please )?(?:define|explain the (?:word|term)) {_Q}(?P<d>[\w -]{{2,40}}?){_UQ}\s*[?.!]*\s*$",
     ),
     "de": _any(
-        r"\bwas (?:bedeutet|heißt|heisst|meint) (?:das wort |der begriff )?[„\"“']?(?P<a>[\w -]{2,40}?)[“\"”']?\s*\?",
-        r"\bwas (?:ist|sind) (?:ein |eine |der |die |das )?[„\"“']?(?P<b>[\w -]{2,40}?)[“\"”']?\s*\?\s*$",
+        rf"\bwas (?:bedeutet|heißt|heisst|meint) (?:das wort |der begriff )?{_Q}(?P<a>[\w -]{{2,40}}?){_UQ}\s*\?",
+        rf"\bwas (?:ist|sind) (?:ein |eine |der |die |das )?{_Q}(?P<b>[\w -]{{2,40}}?){_UQ}\s*\?\s*$",
+        rf"\bwas (?:versteht man unter|ist mit) (?:einem |einer |dem |der |den )?{_Q}(?P<c>[\w -]{{2,40}}?){_UQ}"
+        r"(?: gemeint)?\s*\?\s*$",
     ),
     "fr": _any(
-        r"\bque (?:veut dire|signifie) (?:le mot )?[«\"“']?\s*(?P<a>[\w' -]{2,40}?)\s*[»\"”']?\s*\?",
-        r"\bqu'est-ce que (?:c'est )?(?:qu'|que )?(?:une? |le |la |les |l')?(?P<b>[\w -]{2,40}?)\s*\?\s*$",
+        rf"\bque (?:veut dire|signifie) (?:le mot |le terme )?{_Q}(?P<a>[\w'’ -]{{2,40}}?){_UQ}\s*\?",
+        rf"\bqu['’]est[- ]ce (?:que |qu['’])(?:c['’]est (?:que |qu['’])?)?(?:une? |le |la |les |l['’])?{_Q}"
+        rf"(?P<b>[\w -]{{2,40}}?){_UQ}\s*\?\s*$",
+        rf"\bc['’]est quoi (?:une? |le |la |les |l['’])?{_Q}(?P<c>[\w -]{{2,40}}?){_UQ}\s*\?\s*$",
+        rf"\b{_Q}(?P<d>[\w -]{{2,40}}?){_UQ},? (?:ça|ca) veut dire quoi\s*\?\s*$",
     ),
     "it": _any(
-        r"\b(?:cosa|che cosa) (?:significa|vuol dire|vuole dire) (?:la parola )?[«\"“']?(?P<a>[\w' -]{2,40}?)[»\"”']?\s*\?",
-        r"\b(?:che )?cos['’]è (?:una? |il |la |lo |l['’])?(?P<b>[\w -]{2,40}?)\s*\?\s*$",
+        rf"\b(?:cosa|che cosa|che) (?:significa|vuol dire|vuole dire) (?:la parola |il termine )?{_Q}"
+        rf"(?P<a>[\w'’ -]{{2,40}}?){_UQ}\s*\?",
+        rf"\b(?:che )?cos['’]è (?:una? |un['’]|il |la |lo |l['’])?{_Q}(?P<b>[\w -]{{2,40}}?){_UQ}\s*\?\s*$",
+        rf"\bcosa sono (?:i |le |gli )?{_Q}(?P<c>[\w -]{{2,40}}?){_UQ}\s*\?\s*$",
     ),
     "es": _any(
-        r"\bqué (?:significa|quiere decir) (?:la palabra )?[«\"“']?(?P<a>[\w -]{2,40}?)[»\"”']?\s*\?",
-        r"\bqué es (?:una? |el |la )?(?P<b>[\w -]{2,40}?)\s*\?\s*$",
+        rf"\bqu[ée] (?:significa|quiere decir) (?:la palabra |el término )?{_Q}(?P<a>[\w -]{{2,40}}?){_UQ}\s*\?",
+        rf"\bqu[ée] (?:es|son) (?:una? |el |la |los |las )?{_Q}(?P<b>[\w -]{{2,40}}?){_UQ}\s*\?\s*$",
     ),
 }
 """A question about what a word means; the named group holds the word."""
@@ -109,23 +134,148 @@ WHY: dict[str, re.Pattern[str]] = {
 
 CONFUSED: dict[str, re.Pattern[str]] = {
     "en": _any(
-        r"\b(?:i )?(?:don't|do not|dont) (?:understand|get (?:it|this|that)|know)\b",
-        r"\b(?:confus\w*|no idea|lost|stuck|makes no sense|this is (?:stupid|hard|too hard)|i give up)\b",
+        r"\b(?:i )?(?:don't|do not|dont|didn't|did not) (?:understand|get (?:it|this|that))\b",
+        r"\b(?:confus\w*|makes no sense|what do you mean|this is (?:stupid|hard|too hard))\b",
     ),
     "de": _any(
         r"\b(?:verstehe?|kapiere?|check\w*) (?:ich )?(?:das |es |den hinweis )?(?:nicht|nich)\b",
-        r"\b(?:keine ahnung|versteh\w* nur bahnhof|verwirr\w*|zu schwer|ich geb\w* auf|blöd)\b",
+        r"\b(?:versteh\w* nur bahnhof|verwirr\w*|zu schwer|blöd|was meinst du)\b",
     ),
     "fr": _any(
         r"\b(?:je )?(?:ne )?(?:comprends|pige) (?:pas|rien)\b",
-        r"\b(?:perdu|aucune idée|trop dur|j'abandonne)\b",
+        r"\b(?:perdu\w*|trop dur|trop difficile|tu veux dire quoi)\b",
+    ),
+    "it": _any(r"\bnon (?:capisco|ho capito)\b", r"\b(?:confus\w*|troppo difficile|cosa intendi)\b"),
+    "es": _any(
+        r"\bno (?:entiendo|lo entiendo|comprendo)\b", r"\b(?:confundid\w*|muy difícil|qué quieres decir)\b"
+    ),
+}
+"""The learner is lost or frustrated: encouragement and the next hint, another kind of help."""
+
+STUCK: dict[str, re.Pattern[str]] = {
+    "en": _any(
+        r"\bi (?:really |just |honestly |simply )?(?:(?:don'?t|do not) know|dunno|have no idea|have no clue)\b",
+        r"\b(?:idk|dunno|no idea|no clue|not a clue|not sure|i'?m stuck|i am stuck|stuck|i give up|i'?m lost)\b",
+        r"^\s*(?:i )?(?:don'?t|do not) know\b",
+        r"^\s*\?+\s*$",
+    ),
+    "de": _any(
+        r"\b(?:ich )?(?:weiß|weiss|weis) (?:es |das )?(?:echt |wirklich |halt )?(?:nicht|nich|net)\b",
+        r"\b(?:keine ahnung|k\. ?a\.|kA|keinen plan|keine idee|ich komm\w* nicht weiter|ich steck\w* fest)\b",
+        r"\b(?:ich geb\w* auf|null plan|weiß nicht weiter|weiss nicht weiter)\b",
+        r"^\s*\?+\s*$",
+    ),
+    "fr": _any(
+        r"\b(?:je )?(?:ne )?(?:sais|sait) (?:vraiment |pas du tout |pas trop )?(?:pas|rien)\b",
+        r"\b(?:j['’]en sais rien|j['’]sais pas|chais pas|sais pas|aucune idée|pas d['’]idée|aucune piste)\b",
+        r"\b(?:je (?:suis )?bloqu\w*|je sèche|j['’]abandonne)\b",
+        r"^\s*\?+\s*$",
     ),
     "it": _any(
-        r"\bnon (?:capisco|ho capito|so)\b", r"\b(?:confus\w*|nessuna idea|troppo difficile|mi arrendo)\b"
+        r"\bnon (?:lo )?(?:so|saprei)\b",
+        r"\b(?:boh|nessuna idea|non ne ho idea|non ho idea|sono bloccat\w*|mi arrendo)\b",
+        r"^\s*\?+\s*$",
     ),
-    "es": _any(r"\bno (?:entiendo|lo entiendo|sé)\b", r"\b(?:confundid\w*|ni idea|muy difícil|me rindo)\b"),
+    "es": _any(
+        r"\bno (?:lo )?s[ée]\b",
+        r"\b(?:ni idea|no tengo (?:ni )?idea|estoy atascad\w*|estoy bloquead\w*|me rindo)\b",
+        r"^\s*[¿?]+\s*$",
+    ),
 }
-"""The learner is lost or frustrated: rephrase, encourage, do not climb."""
+"""The learner has no idea yet ("I don't know"): the next hint, never "tell me your idea" again.
+Read only where little else is said: "I don't know, maybe the circuit is closed" is an attempt."""
+STUCK_REST_WORDS = 2
+"""At most this many content words besides the phrase ("I don't know why the bulb lights up")."""
+
+GO_ON: dict[str, re.Pattern[str]] = {
+    "en": _any(
+        r"^\W*(?:ok(?:ay)?|k|alright|all right|fine|sure|yes|yeah|yep|no|nope|got it|i see|right|cool|thanks?"
+        r"|thank you|go on|go ahead|continue|carry on|keep going|next|more|another one|and (?:now|then)|"
+        r"what now|then what|what next|and next|next (?:hint|step)|another hint|one more hint)"
+        r"(?:[\s,.!]+(?:please|then|so|thanks))*[\s.!?…]*$",
+    ),
+    "de": _any(
+        r"^\W*(?:ok(?:ay)?|gut|alles klar|klar|ja|nein|danke|verstanden|aha|weiter|mach weiter|und (?:jetzt|dann|nun)"
+        r"|was jetzt|wie weiter|und weiter|nächster (?:tipp|schritt)|noch ein (?:tipp|hinweis))"
+        r"(?:[\s,.!]+(?:bitte|danke|dann))*[\s.!?…]*$",
+    ),
+    "fr": _any(
+        r"^\W*(?:ok(?:ay)?|d['’]accord|oui|non|merci|compris|vas-y|vas y|continue|continuons|la suite|ensuite"
+        r"|et (?:après|maintenant|ensuite|alors)|encore|indice suivant|un autre indice)"
+        r"(?:[\s,.!]+(?:s['’]il te plaît|stp|merci|alors))*[\s.!?…]*$",
+    ),
+    "it": _any(
+        r"^\W*(?:ok(?:ay)?|va bene|sì|si|no|grazie|capito|continua|vai avanti|avanti|e (?:poi|adesso|ora)"
+        r"|e dopo|un altro (?:suggerimento|indizio))(?:[\s,.!]+(?:per favore|grazie|allora))*[\s.!?…]*$",
+    ),
+    "es": _any(
+        r"^\W*(?:ok(?:ay)?|vale|de acuerdo|sí|si|no|gracias|entendido|sigue|continúa|continua|adelante"
+        r"|y (?:ahora|luego|después|despues)|otra pista)(?:[\s,.!]+(?:por favor|gracias|entonces))*[\s.!?…]*$",
+    ),
+}
+"""The learner waits for the tutor to go on ("ok", "go on"): the next hint."""
+
+KEY_WORDS: dict[str, re.Pattern[str]] = {
+    "en": _any(
+        r"\bkey ?(?:words?|terms?|concepts?|points?)\b",
+        r"\b(?:important|right|main|technical) (?:words|terms)\b",
+        r"\bwhich (?:words|terms) (?:do|should|must) i\b",
+        r"\blist (?:the |some )?(?:words|terms|vocabulary)\b",
+    ),
+    "de": _any(
+        r"\b(?:schlüssel|stich|fach|kern)(?:wörter|worte|wort|begriff\w*)\b",
+        r"\b(?:wichtige[n]?|richtige[n]?) (?:wörter|begriffe)\b",
+        r"\bwelche (?:wörter|begriffe)\b",
+    ),
+    "fr": _any(
+        r"\bmots?[- ]cl[ée]s?\b",
+        r"\b(?:mots|termes) (?:importants|clés|techniques)\b",
+        r"\bquels (?:mots|termes)\b",
+        r"\bvocabulaire\b",
+    ),
+    "it": _any(
+        r"\bparol[ae] chiave\b",
+        r"\b(?:parole|termini) (?:importanti|chiave|tecnici)\b",
+        r"\bquali (?:parole|termini)\b",
+    ),
+    "es": _any(
+        r"\bpalabras? clave\b",
+        r"\b(?:palabras|términos) (?:importantes|clave|técnicos)\b",
+        r"\bqu[ée] (?:palabras|términos)\b",
+    ),
+}
+"""Asking for the key words: they are the answer's words, so they are not listed."""
+
+DONE_CHECKS: dict[str, re.Pattern[str]] = {
+    "en": _any(
+        r"^\W*(?:so |and |now |ok,? )?(?:am i (?:done|finished|right|correct|there)(?: now| yet)?"
+        r"|have i (?:finished|got it|solved it|done it)(?: now)?|did i (?:get it|do it|solve it)(?: right)?"
+        r"|is (?:that|this|it|my answer) (?:right|correct|ok|okay|complete|enough|good|all|it|everything|fine)(?: now)?"
+        r"|is (?:that|this) the (?:right|correct) answer|is anything (?:still )?missing|what(?:'s| is) (?:still )?missing"
+        r"|what else|anything else|(?:is it )?done)\s*\?+\s*$",
+    ),
+    "de": _any(
+        r"^\W*(?:und |so |also )?(?:bin ich (?:fertig|durch)(?: jetzt)?|hab(?:e)? ich (?:es |das )?(?:richtig|geschafft)"
+        r"|hab(?:e)? ich recht|ist (?:das|es|meine antwort) (?:so )?(?:richtig|korrekt|vollständig|alles|genug|gut|ok)"
+        r"(?: so)?|stimmt (?:das|es)(?: so)?|fehlt (?:noch )?(?:etwas|was)|was fehlt(?: noch)?|passt das(?: so)?)\s*\?+\s*$",
+    ),
+    "fr": _any(
+        r"^\W*(?:et |alors )?(?:j['’]ai (?:fini|terminé|raison|bon|juste)|ai-je (?:fini|terminé|raison)"
+        r"|(?:est-ce que )?c['’]est (?:bon|juste|correct|tout|fini|complet|ça)|est-ce (?:bon|juste|correct)"
+        r"|ma réponse est(?:-elle)? (?:juste|correcte|complète|bonne)|il manque (?:encore )?quelque chose"
+        r"|qu['’]est-ce qui manque(?: encore)?|que manque-t-il(?: encore)?)\s*\?+\s*$",
+    ),
+    "it": _any(
+        r"^\W*(?:e |allora )?(?:ho (?:finito|ragione|fatto)|è (?:giusto|corretto|tutto|completo|abbastanza|così)"
+        r"|va bene così|la mia risposta è (?:giusta|corretta|completa)|manca (?:ancora )?qualcosa|cosa manca(?: ancora)?)"
+        r"\s*\?+\s*$",
+    ),
+    "es": _any(
+        r"^\W*(?:y |entonces )?(?:he terminado|terminé|ya está|ya terminé|está (?:bien|correcto|completo)|es correcto"
+        r"|es todo|tengo razón|mi respuesta es (?:correcta|completa)|falta algo|qué falta(?: todavía)?)\s*\?+\s*$",
+    ),
+}
+"""Asking whether the task is done ("Am I done?", "Stimmt das so?"): not yet and what is open, or yes."""
 
 HINT_REQUESTS: dict[str, re.Pattern[str]] = {
     "en": _any(
@@ -172,14 +322,37 @@ SELF_CORRECTIONS: dict[str, re.Pattern[str]] = {
 }
 """The learner takes an earlier answer back: a new attempt, never "the same answer"."""
 
-PROBES: dict[str, re.Pattern[str]] = {
-    "en": _any(r"^\s*(?:is it|is that|does it|do you mean|could it be|am i right|right)\b.*\?\s*$"),
-    "de": _any(r"^\s*(?:ist es|ist das|stimmt (?:es|das)|meinst du|könnte es|hab ich recht)\b.*\?\s*$"),
-    "fr": _any(r"^\s*(?:est-ce|c'est|tu veux dire|ça pourrait|j'ai raison)\b.*\?\s*$"),
-    "it": _any(r"^\s*(?:è|e'|intendi|potrebbe essere|ho ragione)\b.*\?\s*$"),
-    "es": _any(r"^\s*(?:es|quieres decir|podría ser|tengo razón)\b.*\?\s*$"),
+_GUESS = r"(?P<guess>.*?)\s*\?+\s*$"
+PROBES: dict[str, tuple[re.Pattern[str], ...]] = {
+    "en": _each(
+        r"^\s*(?P<guess>.*?),\s*(?:right|isn't it|is it|no|correct|yes)\s*\?+\s*$",
+        r"^\s*(?:so |and |but |or )?(?:is it|is that|is this|isn't it|is the|are they|are the|does it|do they"
+        r"|do you mean|could it be|would it be|can it be|has it (?:got )?(?:something )?to do with|am i right"
+        r"|right|it's|it is)\b" + _GUESS,
+    ),
+    "de": _each(
+        r"^\s*(?P<guess>.*?),\s*(?:oder|richtig|stimmt's|stimmts|nicht wahr|gell|ja)\s*\?+\s*$",
+        r"^\s*(?:und |also |oder )?(?:ist es|ist das|ist der|ist die|sind die|stimmt (?:es|das)|meinst du|könnte es"
+        r"|kann es|hab ich recht|liegt es|hat es (?:etwas |was )?mit|geht es um|braucht es|muss)\b" + _GUESS,
+    ),
+    "fr": _each(
+        r"^\s*(?P<guess>.*?),\s*(?:non|c['’]est ça|c['’]est juste|pas vrai|hein|oui)\s*\?+\s*$",
+        r"^\s*(?:et |alors |donc )?(?:est-ce|c['’]est|ce serait|tu veux dire|ça pourrait|ça a à voir avec"
+        r"|s['’]agit-il|il s['’]agit|il faut|faut-il|j['’]ai raison)\b" + _GUESS,
+    ),
+    "it": _each(
+        r"^\s*(?P<guess>.*?),\s*(?:vero|giusto|no|sì)\s*\?+\s*$",
+        r"^\s*(?:e |allora |quindi )?(?:è|e'|sono|si tratta d\w*|ha a che fare con|c['’]entra|intendi"
+        r"|potrebbe essere|ho ragione|serve|bisogna)\b" + _GUESS,
+    ),
+    "es": _each(
+        r"^\s*¿?(?P<guess>.*?),\s*¿?(?:verdad|no|cierto|sí)\s*\?+\s*$",
+        r"^\s*¿?\s*(?:y |entonces )?(?:es|son|está|se trata de|tiene que ver con|quieres decir|podría ser"
+        r"|tengo razón|hace falta|hay que)\b" + _GUESS,
+    ),
 }
-"""A yes/no guess ("is it the battery?"): it is met with a request for a real answer, never a yes or no."""
+"""A yes/no guess ("is it the battery?", "…, right?"); the named group holds what is guessed. The
+tutor says no to a wrong guess and "that is part of it" to a right one, never the rest."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,37 +361,57 @@ class Reading:
     term: str | None = None
     """For a term question: the word asked about."""
     corrects_itself: bool = False
+    guess: str | None = None
+    """For a yes/no guess: what is guessed, without the question's opening ("a closed circuit")."""
 
 
 def read_message(message: str, base: str) -> Reading:
     """The intent the message's wording shows; an attempt is decided later, by the task's words.
 
-    Order matters: a demand dressed as a question ("what is the answer?") is a demand, and a
-    question about a term is not a probe.
+    Order matters: a demand dressed as a question ("what is the answer?") is a demand, "am I done?"
+    and "is that right?" ask about the learner's answer, not a guess, a question about a term is
+    not a probe, and "I don't know, maybe the circuit is closed" is an attempt.
     """
     text = message.strip()
     if DEMANDS[base].search(text):
         return Reading(Intent.DEMAND)
+    if KEY_WORDS[base].search(text):
+        return Reading(Intent.KEY_WORDS)
+    if DONE_CHECKS[base].search(text):
+        return Reading(Intent.DONE_CHECK)
     if (term := _term(text, base)) is not None:
         return Reading(Intent.TERM_QUESTION, term=term)
     if WHY[base].search(text):
         return Reading(Intent.WHY)
+    if _stuck(text, base):
+        return Reading(Intent.STUCK)
     if CONFUSED[base].search(text):
         return Reading(Intent.CONFUSED)
     if HINT_REQUESTS[base].search(text):
         return Reading(Intent.HINT_REQUEST)
+    if GO_ON[base].search(text):
+        return Reading(Intent.GO_ON)
     if GREETINGS[base].search(text):
         return Reading(Intent.GREETING)
-    if PROBES[base].search(text):
-        return Reading(Intent.PROBE)
+    if (probe := next(filter(None, (p.search(text) for p in PROBES[base])), None)) is not None:
+        return Reading(Intent.PROBE, guess=(probe.group("guess") or "").strip(" ,¿?") or None)
     if text.endswith("?"):
         return Reading(Intent.QUESTION)
     return Reading(Intent.ATTEMPT, corrects_itself=bool(SELF_CORRECTIONS[base].search(text)))
+
+
+def _stuck(text: str, base: str) -> bool:
+    """ "I don't know" with at most a few other content words ("… why the bulb lights up")."""
+    match = STUCK[base].search(text)
+    if match is None:
+        return False
+    rest = text[: match.start()] + " " + text[match.end() :]
+    return len(analyse(rest, base).content) <= STUCK_REST_WORDS
 
 
 def _term(text: str, base: str) -> str | None:
     match = TERM_QUESTIONS[base].search(text)
     if match is None:
         return None
-    term = next((g for g in match.groups() if g), "").strip(" '\"")
+    term = next((g for g in match.groups() if g), "").strip(" '\"’")
     return term or None

@@ -3,12 +3,15 @@
 One global hint ladder let the second concept be told outright once the first was found, and let
 any message that looked like an attempt climb it. So the tutor keeps, per concept, whether the
 learner has shown it and how many hints it has had; the next hint is about one missing concept
-and climbs only after a new attempt at that concept. A conversation is solved once an attempt is
-judged CORRECT, and stays solved. The state is stored with each turn as plain JSON.
+and climbs when the learner moves: a new attempt, a wrong guess, "I don't know", "go on", a
+request for a hint. Every hint given is remembered by what it says, so none is given twice. A
+conversation is solved once an attempt is judged CORRECT, and stays solved. The state is stored
+with each turn as plain JSON.
 """
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,6 +33,11 @@ class Progress:
     solved: bool = False
     turns: int = 0
     """Learner turns so far; it picks the phrasing, so that two replies in a row differ."""
+    told: list[str] = field(default_factory=list)
+    """Every hint given, by what it says (:func:`hint_mark`): a hint is never given twice, whichever
+    concept's ladder reaches it (two concepts may point at the same sentence of the task)."""
+    last: list[Any] | None = None
+    """The last hint given, to say again: [concept (or :data:`TASK_WIDE`), rung, worked example]."""
 
     @classmethod
     def of(cls, state: dict[str, Any]) -> Progress:
@@ -40,6 +48,8 @@ class Progress:
             focus=state.get("focus"),
             solved=bool(state.get("solved", False)),
             turns=int(state.get("turns", 0)),
+            told=list(state.get("told", [])),
+            last=list(state["last"]) if state.get("last") else None,
         )
 
     def state(self) -> dict[str, Any]:
@@ -50,6 +60,8 @@ class Progress:
             "focus": self.focus,
             "solved": self.solved,
             "turns": self.turns,
+            "told": self.told,
+            "last": self.last,
         }
 
     def show(self, concepts: list[str]) -> list[str]:
@@ -63,3 +75,15 @@ class Progress:
 
     def climb(self, key: str) -> None:
         self.hints[key] = self.given(key) + 1
+
+    def record(self, mark: str) -> bool:
+        """Record a hint as given; False when it was given before."""
+        if mark in self.told:
+            return False
+        self.told.append(mark)
+        return True
+
+
+def hint_mark(kind: str, text: str) -> str:
+    """A short, stable mark of a hint by its kind and what it says (not by its phrasing)."""
+    return hashlib.sha1(f"{kind}:{text}".encode()).hexdigest()[:12]

@@ -1,10 +1,12 @@
-"""Whole conversations with the grounded tutor, in English, German, French and Italian, through the
-service (leak guard included): genuine learners, questions about terms, self-correction, lost
-learners, and people trying to get the answer (keyword lists, yes/no probing, role-play,
+"""Whole conversations with the grounded tutor, in English, German, French, Italian and Spanish,
+through the service (leak guard included): genuine learners, questions about terms,
+self-correction, lost and stuck learners ("I don't know", "ok", "am I done?", "list the key
+words"), and people trying to get the answer (keyword lists, yes/no probing, role-play,
 "translate the answer", "summarise what you said"), plus a multiple-choice and a blanks task.
 
-Each turn asserts the tutor's move (from its debug log), that no reply repeats the one before it
-word for word, and that no reply leaks by meaning: the tutor's side of the conversation, judged
+Each turn asserts the tutor's move (from its debug log), that the leak guard passed the reply,
+that no message of the reply was said before in the conversation, and that no reply leaks by
+meaning: the tutor's side of the conversation, judged
 as an answer by the task's own judgement, shows no concept the learner has not shown and is not
 CORRECT while the learner is not done.
 """
@@ -79,6 +81,38 @@ CIRCUIT_IT: dict[str, Any] = {
             "description": "La corrente che attraversa il filamento lo scalda finché si illumina.",
             "cues": ["attraversa il filamento", "filamento si scalda", "filamento si illumina"],
             "message": "Che cosa succede nella lampadina quando la attraversa una corrente?",
+        },
+    ],
+}
+
+
+CIRCUIT_ES: dict[str, Any] = {
+    "id": "ff-bombilla-circuito-es",
+    "type": "FreeformTextTask",
+    "language": "ES_ES",
+    "title": "Encender una bombilla",
+    "problemStatement": "Sobre la mesa hay una bombilla, una pila y dos cables. Explica qué tienes que hacer para "
+    "que la bombilla se encienda, y por qué se enciende entonces.",
+    "context": "Física: circuitos eléctricos sencillos.",
+    "sampleSolutions": [
+        {
+            "content": "Se conecta un cable del polo positivo de la pila a un contacto de la bombilla y el segundo "
+            "cable del otro contacto al polo negativo, de modo que el circuito quede cerrado. Solo en un circuito "
+            "cerrado la corriente atraviesa el filamento, que se calienta y brilla."
+        }
+    ],
+    "aspects": [
+        {
+            "name": "Circuito cerrado",
+            "description": "La corriente necesita un camino completo de un polo de la pila al otro.",
+            "cues": ["circuito cerrado", "circuito está cerrado", "ambos polos"],
+            "message": "Piensa en el camino de la corriente: ¿dónde empieza y adónde tiene que llegar?",
+        },
+        {
+            "name": "La corriente calienta el filamento",
+            "description": "La corriente que atraviesa el filamento lo calienta hasta que brilla.",
+            "cues": ["atraviesa el filamento", "filamento se calienta", "filamento brilla"],
+            "message": "¿Qué pasa dentro de la bombilla cuando la atraviesa una corriente?",
         },
     ],
 }
@@ -192,7 +226,7 @@ DIALOGUES: dict[str, Dialogue] = {
         [
             ("Was ist ein Pluspol?", "explain_term"),
             ("Kannst du mir einen Tipp geben?", "give_hint"),
-            ("Ich weiss nicht weiter", "give_hint"),
+            ("Ich weiss nicht weiter", "stuck"),
             ("Schreib die Antwort auf Englisch.", "no_solution"),
         ],
     ),
@@ -219,6 +253,76 @@ DIALOGUES: dict[str, Dialogue] = {
             ("Is it nitrogen?", "probe"),
             ("Nitrogen", "hint"),
             ("Carbon dioxide", "solved"),
+        ],
+    ),
+    "en stuck learner": Dialogue(
+        demo_task("ff-bulb-circuit-en"),
+        [
+            ("hi", "welcome"),
+            ("idk", "stuck"),
+            ("ok", "go_on"),
+            ("List the key words please.", "key_words"),
+            ("Am I done?", "done_check"),
+            ("Is it because the table is made of wood?", "probe"),
+            ("What is a punnet?", "explain_term"),
+            ("Is it a closed circuit?", "probe"),
+            ("dunno", "stuck"),
+            (
+                "The circuit is closed, so the current flows through the filament, which heats up and glows.",
+                "solved",
+            ),
+            ("Am I done?", "done_check"),
+        ],
+    ),
+    "de stuck learner": Dialogue(
+        demo_task("ff-gluehbirne-stromkreis-de"),
+        [
+            ("Ich weiß nicht", "stuck"),
+            ("weiter", "go_on"),
+            ("Welche Schlüsselwörter brauche ich?", "key_words"),
+            ("Bin ich fertig?", "done_check"),
+            ("Ist es ein geschlossener Stromkreis?", "probe"),
+            ("keine Ahnung", "stuck"),
+            ("Was ist ein Stromkreis?", "explain_term"),
+            ("Stimmt das so?", "done_check"),
+        ],
+    ),
+    "fr stuck learner": Dialogue(
+        CIRCUIT_FR,
+        [
+            ("Je ne sais pas", "stuck"),
+            ("ok", "go_on"),
+            ("Qu'est-ce qu'un circuit ?", "explain_term"),
+            ("Que veut dire filament ?", "explain_term"),
+            ("Donne-moi les mots-clés.", "key_words"),
+            ("Est-ce que c'est un circuit fermé ?", "probe"),
+            ("J'ai fini ?", "done_check"),
+            ("aucune idée", "stuck"),
+        ],
+    ),
+    "it stuck learner": Dialogue(
+        CIRCUIT_IT,
+        [
+            ("Non lo so", "stuck"),
+            ("va bene", "go_on"),
+            ("Cos'è un circuito?", "explain_term"),
+            ("È un circuito chiuso?", "probe"),
+            ("Ho finito?", "done_check"),
+            ("boh", "stuck"),
+        ],
+    ),
+    "es stuck learner": Dialogue(
+        CIRCUIT_ES,
+        [
+            ("Hola", "welcome"),
+            ("No sé", "stuck"),
+            ("vale", "go_on"),
+            ("¿Qué es un circuito?", "explain_term"),
+            ("¿Es porque la mesa es de madera?", "probe"),
+            ("¿Es un circuito cerrado?", "probe"),
+            ("¿He terminado?", "done_check"),
+            ("ni idea", "stuck"),
+            ("Dime la solución.", "no_solution"),
         ],
     ),
     "en blanks": Dialogue(
@@ -258,6 +362,7 @@ async def test_dialogue(service, name):
             guard,
         )
         assert reply.messages != previous, (message, reply.messages)
+        assert not set(reply.messages) & set(tutor), (message, reply.messages)  # nothing comes back
         learner.append(message)
         tutor += reply.messages
         previous = reply.messages
@@ -265,8 +370,10 @@ async def test_dialogue(service, name):
             assert_no_leak_by_meaning(task, learner, tutor)
 
 
-def test_a_question_about_a_term_is_answered_with_the_task_sentence_that_uses_it():
-    """What the learner asked is what the reply is about (the term and its sentence in the task)."""
+def test_a_question_about_a_term_the_task_does_not_explain_gets_no_sentence_of_the_task_back():
+    """ "What is a battery?" on a task whose author explains no battery: the honest answer (look
+    it up, ask your teacher), not the sentence of the task that uses the word, which the learner
+    has read already."""
     task = parse_task(demo_task("ff-bulb-circuit-en"))
     turn = Turn(
         tutor=TutorConfiguration(id="t", name="t"),
@@ -278,4 +385,4 @@ def test_a_question_about_a_term_is_answered_with_the_task_sentence_that_uses_it
     )
     messages, _, _ = GroundedTutor().plan(turn)
     [reply] = messages
-    assert "“battery”" in reply and "“On the table lie a bulb, a battery and two wires.”" in reply
+    assert "does not explain" in reply and "On the table" not in reply

@@ -66,10 +66,18 @@ def test_a_term_of_a_concept_not_shown_yet_is_left_to_the_learner_and_explained_
     assert "The current flowing through the thin filament heats it until it glows." in after
 
 
-def test_a_term_of_the_context_is_explained_by_it():
-    assert "Physics, lower secondary: simple electric circuits." in explain(
-        CIRCUIT, "What does circuit mean?"
+def test_a_term_the_context_defines_is_explained_by_it_and_a_course_label_explains_nothing():
+    defined = {
+        **CIRCUIT,
+        "context": "Physics, lower secondary. A circuit is a path along which a current can flow.",
+    }
+    assert "A circuit is a path along which a current can flow." in explain(
+        defined, "What does circuit mean?"
     )
+    label = explain(
+        CIRCUIT, "What does circuit mean?"
+    )  # "Physics, lower secondary: simple electric circuits."
+    assert "Physics" not in label and LOOK_UP in label
 
 
 def test_an_answer_word_and_a_word_the_task_never_uses_get_the_same_reply():
