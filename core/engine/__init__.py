@@ -62,9 +62,9 @@ def prepare(task: TaskBase, ctx: EngineContext) -> None:
 
 
 def review_order(task: TaskBase, answers: Sequence[Answer], ctx: EngineContext, limit: int) -> list[int]:
-    """Indices into ``answers``, at most ``limit``, in the order an author should grade them so
-    that the judge learns most (freeform text: :mod:`core.engine.freeform.review`). Other types
-    are judged exactly: their distinct answers, the most frequent first, each by its first index."""
+    """``min(limit, len(answers))`` indices into ``answers`` in the order an author should grade
+    them so that the judge learns most (freeform text: :mod:`core.engine.freeform.review`). Other
+    types are judged exactly: each distinct answer once, the most frequent first, then the repeats."""
     if isinstance(task, FreeformTextTask) and _has_engine(task.task_type):
         from core.engine.freeform.review import review_order as freeform_order
 
@@ -75,7 +75,9 @@ def review_order(task: TaskBase, answers: Sequence[Answer], ctx: EngineContext, 
         key = answer.model_dump_json()
         first.setdefault(key, i)
         counts[key] = counts.get(key, 0) + 1
-    return [first[k] for k in sorted(first, key=lambda k: (-counts[k], first[k]))][:limit]
+    distinct = [first[k] for k in sorted(first, key=lambda k: (-counts[k], first[k]))]
+    repeats = sorted(set(range(len(answers))) - set(distinct))
+    return [*distinct, *repeats][:limit]
 
 
 def _has_engine(task_type: TaskType) -> bool:

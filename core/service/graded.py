@@ -11,7 +11,7 @@ answers is CPU work that would otherwise hold the event loop. Nothing is recorde
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import Any
 
 from core.api import (
@@ -59,9 +59,7 @@ class GradedAnswerOperations:
     async def review_order(
         self, tenant_id: str, task_id: str, request: ReviewOrderRequest
     ) -> ReviewOrderResponse:
-        """The answers' indices in the order to grade them: the engine's order first, then the
-        answers it left out (repeats of an answer of a type judged exactly) as they were given;
-        ``min(limit, len(answers))`` of them."""
+        """The answers' indices in the order to grade them, ``min(limit, len(answers))`` of them."""
         tenant = self.ctx.tenant(tenant_id, Permission.ACCESS)
         found = await self.feedback.stored_context(tenant, task_id)
         if found is None:
@@ -74,7 +72,7 @@ class GradedAnswerOperations:
             ranked = await asyncio.to_thread(review_order, task, answers, engine_ctx, request.limit)
         except EngineUnavailable as exc:
             raise InvalidParameter(str(exc)) from None
-        return ReviewOrderResponse(order=_complete(ranked, len(answers), request.limit))
+        return ReviewOrderResponse(order=ranked)
 
 
 def _parse_answers(task_type: TaskType, raws: Iterable[Any]) -> list[Answer]:
@@ -86,9 +84,3 @@ def _parse_answers(task_type: TaskType, raws: Iterable[Any]) -> list[Answer]:
         except ValueError as exc:
             raise InvalidParameter(f"answers[{i}]: {exc}") from None
     return answers
-
-
-def _complete(ranked: Sequence[int], count: int, limit: int) -> list[int]:
-    """The engine's order followed by the indices it did not name, in order, cut at ``limit``."""
-    placed = set(ranked)
-    return [*ranked, *(i for i in range(count) if i not in placed)][:limit]
