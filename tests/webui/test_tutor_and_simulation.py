@@ -139,3 +139,11 @@ async def test_starting_again_asks_before_a_conversation_is_left(user: User) -> 
     await user.should_see("Start a new session?", retries=SLOW)
     user.find("Cancel").click()
     await user.should_see("Thank you for your time. What matters most to you?")  # still there
+
+
+async def test_a_tutor_grounded_in_its_task_shows_that_task(user: User) -> None:
+    await user.open("/tutor?tutor=tutor-bulb-circuit-en")
+    await user.should_see(ui.chat_message)
+    [grounding] = user.find(marker="grounding").elements
+    assert grounding.value == "ff-bulb-circuit-en"
+    await user.should_see("Making a bulb light up")  # the task's title, not "No task"

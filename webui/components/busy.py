@@ -9,6 +9,7 @@ not even sent.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -22,12 +23,27 @@ answer can come back between the two clicks of a double click, and the second wo
 
 
 class Sender:
-    """Runs ``action`` for a click of ``button`` (or a call of :meth:`send`, as a key does),
-    unless the previous one's action still runs."""
+    """Runs ``action`` for a click of ``button`` (or a key, see :meth:`keys`), unless the previous
+    one's action still runs."""
 
     def __init__(self, button: ui.button, action: Callable[[], Awaitable[Any]]) -> None:
         self.button, self.action = button, action
+        self.finished = -DOUBLE_CLICK_SECONDS
+        """When the last action ended (the event loop's clock)."""
         button.on("click", self.send, [], throttle=DOUBLE_CLICK_SECONDS, trailing_events=False)
+
+    def keys(self, element: ui.element, *events: str) -> None:
+        """Let ``events`` of ``element`` (``keydown.ctrl.enter``) send as a click does, guarded
+        alike: the browser sends no second press within the double-click time, and a press that
+        comes that soon after the last action ended is the second of a double press, not a new
+        answer (a quick answer is back before the second key of Ctrl+Enter twice)."""
+        for event in events:
+            element.on(event, self._key, [], throttle=DOUBLE_CLICK_SECONDS, trailing_events=False)
+
+    async def _key(self) -> None:
+        if asyncio.get_running_loop().time() - self.finished < DOUBLE_CLICK_SECONDS:
+            return
+        await self.send()
 
     async def send(self) -> None:
         button = self.button
@@ -37,6 +53,7 @@ class Sender:
         try:
             await self.action()
         finally:
+            self.finished = asyncio.get_running_loop().time()
             if not button.is_deleted:  # a dialog closed by the action takes its buttons with it
                 button.props(remove="loading")
 

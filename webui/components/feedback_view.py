@@ -9,12 +9,13 @@ from collections.abc import Sequence
 from nicegui import ui
 
 from core.api import AspectType, ChatTurn, Correctness, EndUserRating, Feedback, FeedbackItem, TaskBase
+from core.client.interactions import interaction_label
 from core.client.learner import learner_result
 from webui.components.answer_text import answer_html, sample_solution_text
 from webui.components.gold import gold_bar
 from webui.components.rating import rating_bar
 from webui.context import Studio
-from webui.i18n import _, number
+from webui.i18n import _, language, number
 from webui.theme import VERDICT_ICONS, section_title, verdict_color
 
 
@@ -44,10 +45,10 @@ def feedback_view(
                 )
             ).classes("text-lg")
             ui.space()
-            if not for_learner:
-                ui.label(_("interaction {id}").format(id=feedback.metaData.interactionId[:8])).classes(
-                    "text-xs opacity-70"
-                )
+            if not for_learner:  # its time and a distinct part: ids made in one minute begin alike
+                interaction_id = feedback.metaData.interactionId
+                label = _("interaction {id}").format(id=interaction_label(interaction_id, language()))
+                ui.label(label).classes("text-xs opacity-70").tooltip(interaction_id).mark("interaction-id")
 
         section_title(_("Answer"))
         ui.html(answer_html(task, result, transcript), sanitize=False).classes("fs-answer w-full").mark(

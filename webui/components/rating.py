@@ -20,6 +20,9 @@ def rating_bar(studio: Studio, interaction_id: str, rating: EndUserRating | None
     (sending again replaces it, as the API does)."""
 
     async def send() -> None:
+        if not thumb.value:  # no default: a rating sent without a choice would read as praise
+            ui.notify(_("Choose Good or Bad first"), type="warning")
+            return
         rating = EndUserRating(
             type=RatingType(thumb.value),
             subtype=RatingSubtype(reason.value) if reason.value else None,
@@ -31,17 +34,21 @@ def rating_bar(studio: Studio, interaction_id: str, rating: EndUserRating | None
             status.set_text(_("Rated: {rating}").format(rating=_rating_text(rating)))
 
     def offer_reasons() -> None:
-        reason.set_options(
-            {s.value: subtype_label(s) for s in RATING_SUBTYPES[RatingType(thumb.value)]}, value=None
-        )
+        subtypes = RATING_SUBTYPES[RatingType(thumb.value)] if thumb.value else []
+        reason.set_options({s.value: subtype_label(s) for s in subtypes}, value=None)
+        reason.set_enabled(bool(thumb.value))
 
     with ui.row().classes("w-full items-center gap-2"):
         ui.label(_("Rate this feedback")).classes("text-sm opacity-70")
-        thumb = ui.toggle(
-            {RatingType.GOOD.value: _("Good"), RatingType.BAD.value: _("Bad")},
-            value=rating.type.value if rating else RatingType.GOOD.value,
-            on_change=offer_reasons,
-        ).props("dense no-caps")
+        thumb = (
+            ui.toggle(
+                {RatingType.GOOD.value: _("Good"), RatingType.BAD.value: _("Bad")},
+                value=rating.type.value if rating else None,  # nothing chosen until the user chooses
+                on_change=offer_reasons,
+            )
+            .props("dense no-caps")
+            .mark("rating-thumb")
+        )
         reason = ui.select({}, label=_("Reason"), clearable=True).classes("min-w-48").props("dense outlined")
         remark = ui.input(placeholder=_("Remark (optional)"), value=rating.message or "" if rating else "")
         remark.classes("grow").props("dense outlined")

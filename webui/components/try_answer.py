@@ -29,8 +29,7 @@ class TryAnswer:
             # or the second click of a double click, would record the answer twice.
             sender = Sender(button, lambda: self._compute(read_answer))
         # Enter makes a new line in a free-text answer; Ctrl+Enter (Cmd+Enter) sends it, as in chats.
-        card.on("keydown.ctrl.enter", sender.send)
-        card.on("keydown.meta.enter", sender.send)
+        sender.keys(card.mark("answer-card"), "keydown.ctrl.enter", "keydown.meta.enter")
         self.results = ui.column().classes("w-full gap-3")
 
     async def _compute(self, read_answer: AnswerReader) -> None:

@@ -27,6 +27,7 @@ from core.api import (
     TaskBase,
     TutorConfiguration,
 )
+from webui.components.busy import locked
 from webui.components.chat import ChatView
 from webui.components.task_types import type_icon, type_label
 from webui.components.try_answer import TryAnswer
@@ -126,12 +127,13 @@ class LearnerPage:
                 ui.input(placeholder=_("Ask the tutor…")).props("outlined rounded dense").classes("grow")
             ).on("keydown.enter", self._send)
             self.input.mark("chat-input")
-            ui.button(icon="send", on_click=self._send).props("round unelevated").tooltip(_("Send"))
+            self.send_button = ui.button(icon="send", on_click=self._send).props("round unelevated")
+            self.send_button.tooltip(_("Send"))
 
     async def _send(self) -> None:
         text = (self.input.value or "").strip()
-        if not text or self.tutor is None:
-            return
+        if not text or self.tutor is None or not self.send_button.enabled:
+            return  # nothing to send, or a reply still streams
         self.input.value = ""
         tutor_id = self.tutor.id
 
@@ -144,7 +146,8 @@ class LearnerPage:
                 context=ChatContext(tenantId=self.tenant),  # the page's tenant, whose tutor it shows
             )
 
-        await self.chat.send(text, request_for)
+        with locked(self.input, self.send_button):  # one message at a time, as on the tutor page
+            await self.chat.send(text, request_for)
 
 
 class LearnersOnly:

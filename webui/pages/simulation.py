@@ -19,12 +19,13 @@ from core.api import (
     StartSimulationRequest,
     TaskType,
 )
+from core.client.interactions import interaction_label
 from core.client.vocabulary import REHEARSAL_LEARNER_ID
 from webui.components.busy import locked
 from webui.components.chat import ChatView
 from webui.components.feedback_view import feedback_view
 from webui.context import BUILD_SECONDS, Studio, reporting
-from webui.i18n import _, number, plural
+from webui.i18n import _, language, number, plural
 from webui.theme import dialog, empty_state, frame, section_title
 
 
@@ -149,7 +150,9 @@ class SimulationPage:
                 if self.session.expiresAt
                 else ""
             )
-            ui.label(_("Session {id}").format(id=self.session.id[:8]) + expires).classes("text-xs opacity-70")
+            ui.label(
+                _("Session {id}").format(id=interaction_label(self.session.id, language())) + expires
+            ).classes("text-xs opacity-70")
             self.chat = ChatView(self.studio, partner=persona, height="h-[45vh]")
             for line in self.session.initialMessages:
                 self.chat.show("assistant", line)

@@ -51,25 +51,30 @@ class TutorPage:
         except ServiceError as exc:
             empty_state("cloud_off", _("The tutors are not available"), exc.message)
             return
+        self.grounded_in = {t.id: t.taskId for t in tutors}
+        """The task each tutor is grounded in (None: none), shown as the grounding when it is chosen."""
+        tasks_shown = {t.taskId for t in tasks}
         with ui.row().classes("w-full items-center gap-2"):
             self.tutor = (
                 ui.select(
                     {t.id: t.name for t in tutors},
                     label=_("Tutor"),
                     value=chosen if chosen in {t.id for t in tutors} else (tutors[0].id if tutors else None),
-                    on_change=self._restart,
+                    on_change=self._choose_tutor,
                 )
                 .props("outlined dense")
                 .classes("min-w-56 max-sm:w-full")
             )
+            own_task = self.grounded_in.get(self.tutor.value)
             self.grounding = (
                 ui.select(
                     {None: _("No task"), **{t.taskId: t.title or t.taskId for t in tasks}},
                     label=_("Grounded in task"),
-                    value=None,
+                    value=own_task if own_task in tasks_shown else None,
                 )
                 .props("outlined dense")
                 .classes("min-w-56 max-sm:w-full")
+                .mark("grounding")
             )
             self.debug = ui.switch(_("Debug mode"))
             ui.space()
@@ -95,6 +100,12 @@ class TutorPage:
             self.input.mark("chat-input")
             self.send_button = ui.button(icon="send", on_click=self._send).props("round unelevated")
             self.send_button.tooltip(_("Send")).mark("send")
+        await self._restart()
+
+    async def _choose_tutor(self) -> None:
+        """Another tutor: grounded in its own task (or none), in a fresh conversation."""
+        own_task = self.grounded_in.get(self.tutor.value)
+        self.grounding.set_value(own_task if own_task in self.grounding.options else None)
         await self._restart()
 
     async def _restart(self) -> None:
