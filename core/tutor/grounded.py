@@ -1,22 +1,25 @@
 """The grounded tutor: offline, deterministic, and bound to one task.
 
 Each learner message is read first (:mod:`core.tutor.intent`): a question about a term gets what
-the task says about it (:mod:`core.tutor.glossary`), a "why?" gets the reason for the last hint, a lost
-learner gets the hint said another way, a demand or a yes/no probe gets no answer and no hint
-climb. An attempt is judged by the feedback engine of the task (through
+the task's author says about it, or honestly that the task does not explain it
+(:mod:`core.tutor.glossary`); a "why?" gets the reason for the last hint; "am I done?" gets not
+yet and where the open part is asked for, or yes; a yes/no guess gets no, or "that is part of it";
+a demand gets no answer. An attempt is judged by the feedback engine of the task (through
 :func:`core.engine.compute_result`): per concept and misconception for free text, per option for
 a choice, per gap for blanks. The tutor names a misconception with the author's message,
 acknowledges what is new, and aims the next hint at one concept still missing
-(:mod:`core.tutor.progress`). Per concept the hints climb, one rung per new attempt at it:
+(:mod:`core.tutor.progress`). Per concept the hints climb, one rung each time the learner moves
+(an attempt, a wrong guess, "I don't know", "go on", a request for a hint or the key words):
 
 0. where to look: the sentence of the task that matters for the concept,
 1. a guiding question: the author's message for the missing concept,
 2. a contrast: what would still be missing if someone followed the answer as written,
-3. bottom out: a worked example of a *different* case, never the concept itself.
+3. bottom out: a worked example of a *different* case, never the concept itself;
 
-A CORRECT attempt solves the conversation: the tutor says what was right and offers a next step.
-Every sentence comes from the tutor catalogue in the task's language, in several phrasings; the
-phrasing changes from turn to turn, and a reply is never the same as the one before it.
+then the next missing concept's ladder, the worked examples left, and "those were all my hints".
+No hint is given twice. A CORRECT attempt solves the conversation: the tutor says what was right
+and offers a next step. Every sentence comes from the tutor catalogue in the task's language, in
+several phrasings, chosen so that no message of the tutor comes back in the conversation.
 """
 
 from __future__ import annotations

@@ -2,10 +2,12 @@
 
 A tutor that answers every message with the next hint ignores what was asked. So each message is
 read first: an attempt at the task, a question about a term of the task, a "why?", a request for
-the solution (however it is dressed up: role-play, translation, a yes/no probe), a greeting,
-frustration, a self-correction, or something off the task. The patterns are short closed lists per
-language, like the negation words of the freeform engine; an unmatched message is judged by its
-words (does it talk about the task?) in :mod:`core.tutor.grounded`.
+the solution (however it is dressed up: role-play, translation), a yes/no guess, "am I done?",
+"I don't know", "go on", a request for the key words or a hint, a greeting, frustration, a
+self-correction, or something off the task, in English, German, French, Italian and Spanish. The
+patterns are short closed lists per language, like the negation words of the freeform engine; an
+unmatched message is judged by its words (does it talk about the task?) in
+:mod:`core.tutor.grounded`.
 """
 
 from __future__ import annotations
@@ -299,7 +301,7 @@ HINT_REQUESTS: dict[str, re.Pattern[str]] = {
     "it": _any(r"\b(?:suggeriment\w*|indizi\w*|aiutami|un aiuto)\b", r"\bcosa devo (?:scrivere|fare)\b"),
     "es": _any(r"\b(?:pistas?|una ayuda|ayúdame|sugerencia)\b", r"\bqué debo (?:escribir|hacer)\b"),
 }
-"""The learner asks for help: the hint they have now, said again; no climb (only attempts climb)."""
+"""The learner asks for help: the next hint."""
 
 GREETINGS: dict[str, re.Pattern[str]] = {
     "en": _any(
