@@ -42,8 +42,8 @@ test: lint  ## the whole suite, in parallel (pytest's exit 5, no tests collected
 test-fast: lint  ## the inner loop: everything but the tests marked slow (tests/conftest.py: is_slow), in parallel
 	$(BIN)/python -m pytest -m "not slow" -n $(TEST_WORKERS)
 
-bench: $(STAMP)  ## every benchmark in bench/, each prints its table (harness.py and echo_app.py are helpers; *_experiment.py are measured variants not shipped, run on their own)
-	@for b in bench/*.py; do case $$b in bench/harness.py|bench/echo_app.py|bench/*_experiment.py) continue;; esac; \
+bench: $(STAMP)  ## every benchmark in bench/, each prints its table (harness.py and echo_app.py are helpers)
+	@for b in bench/*.py; do case $$b in bench/harness.py|bench/echo_app.py) continue;; esac; \
 		echo "== $$b"; $(BIN)/python $$b || exit 1; done
 
 LOCALE := core/client/locale
