@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import asyncio
 import importlib
-from collections.abc import Iterable
-from typing import ClassVar
+from collections.abc import Callable, Iterable
+from typing import Any, ClassVar
 
-from textual import work
+from textual import events, work
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.message import Message
@@ -52,10 +52,23 @@ class FeedbackStudioApp(App[int | None]):
     HORIZONTAL_BREAKPOINTS: ClassVar = [(0, "-narrow"), (100, "-wide")]
     """An 80-column terminal gets the narrow layouts of app.tcss (nothing cut off at 80×24)."""
     BINDINGS: ClassVar = [
-        Binding("f1", "help", _("Help")),
-        Binding("f2", "connection", _("Connection")),
-        Binding("f3", "chat", _("Tutor chat")),
+        # priority: a key that opens a screen is acted on before the keys typed after it are
+        # routed, so they reach the screen it opens (see hold_keys)
+        Binding("f1", "help", _("Help"), priority=True),
+        Binding("f2", "connection", _("Connection"), priority=True),
+        Binding("f3", "chat", _("Tutor chat"), priority=True),
+        Binding("question_mark", "help", _("Help"), show=False),
+        Binding("q", "quit", _("Quit"), show=False),
     ]
+    KEYS_HELD_AT_MOST = 30.0
+    """Seconds that keys typed while a screen opens wait for its field before they are dropped."""
+
+    class ReleaseKeys(Message):
+        """The focus has arrived: the keys held meanwhile go to it (or are dropped)."""
+
+        def __init__(self, discard: bool) -> None:
+            super().__init__()
+            self.discard = discard
 
     class Connected(Message):
         """A connection worker finished: the service to use from now on and what it offers."""
@@ -72,6 +85,10 @@ class FeedbackStudioApp(App[int | None]):
         self._owns_service = service is None
         self._connected = asyncio.Event()
         self._library: TaskLibrary | None = None
+        self.connections = 0
+        """How many connections were made: a screen opened on an earlier one must not write."""
+        self._held: list[events.Key] | None = None
+        self._hold_timer: Any = None
 
     # --- connection ---------------------------------------------------------------------------
 
@@ -111,7 +128,9 @@ class FeedbackStudioApp(App[int | None]):
         if message.settings is not None:
             self.settings = message.settings
             self._owns_service = True
+        switched = self._library is not None
         self.service, self.info = message.service, message.info
+        self.connections += 1
         # a new connection, a new library: a remote without the extensions remembers anew
         self._library = TaskLibrary(
             message.service, message.info.defaultTenantId, extensions=message.info.extensions
@@ -120,8 +139,23 @@ class FeedbackStudioApp(App[int | None]):
             mode=message.info.mode, tenant=message.info.defaultTenantId
         )
         self._connected.set()
+        if switched:
+            await self._close_screens_of_the_old_service()
         if previous is not None and previous is not message.service:
             await previous.aclose()
+
+    async def _close_screens_of_the_old_service(self) -> None:
+        """A task, an editor or a chat shows the old service's objects: after a switch they close
+        (an editor's unsaved changes were asked about first), the library lists the new one's."""
+        from tui.screens.connection import ConnectionScreen
+
+        if len(self.screen_stack) <= 2 and isinstance(self.screen, ConnectionScreen):
+            return  # only the library beneath, which reloads on resuming
+        on_connection = isinstance(self.screen, ConnectionScreen)
+        while len(self.screen_stack) > 1:
+            await self.pop_screen()
+        if on_connection:
+            await self.push_screen(ConnectionScreen())
 
     async def ready(self) -> Service:
         """The service, once connected; workers await this before their first call."""
@@ -185,8 +219,78 @@ class FeedbackStudioApp(App[int | None]):
             self.action_show_help_panel()
 
     def action_library(self) -> None:
+        self.discard_then(_("Leave the editor and discard your changes?"), self._to_library)
+
+    def _to_library(self) -> None:
         while len(self.screen_stack) > 1:
             self.pop_screen()
+
+    async def action_quit(self) -> None:
+        """ctrl+q, q and the palette's quit: unsaved edits of a task are asked about first."""
+        self.discard_then(_("Quit and discard your unsaved changes to the task?"), self.exit)
+
+    def unsaved_edits(self) -> str | None:
+        """The id of the task whose editor has unsaved changes, if one is open."""
+        from tui.screens.editor import EditorScreen
+
+        for screen in reversed(self.screen_stack):
+            if isinstance(screen, EditorScreen) and screen.unsaved:
+                return screen.draft.id
+        return None
+
+    def discard_then(self, question: str, then: Callable[[], object]) -> None:
+        """Run ``then`` at once, or, while an editor holds unsaved changes, after the author agrees
+        to discard them (every way out of an editor asks: escape, quit, the palette, a switch)."""
+        if self.unsaved_edits() is None:
+            then()
+            return
+        from tui.screens.confirm import ConfirmScreen
+
+        self.push_screen(ConfirmScreen(question, _("Discard")), lambda yes: yes and then())
+
+    # --- keys typed while the focus moves -------------------------------------------------------
+
+    def hold_keys(self) -> None:
+        """Keys typed from now on wait until :meth:`release_keys`: the focus is on its way to a
+        field (a screen opens, a task loads), and they belong there, not to what had the focus."""
+        if self._held is None:
+            self._held = []
+        if self._hold_timer is not None:
+            self._hold_timer.stop()
+        self._hold_timer = self.set_timer(self.KEYS_HELD_AT_MOST, lambda: self.release_keys(discard=True))
+
+    def release_keys(self, *, discard: bool = False) -> None:
+        """The focus has arrived: replay the held keys to it, after the moves queued before this
+        call (``discard``: the screen did not open; its keys must not act on the one beneath)."""
+        self.post_message(self.ReleaseKeys(discard))
+
+    async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, events.Key) and not event.is_forwarded and self._held is not None:
+            self._held.append(event)
+            return
+        await super().on_event(event)
+
+    async def on_feedback_studio_app_release_keys(self, message: ReleaseKeys) -> None:
+        held, self._held = self._held or [], None
+        if self._hold_timer is not None:
+            self._hold_timer.stop()
+            self._hold_timer = None
+        if message.discard:
+            return
+        for index, key in enumerate(held):
+            if self._held is not None:  # a replayed key opened something: the rest waits again
+                self._held.extend(held[index:])
+                return
+            await super().on_event(key)
+
+    def push_screen(self, screen: Any, *args: Any, **kwargs: Any) -> Any:
+        """Every screen that opens takes the keys typed while it opens: held until it has placed
+        its focus (a screen that waits for the service releases them itself: WAITS_FOR_FOCUS)."""
+        self.hold_keys()
+        result = super().push_screen(screen, *args, **kwargs)
+        if isinstance(screen, Screen) and not getattr(screen, "WAITS_FOR_FOCUS", False):
+            screen.call_after_refresh(self.release_keys)
+        return result
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)

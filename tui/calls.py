@@ -29,6 +29,8 @@ class Studio(Protocol):
 
     settings: Settings | None
     info: ServiceInfo | None
+    connections: int
+    """Counts the connections made; a screen remembers the one it was opened on."""
 
     @property
     def tenant_id(self) -> str: ...
@@ -41,6 +43,12 @@ class Studio(Protocol):
     async def library(self) -> TaskLibrary: ...
 
     async def reconnect(self, settings: Settings) -> bool: ...
+
+    def unsaved_edits(self) -> str | None: ...
+
+    def hold_keys(self) -> None: ...
+
+    def release_keys(self, *, discard: bool = False) -> None: ...
 
 
 def studio(node: DOMNode) -> Studio:

@@ -127,3 +127,30 @@ async def new_task_editor(pilot: Pilot, task_type):
     await wait_until(pilot, lambda: isinstance(app.screen, EditorScreen))
     await pilot.pause()
     return app.screen
+
+
+async def burst(pilot: Pilot, *keys: str) -> None:
+    """Type ``keys`` as a fast typist or a paste does: every key is queued before the app handles
+    the first (``pilot.press`` waits for the app after each key, which hides what a burst does)."""
+    import unicodedata
+
+    from textual import events
+    from textual.keys import _character_to_key, _get_unicode_name_from_key
+
+    driver = pilot.app._driver
+    assert driver is not None
+    for key in keys:
+        name = _character_to_key(key) if len(key) == 1 and not key.isalnum() else key
+        try:
+            char: str | None = unicodedata.lookup(_get_unicode_name_from_key(name))
+        except KeyError:
+            char = key if len(key) == 1 else None
+        event = events.Key(name, char)
+        event.set_sender(pilot.app)
+        driver.send_message(event)
+    await pilot.pause()
+
+
+def screen_text(app: FeedbackStudioApp) -> str:
+    """The terminal's cells as text, one line a row: what the user reads on the screen now."""
+    return "\n".join(strip.text for strip in app.screen._compositor.render_strips())

@@ -36,12 +36,18 @@ def replies(chat: ChatView) -> list[str]:
 
 
 async def send(pilot, chat: ChatView, text: str) -> None:
-    before = len(chat.messages)
+    """Send ``text`` and wait until its turn is over (answered, or failed and said so)."""
+    before = len(chat.query(LearnerBubble))
     await pilot.click(chat.query_one("#chat-input", Input))
     chat.query_one("#chat-input", Input).value = text
     await pilot.press("enter")
     await wait_until(
-        pilot, lambda: len(chat.messages) > before + 1 and not chat.query_one("#chat-input").disabled
+        pilot,
+        lambda: (
+            len(chat.query(LearnerBubble)) > before
+            and not chat.streaming
+            and not chat.query_one("#chat-input").disabled
+        ),
     )
 
 
@@ -245,3 +251,56 @@ async def test_while_a_reply_streams_nothing_that_would_cut_it_takes_input(studi
         assert not chat.streaming
         assert replies(chat)[-1] == "Think of the current."
         await settle(pilot)
+
+
+class FailingOnce(ScriptedStream):
+    """A tutor whose first turn fails (an ERROR event) and whose later turns answer."""
+
+    async def chat_stream(self, request: ChatRequest) -> AsyncIterator[TutorEvent]:
+        self.requests.append(request)
+        if len(self.requests) == 1:
+            yield TutorEvent(event=TutorEventType.ERROR, text="the tutor engine timed out")
+            return
+        yield TutorEvent.message("Good question.")
+        yield TutorEvent(event=TutorEventType.TRACE, text="trace-2")
+        yield TutorEvent.done()
+
+
+async def test_a_failed_message_is_marked_and_not_sent_again_with_the_next(studio):
+    scripted = FailingOnce(studio, [])
+    app = FeedbackStudioApp(service=scripted)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: library_loaded(app))
+        chat = await open_chat(pilot)
+        assert not chat.query_one("#trace-actions").display  # nothing to rate before a reply
+        await send(pilot, chat, "Hello")
+        failed = chat.query(LearnerBubble).last()
+        assert failed.has_class("bubble-failed") and "No reply" in text_of(failed)
+        assert not chat.query_one("#trace-actions").display
+        await send(pilot, chat, "Why is the sky blue?")
+        sent = [m.content for m in scripted.requests[1].messages if m.role == "user"]
+        assert sent == ["Why is the sky blue?"]
+        assert chat.query_one("#trace-actions").display
+        await settle(pilot)
+
+
+async def test_every_turn_of_a_chat_is_one_conversation(pilot, studio):
+    """Five turns were five stored conversations: each turn names the chat's conversation, and
+    a new conversation (ctrl+n) is a second one."""
+
+    async def conversations() -> list[tuple[str, int]]:
+        async with studio.runtime.db.read() as session:
+            rows = (await session.scalars(select(m.Trace).where(m.Trace.tutor_id == chat.tutor_id))).all()
+        ids = [t.conversation_id for t in rows]
+        return sorted((i, ids.count(i)) for i in set(ids) if i)
+
+    chat = await open_chat(pilot)
+    for text in ("What is a closed circuit?", "And a battery?", "And the bulb?"):
+        await send(pilot, chat, text)
+    first = chat.conversation_id
+    assert await conversations() == [(first, 3)]
+    await pilot.press("ctrl+n")
+    await wait_until(pilot, lambda: chat.conversation_id != first)
+    await send(pilot, chat, "Hello again")
+    assert sorted(await conversations()) == sorted([(first, 3), (chat.conversation_id, 1)])
+    await settle(pilot)

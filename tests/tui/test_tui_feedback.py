@@ -217,6 +217,10 @@ async def test_an_answer_kept_as_gold_becomes_a_test_answer_retested_at_once(pil
     status = screen.query_one("#gold-status")
     await wait_until(pilot, lambda: "Kept as test answer" in text_of(status))
     assert "expecting PARTIAL; the engine says WRONG" in text_of(status)
+    # the confirmation is in view and whole: scrolled to, wrapped rather than cut to one line
+    area = screen.query_one("#feedback-area")
+    await wait_until(pilot, lambda: area.region.contains_region(status.region))
+    assert status.region.height >= -(-len(text_of(status)) // status.region.width)
     stored = await studio.list_test_answers("default", screen.task_id)
     assert [(t.label, t.expected.verdict) for t in stored.answers] == [("go", Correctness.PARTIAL)]
     assert not screen.query("#gold-learn")  # only the free-text judge uses graded answers

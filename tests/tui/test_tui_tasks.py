@@ -10,6 +10,7 @@ from tests.tui.helpers import (
     footer_keys,
     new_task_editor,
     notifications,
+    notified,
     open_task,
     settle,
     text_of,
@@ -324,3 +325,36 @@ async def test_a_new_task_under_a_taken_id_replaces_nothing(pilot, studio):
     await wait_until(pilot, lambda: app.screen is editor)  # the new task is still being written
     stored = await studio.get_task("default", "ff-bulb-circuit-en")
     assert (stored.definition.type, stored.version) == ("FreeformTextTask", 1)
+
+
+async def test_export_into_a_folder_with_those_files_asks_and_a_file_is_no_folder(pilot, tmp_path):
+    app = pilot.app
+    out = tmp_path / "out"
+    out.mkdir()
+    mine = out / "mc-photosynthesis-en.json"
+    mine.write_text("my own edits")
+
+    async def export(path) -> None:
+        await pilot.press("o")
+        await wait_until(pilot, lambda: isinstance(app.screen, FilesScreen))
+        app.screen.query_one("#files-path", Input).value = str(path)
+        await pilot.click("#go")
+
+    await export(out)
+    await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+    question = text_of(app.screen.query_one(".dialog-question"))
+    assert "writes over: mc-photosynthesis-en.json" in question
+    await pilot.click("#cancel")
+    await wait_until(pilot, lambda: isinstance(app.screen, LibraryScreen))
+    assert mine.read_text() == "my own edits"  # nothing written without the author's yes
+
+    await export(mine)  # a file where a folder should be
+    _, message = await notified(pilot, "Not exported")
+    assert message == f"{mine} is a file, not a folder: choose a folder (it is created if missing)."
+    assert not any("unexpectedly" in title for title, _ in notifications(app))
+
+    await export(out)
+    await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+    await pilot.click("#confirm")
+    await notified(pilot, "Exported")
+    assert mine.read_text() != "my own edits"

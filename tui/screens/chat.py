@@ -27,6 +27,8 @@ class ChatScreen(Screen):
         Binding("f4", "toggle_debug", _("Debug panel")),
         Binding("ctrl+n", "restart", _("New conversation")),
     ]
+    WAITS_FOR_FOCUS = True
+    """Keys typed while the tutors load wait for the message field (FeedbackStudioApp.hold_keys)."""
 
     class TutorsLoaded(Message):
         def __init__(self, tutors: list[TutorConfiguration]) -> None:
@@ -64,6 +66,8 @@ class ChatScreen(Screen):
             service = await app.ready()
             tutors = await service.list_tutors(app.tenant_id) if app.extensions else []
             self.post_message(self.TutorsLoaded(tutors))
+            return
+        studio(self).release_keys()
 
     def on_chat_screen_tutors_loaded(self, message: TutorsLoaded) -> None:
         self.tutors = {t.id: t for t in message.tutors}
@@ -72,7 +76,8 @@ class ChatScreen(Screen):
         select.display = listed
         self.query_one("#tutor-id").display = not listed
         if not listed:
-            self.query_one("#tutor-id").focus()
+            self.set_focus(self.query_one("#tutor-id"))
+            studio(self).release_keys()
             return
         ordered = sorted(message.tutors, key=lambda t: t.name.casefold())
         select.set_options((t.name, t.id) for t in ordered)
@@ -96,6 +101,7 @@ class ChatScreen(Screen):
         # Each tenant names its own tutors: the chat names the tenant this tutor was read from.
         tenant = tutor.tenantId or studio(self).tenant_id or None
         await self.query_one(ChatView).reset(tutor.id, tutor.initial_messages, tenant_id=tenant)
+        studio(self).release_keys()  # what was typed meanwhile is the first message
 
     async def action_restart(self) -> None:
         chat = self.query_one(ChatView)

@@ -94,12 +94,22 @@ class ConnectionScreen(Screen):
         token = self.query_one("#remote-token", Input).value.strip() or None
         base = studio(self).settings or Settings()
         settings = base.model_copy(update={"remote_url": url, "token": token})
+        if (editing := studio(self).unsaved_edits()) is not None:
+            from tui.screens.confirm import ConfirmScreen
+
+            question = _(
+                "You have unsaved changes to {id}. Switching the service closes the editor and "
+                "discards them (a task of the other service is never overwritten with them)."
+            ).format(id=editing)
+            if not await self.app.push_screen_wait(ConfirmScreen(question, _("Discard and switch"))):
+                return
         if await studio(self).reconnect(settings):
             self.notify(
                 _("Now using the remote service.") if url else _("Now using the embedded service."),
                 title=_("Connected"),
             )
-            self.show_info()
+            if self.is_attached:  # else the app closed it with the old service's screens
+                self.show_info()
 
     @on(Button.Pressed, "#check-api")
     @work(exclusive=True, group="health-api")

@@ -51,6 +51,8 @@ class EditorScreen(Screen[str | None]):
         self.common = FieldSet(COMMON, self.original, id="common")
         self.parts = type_parts(task.task_type, self.original)
         self._check_pending = False
+        self.connection = 0
+        """The connection the task was opened on: a save never lands on another service."""
 
     def compose(self) -> ComposeResult:
         heading = (
@@ -73,8 +75,15 @@ class EditorScreen(Screen[str | None]):
         yield KeysFooter()
 
     def on_mount(self) -> None:
+        self.connection = studio(self).connections
         self.check()
-        self.common.query_one(Input).focus()
+        self.set_focus(self.common.query_one(Input))
+
+    @property
+    def unsaved(self) -> bool:
+        """Whether the form differs from the task as opened (an invalid form is a change too)."""
+        task, _problems = validate(self.document())
+        return task is None or task.to_wire() != self.original
 
     def document(self) -> dict:
         """The task as the form stands: the original with every part's edits applied."""
@@ -143,6 +152,13 @@ class EditorScreen(Screen[str | None]):
             self.action_leave()
 
     def action_save(self) -> None:
+        if studio(self).connections != self.connection:
+            self.notify(
+                _("This task was opened on another service; it is not saved to this one."),
+                title=_("Not saved"),
+                severity="error",
+            )
+            return
         task = self.check()
         if task is None:
             self.notify(_("Fix the marked fields first."), title=_("Not saved"), severity="warning")
@@ -190,8 +206,7 @@ class EditorScreen(Screen[str | None]):
         self.dismiss(message.task_id)
 
     def action_leave(self) -> None:
-        task, _problems = validate(self.document())
-        if task is not None and task.to_wire() == self.original:
+        if not self.unsaved:
             self.dismiss(None)
             return
         from tui.screens.confirm import ConfirmScreen

@@ -71,18 +71,25 @@ class LibraryScreen(Screen):
     """The tasks of the connection's task library (core.client.library)."""
 
     BINDINGS: ClassVar = [
-        Binding("n", "new", _("New")),
-        Binding("enter", "open", _("Open"), show=False),
-        Binding("e", "edit", _("Edit")),
-        Binding("u", "duplicate", _("Duplicate")),
-        Binding("delete,x", "delete", _("Delete")),
-        Binding("slash", "filter", _("Filter")),
-        Binding("s", "sort", _("Sort")),
+        # priority: each is acted on before the keys typed after it are routed, so that what
+        # follows "/" reaches the filter and what follows "e" the editor, never a command here;
+        # while the filter has the focus they are letters (check_action)
+        Binding("n", "new", _("New"), priority=True),
+        Binding("enter", "open", _("Open"), show=False, priority=True),
+        Binding("e", "edit", _("Edit"), priority=True),
+        Binding("u", "duplicate", _("Duplicate"), priority=True),
+        Binding("delete,x", "delete", _("Delete"), priority=True),
+        Binding("slash", "filter", _("Filter"), priority=True),
+        Binding("s", "sort", _("Sort"), priority=True),
         Binding("escape", "clear_filter", _("Clear filter"), show=False),
-        Binding("i", "import", _("Import")),
-        Binding("o", "export", _("Export")),
-        Binding("r", "reload", _("Reload")),
+        Binding("i", "import", _("Import"), priority=True),
+        Binding("o", "export", _("Export"), priority=True),
+        Binding("r", "reload", _("Reload"), priority=True),
     ]
+    TYPED = frozenset(
+        {"new", "open", "edit", "duplicate", "delete", "filter", "sort", "import", "export", "reload"}
+    )
+    """The actions whose keys are text while the filter has the focus."""
 
     class TasksLoaded(Message):
         def __init__(self, tasks: list[TaskSummary], extensions: bool) -> None:
@@ -111,8 +118,15 @@ class LibraryScreen(Screen):
 
     def on_mount(self) -> None:
         self._set_columns()
-        self.query_one(DataTable).focus()
+        self.set_focus(self.query_one(DataTable))
         self.load_tasks()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if not isinstance(self.focused, Input):
+            return True
+        if action == "filter":
+            return None  # typed as "/", and still shown: the filter is where the letters go
+        return action not in self.TYPED
 
     @property
     def columns(self) -> tuple[str, ...]:
@@ -229,14 +243,18 @@ class LibraryScreen(Screen):
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         if event.row_key.value:
-            self.post_message(OpenTask(event.row_key.value))
+            self.open(event.row_key.value)
 
     def action_open(self) -> None:
         if task_id := self.selected_id:
-            self.post_message(OpenTask(task_id))
+            self.open(task_id)
+
+    def open(self, task_id: str) -> None:
+        studio(self).hold_keys()  # typed on: the answer of the task that opens
+        self.post_message(OpenTask(task_id))
 
     def action_filter(self) -> None:
-        self.query_one("#filter", Input).focus()
+        self.set_focus(self.query_one("#filter", Input))  # now: the next key is already typed
 
     def action_clear_filter(self) -> None:
         self.query_one("#filter", Input).value = ""
@@ -263,6 +281,7 @@ class LibraryScreen(Screen):
 
     def action_edit(self) -> None:
         if task_id := self.selected_id:
+            studio(self).hold_keys()  # typed on: the editor's first field, once it opened
             self.edit_task(task_id)
 
     @work(group="library-edit")
@@ -273,6 +292,8 @@ class LibraryScreen(Screen):
             library = await studio(self).library()
             opened = await library.open(task_id)
             await self.app.push_screen(EditorScreen(opened.task, version=opened.version, taken=library.taken))
+            return
+        studio(self).release_keys(discard=True)  # not opened: they were not meant for the library
 
     def action_duplicate(self) -> None:
         if (task_id := self.selected_id) and not in_flight(self, "library-edit"):
@@ -330,7 +351,39 @@ class LibraryScreen(Screen):
         from tui.screens.files import FilesScreen
 
         self.app.push_screen(
-            FilesScreen(export=True, default_path="tasks"), lambda c: c and self.export_to(*c)
+            FilesScreen(export=True, default_path="tasks"), lambda c: c and self.confirm_export(*c)
+        )
+
+    def confirm_export(self, path: Path, fmt: Format) -> None:
+        """A file where the folder should be is refused in words; files of the same names in the
+        folder are listed and written over only after the author agrees."""
+        from core.workspace.files import task_file_path
+
+        if path.exists() and not path.is_dir():
+            self.notify(
+                _("{path} is a file, not a folder: choose a folder (it is created if missing).").format(
+                    path=path
+                ),
+                title=_("Not exported"),
+                severity="error",
+                markup=False,
+            )
+            return
+        ids = [task.taskId for task in self.tasks]
+        existing = sorted(p.name for p in (task_file_path(path, i, fmt) for i in ids) if p.exists())
+        if not existing:
+            self.export_to(path, fmt)
+            return
+        from tui.screens.confirm import ConfirmScreen
+
+        shown = ", ".join(existing[:5]) + (" …" if len(existing) > 5 else "")
+        question = plural(
+            "{path} holds {count} file that the export writes over: {files}.\nReplace it?",
+            "{path} holds {count} files that the export writes over: {files}.\nReplace them?",
+            len(existing),
+        ).format(path=path, count=len(existing), files=shown)
+        self.app.push_screen(
+            ConfirmScreen(question, _("Replace")), lambda yes: yes and self.export_to(path, fmt)
         )
 
     @work(group="library-files")
@@ -380,7 +433,18 @@ class LibraryScreen(Screen):
 
         async with service_call(self, _("Exporting"), busy=self.query_one(DataTable)):
             library = await studio(self).library()
-            written = await export_files(library.service, library.tenant_id, path, fmt)
+            try:
+                written = await export_files(library.service, library.tenant_id, path, fmt)
+            except OSError as exc:  # a folder that cannot be made or written: the author picks another
+                self.notify(
+                    _("Could not write into {path}: {reason}").format(
+                        path=exc.filename or path, reason=exc.strerror or exc
+                    ),
+                    title=_("Not exported"),
+                    severity="error",
+                    markup=False,
+                )
+                return
             self.notify(
                 plural(
                     "{count} file written to {path}", "{count} files written to {path}", len(written)

@@ -14,9 +14,11 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Button, Header, Static, TabbedContent, TabPane
+from textual.widget import Widget
+from textual.widgets import Button, DataTable, Header, Static, TabbedContent, TabPane
 
 from core.api import (
     ChatTurn,
@@ -48,6 +50,15 @@ from tui.widgets.simulation import SimulationPanel
 from tui.widgets.test_answers import TestAnswersPanel
 from tui.widgets.versions import VersionsPanel
 
+TAB_KEYS = {
+    "try": "f5",
+    "history-tab": "f6",
+    "retest-tab": "f7",
+    "test-answers-tab": "f8",
+    "versions-tab": "f9",
+}
+"""A key for each tab, named on the tab: from any field, without a walk of shift+tab."""
+
 
 class TaskScreen(Screen):
     BINDINGS: ClassVar = [
@@ -55,7 +66,14 @@ class TaskScreen(Screen):
         Binding("ctrl+o", "edit", _("Edit task")),
         Binding("ctrl+t", "chat", _("Chat about it")),
         Binding("escape", "app.pop_screen", _("Library")),
+        Binding("f5", "tab('try')", _("Try"), show=False, priority=True),
+        Binding("f6", "tab('history-tab')", _("History"), show=False, priority=True),
+        Binding("f7", "tab('retest-tab')", _("Retest"), show=False, priority=True),
+        Binding("f8", "tab('test-answers-tab')", _("Test answers"), show=False, priority=True),
+        Binding("f9", "tab('versions-tab')", _("Versions"), show=False, priority=True),
     ]
+    WAITS_FOR_FOCUS = True
+    """Keys typed while the task loads wait for its answer field (FeedbackStudioApp.hold_keys)."""
 
     class Loaded(Message):
         def __init__(self, task: TaskBase) -> None:
@@ -106,6 +124,8 @@ class TaskScreen(Screen):
             opened = await library.open(self.task_id)
             self.version, self.taken = opened.version, library.taken
             self.post_message(self.Loaded(opened.task))
+            return
+        studio(self).release_keys()  # nothing to type into: escape and the app's keys still work
 
     async def on_task_screen_loaded(self, message: Loaded) -> None:
         task = self.definition = message.task
@@ -125,30 +145,47 @@ class TaskScreen(Screen):
         await body.mount(tabs)
         if self.reopen_tab:
             tabs.active, self.reopen_tab = self.reopen_tab, None
-            return
-        self._focus_the_answer()
+        else:
+            self._focus_the_answer()
+        studio(self).release_keys()  # what was typed meanwhile goes to the answer
 
     def _focus_the_answer(self) -> None:
         """An author opens a task to try an answer: the cursor waits in the first input of it."""
         for form in self.query(AnswerForm):
-            inputs = [w for w in form.query("*") if w.can_focus]
+            inputs = [w for w in form.query("*") if w.focusable]
             if inputs:
-                inputs[0].focus()
+                self.set_focus(inputs[0])
                 return
 
+    def action_tab(self, tab: str) -> None:
+        """Show ``tab`` and put the focus in it (its table, or the answer in Try)."""
+        tabs = self.query("#task-tabs").results(TabbedContent)
+        tabbed = next(tabs, None)
+        if tabbed is None or not self.query(f"#{tab}"):
+            return
+        tabbed.active = tab
+        if tab == "try":
+            self._focus_the_answer()
+            return
+        pane = tabbed.get_pane(tab)
+        self.call_after_refresh(self._focus_first, pane)
+
+    def _focus_first(self, pane: Widget) -> None:
+        """The pane's table if it shows one, else its first field."""
+        focusable = [w for w in pane.query("*") if w.focusable]
+        tables = [w for w in focusable if isinstance(w, DataTable)]
+        if tables or focusable:
+            self.set_focus((tables or focusable)[0])
+
     def compose_tabs(self, task: TaskBase) -> list[TabPane]:
-        tabs = [TabPane(_("Try"), self._try_pane(task), id="try")]
+        tabs = [_tab(_("Try"), self._try_pane(task), "try")]
         if studio(self).extensions:
-            tabs.append(TabPane(_("History"), HistoryPanel(self.task_id, id="history"), id="history-tab"))
-            tabs.append(TabPane(_("Retest"), RetestPanel(id="retest"), id="retest-tab"))
+            tabs.append(_tab(_("History"), HistoryPanel(self.task_id, id="history"), "history-tab"))
+            tabs.append(_tab(_("Retest"), RetestPanel(id="retest"), "retest-tab"))
             tabs.append(
-                TabPane(
-                    _("Test answers"),
-                    TestAnswersPanel(self.task_id, id="test-answers"),
-                    id="test-answers-tab",
-                )
+                _tab(_("Test answers"), TestAnswersPanel(self.task_id, id="test-answers"), "test-answers-tab")
             )
-            tabs.append(TabPane(_("Versions"), VersionsPanel(self.task_id, id="versions"), id="versions-tab"))
+            tabs.append(_tab(_("Versions"), VersionsPanel(self.task_id, id="versions"), "versions-tab"))
         return tabs
 
     def _try_pane(self, task: TaskBase) -> Horizontal:
@@ -314,3 +351,12 @@ class TaskScreen(Screen):
 
     def action_chat(self) -> None:
         self.post_message(OpenChat(self.task_id))
+
+
+def _tab(title: str, content: Widget, tab_id: str) -> TabPane:
+    """A tab titled with its key (F5 …), so the key is read where it is needed."""
+    return TabPane(
+        Content.from_markup("$title [dim]$key[/]", title=title, key=TAB_KEYS[tab_id].upper()),
+        content,
+        id=tab_id,
+    )

@@ -7,6 +7,7 @@ the parent, which decides whether to show them; ERROR becomes a notification wit
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Sequence
 from contextlib import aclosing
 from typing import Any
@@ -16,6 +17,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.widgets import Button, Input, Label, Markdown, Static
+from textual.widgets.markdown import MarkdownStream
 
 from core.api import ChatContext, ChatMessage, ChatRequest, ChatTurn, TraceRating, TutorEvent, TutorEventType
 from tui.calls import service_call, studio
@@ -80,7 +82,8 @@ class ChatView(Vertical):
         with Horizontal(id="chat-input-row"):
             yield Input(placeholder=_("Write a message and press enter"), id="chat-input", disabled=True)
             yield Button(_("Send"), id="chat-send", variant="primary", disabled=True)
-        with Horizontal(id="trace-actions"):
+        with Horizontal(id="trace-actions") as actions:
+            actions.display = False  # until a reply with a trace is there to rate
             yield Label(_("Rate this reply:"), classes="hint")
             yield Button("▲ " + _("Helpful"), id="trace-good", compact=True)
             yield Button("▼ " + _("Not helpful"), id="trace-bad", compact=True)
@@ -99,7 +102,10 @@ class ChatView(Vertical):
         tenant_id: str | None = None,
     ) -> None:
         """Start a new conversation with ``tutor_id`` (of ``tenant_id``); its greetings open it as
-        tutor bubbles."""
+        tutor bubbles. Without ``conversation_id`` (a simulation session's) the conversation is
+        named here, as the web app names it, and every turn of it sends that id: the service
+        keeps one conversation per chat rather than one per turn."""
+        conversation_id = conversation_id or str(uuid.uuid4())
         self.tutor_id, self.conversation_id, self.tenant_id = tutor_id, conversation_id, tenant_id
         self.messages = [ChatMessage(role="assistant", content=text) for text in greetings]
         self.trace_id = None
@@ -129,11 +135,11 @@ class ChatView(Vertical):
             return
         field.value = ""
         self.messages.append(ChatMessage(role="user", content=text))
+        self.streaming = True
+        self._set_ready(False)
+        self.query_one("#trace-actions").display = False
         self.query_one("#chat-empty").display = False
         await self.query_one("#bubbles").mount(LearnerBubble(text))
-        self.query_one("#trace-actions").display = False
-        self._set_ready(False)
-        self.streaming = True
         self.post_message(self.ReplyStarted())
         self.stream_reply(
             ChatRequest(
@@ -160,8 +166,10 @@ class ChatView(Vertical):
     async def stream_reply(self, request: ChatRequest) -> None:
         bubbles = self.query_one("#bubbles", VerticalScroll)
         bubble = await self._new_bubble()
-        stream = Markdown.get_stream(bubble)
+        stream: MarkdownStream | None = None
+        """Opened on a bubble's first words: a stream stopped before any never finished."""
         texts, trace_id = [""], None
+        answered = False
         try:
             async with service_call(self, _("Chat")):
                 service = await studio(self).ready()
@@ -170,12 +178,13 @@ class ChatView(Vertical):
                         if event.event is TutorEventType.MESSAGE:
                             bubble.loading = False
                             texts[-1] += event.text
+                            stream = stream or Markdown.get_stream(bubble)
                             await stream.write(event.text)
                             bubbles.call_after_refresh(bubbles.scroll_end, animate=False)
                         elif event.event is TutorEventType.BOUNDARY:
-                            await stream.stop()
-                            bubble = await self._new_bubble()
-                            stream = Markdown.get_stream(bubble)
+                            if stream is not None:
+                                await stream.stop()
+                            bubble, stream = await self._new_bubble(), None
                             texts.append("")
                         elif event.event is TutorEventType.TRACE:
                             trace_id = event.text
@@ -185,14 +194,31 @@ class ChatView(Vertical):
                             self.notify(
                                 event.text, title=_("The tutor failed"), severity="error", markup=False
                             )
-                        elif event.event is TutorEventType.DONE:
                             break
+                        elif event.event is TutorEventType.DONE:
+                            answered = True
+                            break
+                    else:
+                        answered = True  # a stream that ends without DONE ended all the same
         finally:
-            await stream.stop()
             bubble.loading = False
+            if stream is not None:
+                await stream.stop()
             for empty in [b for b in bubbles.query(Bubble) if b.role == "assistant" and not b.source]:
                 await empty.remove()
-            self._finish([t for t in texts if t], trace_id)
+            if not answered:
+                self._not_answered()
+            self._finish([t for t in texts if t] if answered else [], trace_id)
+
+    def _not_answered(self) -> None:
+        """The turn failed: its message leaves the conversation (the next turn would send it again
+        beside the new one) and its bubble says so; the author writes it again if they want."""
+        sent = [i for i, message in enumerate(self.messages) if message.role == "user"]
+        if sent:
+            del self.messages[sent[-1]]
+        for mine in list(self.query(LearnerBubble))[-1:]:
+            mine.add_class("bubble-failed")
+            mine.update(f"{mine.source}\n✘ " + _("No reply: this message is not part of the conversation."))
 
     def _finish(self, texts: list[str], trace_id: str | None) -> None:
         self.messages += [ChatMessage(role="assistant", content=t) for t in texts]

@@ -59,4 +59,6 @@ class GoldBar(Vertical):
                 verdict,
                 learn=learn,
             )
-            self.query_one("#gold-status", Label).update(gold_outcome(line, _, learnt=learn))
+            status = self.query_one("#gold-status", Label)
+            status.update(gold_outcome(line, _, learnt=learn))
+            status.call_after_refresh(status.scroll_visible, animate=False)  # below the fold otherwise
