@@ -211,3 +211,29 @@ async def test_the_language_is_switched_in_settings_and_every_page_then_speaks_i
         user.find(marker="ui-language").elements.pop().value = "en"
     await user.open("/")
     await user.should_see("New task")
+
+
+async def test_a_file_too_big_for_the_server_is_refused_with_a_message_naming_it(user: User) -> None:
+    await user.open("/")
+    user.find("Import").click()
+    await user.should_see("At most 984 kB a file.")
+    upload = user.find(ui.upload).elements.pop()
+    assert upload.props["max-file-size"] == 1_000_000 - 16 * 1024  # the browser sends no bigger file
+    # what the browser says of the files it refused (Quasar's "rejected", names and sizes only)
+    user.find(ui.upload).trigger("rejected", [{"name": "huge.json", "size": 2_000_000}])
+    await user.should_see("huge.json is larger than 984 kB, the most a task file may have: not imported")
+    # a big file that reached the page anyway is refused the same way
+    big = b'{"id": "big", "context": "' + b"x" * 2_000_000 + b'"}'
+    await upload.handle_uploads([SmallFileUpload("big.json", "application/json", big)])
+    await user.should_see("big.json is larger than 984 kB", retries=SLOW)
+    # an upload the server refused (413) says so too
+    user.find(ui.upload).trigger("failed", [{"name": "other.json", "status": 413}])
+    await user.should_see("other.json was not imported: the upload failed (413)")
+
+
+async def test_a_binary_file_is_refused_naming_it(user: User) -> None:
+    await user.open("/")
+    user.find("Import").click()
+    upload = user.find(ui.upload).elements.pop()
+    await upload.handle_uploads([SmallFileUpload("logo.json", "application/json", b"\x89PNG\r\n\x1a\n\x00")])
+    await user.should_see("logo.json: not a text file (byte 0 is not UTF-8)", retries=SLOW)

@@ -20,7 +20,7 @@ from core.client.validation import id_problem
 from core.client.vocabulary import COPY_TITLE, TYPE_LABELS
 from core.workspace.documents import Format
 from webui.components.busy import sends
-from webui.components.task_files import ACCEPTED, task_file, task_from_upload
+from webui.components.task_files import ACCEPTED, task_file, task_from_upload, upload_limit
 from webui.components.task_types import action_word, type_icon, type_label
 from webui.context import BUILD_SECONDS, Studio, reporting
 from webui.i18n import N_, _, number, plural
@@ -302,7 +302,22 @@ class Library:
                 )
 
     def _import_dialog(self) -> None:
+        limit = upload_limit(self.studio.settings.max_body_bytes)
+
+        def too_big(name: str) -> None:
+            ui.notify(
+                _("{file} is larger than {size}, the most a task file may have: not imported").format(
+                    file=name, size=byte_size(limit)
+                ),
+                type="negative",
+                multi_line=True,
+                close_button=True,
+            )
+
         async def receive(event: events.UploadEventArguments) -> None:
+            if event.file.size() > limit:  # the browser refuses these; whatever came anyway
+                too_big(event.file.name)
+                return
             try:
                 task = task_from_upload(event.file.name, await event.file.read())
             except ValueError as exc:
@@ -310,15 +325,47 @@ class Library:
                 return
             await self._import(event.file.name, task)
 
+        def rejected(event: events.GenericEventArguments) -> None:
+            """Files the browser refused to send (too big for the server, which answered 413
+            without a word, and the file was ticked as if it had gone)."""
+            for entry in event.args or []:
+                too_big(str(entry.get("name", "")))
+
+        def failed(event: events.GenericEventArguments) -> None:
+            for entry in event.args or []:
+                ui.notify(
+                    _("{file} was not imported: the upload failed ({status})").format(
+                        file=entry.get("name", ""), status=entry.get("status", "")
+                    ),
+                    type="negative",
+                    multi_line=True,
+                    close_button=True,
+                )
+
         with dialog() as box:
             ui.label(_("Import task files")).classes("text-lg")
             ui.label(
                 _("JSON or YAML files with one task each, as `feedback-studio tasks export` writes them.")
             ).classes("text-sm opacity-70")
-            ui.upload(on_upload=receive, multiple=True, auto_upload=True).props(
-                f'accept="{ACCEPTED}"'
-            ).classes("w-full")
+            upload = ui.upload(on_upload=receive, multiple=True, auto_upload=True, max_file_size=limit)
+            upload.props(f'accept="{ACCEPTED}"').classes("w-full")
+            upload.on(
+                "rejected",
+                rejected,
+                js_handler="(entries) => emit(entries.map((e) => ({name: e.file.name, size: e.file.size})))",
+            )
+            upload.on(
+                "failed",
+                failed,
+                js_handler="(info) => emit(info.files.map((f) => ({name: f.name, status: info.xhr.status})))",
+            )
+            ui.label(_("At most {size} a file.").format(size=byte_size(limit))).classes("text-xs opacity-70")
             ui.button(_("Done"), on_click=box.close).props("flat").classes("self-end")
+
+
+def byte_size(size: int) -> str:
+    """A file size as the language writes it: "984 kB", "2.5 MB"."""
+    return f"{number(size / 1e6, 1)} MB" if size >= 1_000_000 else f"{number(size / 1e3, 0)} kB"
 
 
 def _title_key(summary: TaskSummary) -> tuple[str, str]:
