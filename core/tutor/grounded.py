@@ -231,6 +231,9 @@ def fingerprint(text: str, base: str) -> str:
     return hashlib.sha1(" ".join(sorted(set(_content(text, base)))).encode()).hexdigest()[:16]
 
 
+_GAP_MARK = re.compile(r"\{\{\s*\d+\s*\}\}")
+
+
 def where_to_look(task: TaskBase, aspect: AspectDefinition | None, base: str) -> str:
     """The sentence of the problem statement that shares most words with what the aspect means
     (its name and description; its cues are how a learner might say it, not what it is about),
@@ -240,7 +243,7 @@ def where_to_look(task: TaskBase, aspect: AspectDefinition | None, base: str) ->
     statement sets the scene first and asks last, and the question is where every concept is asked
     for ("… and why it then lights up"), not the scene ("On the table lie a bulb …").
     """
-    statement = task.problemStatement
+    statement = _GAP_MARK.sub("___", task.problemStatement)  # a gap as the learner sees one
     spans = sentences(statement)
     if not spans:
         return statement
@@ -319,12 +322,32 @@ class Planner:
             return hint_mark(kind, aspect.message)
         return hint_mark(kind, where_to_look(self.task, aspect, self.base))
 
-    def gap_hint(self, gap: int) -> str:
-        """A hint about one gap of a blanks task: the author's feedback on it, else where it is."""
-        feedback = (
-            self.task.blanks[gap - 1].feedback if isinstance(self.task, InTextFillInBlanksTask) else None
-        )
-        return self.say("hint_gap", number=gap) + (f" {feedback}" if feedback else "")
+    def gap_hint(self, gap: int, *, judged: bool = True) -> str:
+        """A hint about one gap of a blanks task: the author's feedback on it, else where it is;
+        ``judged``: after an attempt that has it wrong ("gap 2 is not right yet"), else for a
+        learner who is stuck ("about gap 2: …")."""
+        feedback = self.gap_feedback(gap)
+        opening = self.say("hint_gap" if judged else "hint_gap_stuck", number=gap)
+        return opening + (f" {feedback}" if feedback else "")
+
+    def gap_feedback(self, gap: int) -> str | None:
+        """The author's feedback on a gap of a blanks or in-text choices task (a hint about it)."""
+        if isinstance(self.task, InTextFillInBlanksTask) and gap <= len(self.task.blanks):
+            return self.task.blanks[gap - 1].feedback
+        if isinstance(self.task, InTextChoicesTask) and gap <= len(self.task.choices):
+            return self.task.choices[gap - 1].feedback
+        return None
+
+    def gaps(self) -> list[int]:
+        """The gaps a stuck learner is hinted at, in order: those the last attempt had wrong, else
+        all; only gaps the author wrote feedback for ("look at gap 2" alone says nothing)."""
+        if isinstance(self.task, InTextFillInBlanksTask):
+            count = len(self.task.blanks)
+        elif isinstance(self.task, InTextChoicesTask):
+            count = len(self.task.choices)
+        else:
+            return []
+        return [g for g in (self.progress.gaps or range(1, count + 1)) if self.gap_feedback(g)]
 
     def current_hint(self) -> str:
         """The hint the learner has now, said again (after a question, a demand, an attempt said
@@ -334,6 +357,9 @@ class Planner:
         if last is None:
             return self.say("hint_ask_tried") if not self.progress.attempts else self.next_hint()
         name, rung, example = last
+        if int(rung) < 0:
+            text = self.gap_hint(int(example), judged=False)
+            return self.say("hint_again", hint=text) if any(text in m for m in self.said) else text
         missing = {a.name: a for a in self.missing_concepts()}
         if name != TASK_WIDE and name not in missing:
             return self.next_hint()
@@ -353,6 +379,13 @@ class Planner:
         concepts = [focus] + [a for a in self.missing_concepts() if focus is None or a.name != focus.name]
         examples = range(len(self.examples()))
         told = self.progress.told
+        for gap in self.gaps():  # a blanks task: the author's word on each gap first
+            mark = hint_mark("gap", str(gap))
+            if mark not in told and self.safe(text := self.gap_hint(gap, judged=False)):
+                self.progress.record(mark)
+                self.progress.climb(f"gap {gap}")
+                self.progress.last = [f"gap {gap}", -1, gap]
+                return text
         for aspect in concepts:
             key = aspect.name if aspect else TASK_WIDE
             for rung, kind in enumerate(RUNGS):
@@ -409,6 +442,8 @@ class Planner:
         if self.progress.last is None:
             return None
         key, rung, example = self.progress.last
+        if int(rung) < 0:
+            return str(key)
         suffix = f"/{example}" if RUNGS[int(rung)] == "worked_example" else ""
         return f"{key}/{RUNGS[int(rung)]}{suffix}"
 
@@ -431,7 +466,9 @@ class Planner:
         opening = self.opening(diagnosis, new, reading)
         if diagnosis is not None and diagnosis.wrong_parts:
             gap = diagnosis.wrong_parts[0]
+            self.progress.gaps = list(diagnosis.wrong_parts)
             self.progress.climb(f"gap {gap}")
+            self.progress.record(hint_mark("gap", str(gap)))
             return [m for m in (opening, self.gap_hint(gap)) if m], {"move": "gap_hint", "gap": gap}
         missing = {a.name for a in self.missing_concepts()}
         if diagnosis is not None and (opposed := [a for a in diagnosis.opposed if a.name in missing]):
@@ -525,7 +562,9 @@ class Planner:
         diagnosis = diagnose(guess)
         if diagnosis is None:
             return [self.say("probe")], {"move": "probe", "guess": None}
-        if diagnosis.answered:  # an option of a choice task
+        if diagnosis.answered:  # an option of a choice task: an attempt, asked as a question
+            if (mark := fingerprint(guess.message, self.base)) not in self.progress.attempts:
+                self.progress.attempts.append(mark)
             if diagnosis.correct:
                 self.progress.solved = True
                 return self.solved(), {"move": "solved"}

@@ -36,6 +36,8 @@ class Progress:
     told: list[str] = field(default_factory=list)
     """Every hint given, by what it says (:func:`hint_mark`): a hint is never given twice, whichever
     concept's ladder reaches it (two concepts may point at the same sentence of the task)."""
+    gaps: list[int] = field(default_factory=list)
+    """The gaps (from 1) the last attempt at a blanks or in-text choices task had wrong."""
     last: list[Any] | None = None
     """The last hint given, to say again: [concept (or :data:`TASK_WIDE`), rung, worked example]."""
 
@@ -49,6 +51,7 @@ class Progress:
             solved=bool(state.get("solved", False)),
             turns=int(state.get("turns", 0)),
             told=list(state.get("told", [])),
+            gaps=[int(g) for g in state.get("gaps", [])],
             last=list(state["last"]) if state.get("last") else None,
         )
 
@@ -61,6 +64,7 @@ class Progress:
             "solved": self.solved,
             "turns": self.turns,
             "told": self.told,
+            "gaps": self.gaps,
             "last": self.last,
         }
 

@@ -251,7 +251,7 @@ DIALOGUES: dict[str, Dialogue] = {
         [
             ("I think it is oxygen.", "hint"),
             ("Is it nitrogen?", "probe"),
-            ("Nitrogen", "hint"),
+            ("Nitrogen", "same_attempt"),  # the guess above was this option
             ("Carbon dioxide", "solved"),
         ],
     ),

@@ -447,3 +447,33 @@ def test_no_reply_comes_back_in_a_conversation(language):
     turns = talk(document, messages)
     assert not any(debug["move"] == "off_topic" for _, debug in turns), [d["move"] for _, d in turns]
     assert_nothing_repeats_and_nothing_leaks(document, messages, turns)
+
+
+# --- choice and blanks tasks ------------------------------------------------------------------------
+
+
+def test_a_stuck_learner_on_a_blanks_task_gets_the_authors_word_on_one_gap_after_another():
+    """Before any attempt no gap is "not right yet"; each "I don't know" brings another gap's hint,
+    and after an attempt the gaps it had wrong come first."""
+    document = demo_task("blanks-water-cycle-en")
+    task = parse_task(document)
+    messages = ["I don't know", "idk", "evaporates, smoke, rain, 100", "no idea"]
+    turns = talk(document, messages)
+    assert [debug["move"] for _, debug in turns] == ["stuck", "stuck", "gap_hint", "stuck"]
+    feedback = [b.feedback for b in task.blanks]
+    first, second = (" ".join(reply) for reply, _ in turns[:2])
+    assert feedback[0] in first and feedback[1] in second
+    assert not any(p in first + second for p in phrasings(task.language, "hint_gap", number=1))
+    assert not any(p in first + second for p in phrasings(task.language, "hint_gap", number=2))
+    assert_nothing_repeats_and_nothing_leaks(document, messages, turns)
+
+
+def test_a_guessed_option_is_judged_as_that_option():
+    document = demo_task("mc-photosynthesis-en")
+    task = parse_task(document)
+    nitrogen = next(o.feedback for o in task.options if o.content == "Nitrogen")
+    turns = talk(document, ["Is it nitrogen?", "Am I done?", "Is it carbon dioxide?", "Am I done?"])
+    assert [debug["move"] for _, debug in turns] == ["probe", "done_check", "solved", "done_check"]
+    assert opens_with(turns[0][0], task.language, "probe_no") and nitrogen in turns[0][0][0]
+    assert opens_with(turns[1][0], task.language, "done_not_yet")
+    assert opens_with(turns[3][0], task.language, "done_yes")
