@@ -197,7 +197,7 @@ class FeedbackStudioApp(App[int | None]):
         self.push_screen(TaskScreen(message.task_id))
 
     def on_open_chat(self, message: OpenChat) -> None:
-        self.action_chat(message.task_id)
+        self.action_chat(message.task_id, message.title)
 
     def action_connection(self) -> None:
         from tui.screens.connection import ConnectionScreen
@@ -205,11 +205,11 @@ class FeedbackStudioApp(App[int | None]):
         if not isinstance(self.screen, ConnectionScreen):
             self.push_screen(ConnectionScreen())
 
-    def action_chat(self, task_id: str | None = None) -> None:
+    def action_chat(self, task_id: str | None = None, title: str | None = None) -> None:
         from tui.screens.chat import ChatScreen
 
         if not isinstance(self.screen, ChatScreen):
-            self.push_screen(ChatScreen(task_id=task_id))
+            self.push_screen(ChatScreen(task_id=task_id, task_title=title))
 
     def action_help(self) -> None:
         """F1 shows the keys of the screen in view beside it (Textual's help panel); again, hides it."""

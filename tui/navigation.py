@@ -19,8 +19,9 @@ class OpenTask(Message):
 
 
 class OpenChat(Message):
-    """Open the tutor chat, about ``task_id`` when given (a tutor grounded in it is chosen first)."""
+    """Open the tutor chat, about ``task_id`` (titled ``title``) when given: the tutor grounded
+    in it is chosen, or, where none is, the author is offered to create one."""
 
-    def __init__(self, task_id: str | None = None) -> None:
+    def __init__(self, task_id: str | None = None, title: str | None = None) -> None:
         super().__init__()
-        self.task_id = task_id
+        self.task_id, self.title = task_id, title

@@ -304,3 +304,33 @@ async def test_every_turn_of_a_chat_is_one_conversation(pilot, studio):
     await send(pilot, chat, "Hello again")
     assert sorted(await conversations()) == sorted([(first, 3), (chat.conversation_id, 1)])
     await settle(pilot)
+
+
+async def test_chat_about_a_task_without_a_tutor_offers_to_create_one(pilot, studio):
+    """It opened the first tutor in alphabetical order, another task's; now it offers a tutor
+    grounded in this task, saved through the service's tutor upsert."""
+    from tui.screens.new_tutor import NewTutorScreen
+
+    app = pilot.app
+    await open_task(pilot, "blanks-water-cycle-en")
+    await pilot.press("ctrl+t")
+    await wait_until(pilot, lambda: isinstance(app.screen, NewTutorScreen))
+    await pilot.press("escape")  # no: no other task's tutor is chosen instead
+    await wait_until(pilot, lambda: isinstance(app.screen, ChatScreen))
+    await notified(pilot, "No tutor chosen")
+    assert app.screen.query_one(ChatView).tutor_id is None
+
+    await pilot.press("escape")
+    await pilot.press("ctrl+t")
+    await wait_until(pilot, lambda: isinstance(app.screen, NewTutorScreen))
+    assert app.screen.query_one("#tutor-new-id", Input).value == "tutor-blanks-water-cycle-en"
+    await pilot.click("#create")
+    await wait_until(pilot, lambda: isinstance(app.screen, ChatScreen))
+    chat = app.screen.query_one(ChatView)
+    await wait_until(pilot, lambda: chat.tutor_id == "tutor-blanks-water-cycle-en")
+    assert replies(chat) == ["Hello! Let us work on “The water cycle” together. What have you tried so far?"]
+    tutor = await studio.get_tutor("tutor-blanks-water-cycle-en", "default")
+    assert tutor.taskId == "blanks-water-cycle-en" and tutor.name == "Tutor: The water cycle"
+    await send(pilot, chat, "Where does the water go when it evaporates?")
+    assert chat.task_id == "blanks-water-cycle-en"
+    await settle(pilot)

@@ -13,7 +13,7 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Button, Checkbox, Header, Input, Label, RichLog, Select
 
-from core.api import TutorConfiguration
+from core.api import TutorConfiguration, TutorUpsert
 from core.client.vocabulary import TEACHER_ID
 from tui.calls import service_call, studio
 from tui.i18n import _
@@ -35,9 +35,15 @@ class ChatScreen(Screen):
             super().__init__()
             self.tutors = tutors
 
-    def __init__(self, task_id: str | None = None) -> None:
+    class TutorCreated(Message):
+        def __init__(self, tutor: TutorConfiguration) -> None:
+            super().__init__()
+            self.tutor = tutor
+
+    def __init__(self, task_id: str | None = None, task_title: str | None = None) -> None:
         super().__init__()
         self.task_id = task_id
+        self.task_title = task_title or task_id
         self.tutors: dict[str, TutorConfiguration] = {}
 
     def compose(self) -> ComposeResult:
@@ -75,14 +81,51 @@ class ChatScreen(Screen):
         listed = bool(message.tutors)
         select.display = listed
         self.query_one("#tutor-id").display = not listed
+        ordered = sorted(message.tutors, key=lambda t: t.name.casefold())
+        if listed:
+            select.set_options((t.name, t.id) for t in ordered)
+        grounded = next((t.id for t in ordered if self.task_id and t.taskId == self.task_id), None)
+        if self.task_id and grounded is None and studio(self).extensions:
+            # another task's tutor would talk about that task: offer one grounded in this one
+            from tui.screens.new_tutor import NewTutorScreen
+
+            self.app.push_screen(
+                NewTutorScreen(self.task_id, self.task_title or self.task_id, self.tutors), self._tutor_wanted
+            )
+            return
         if not listed:
             self.set_focus(self.query_one("#tutor-id"))
             studio(self).release_keys()
             return
-        ordered = sorted(message.tutors, key=lambda t: t.name.casefold())
-        select.set_options((t.name, t.id) for t in ordered)
-        grounded = next((t.id for t in ordered if self.task_id and t.taskId == self.task_id), None)
         select.value = grounded or ordered[0].id
+
+    def _tutor_wanted(self, wanted: tuple[str, TutorUpsert] | None) -> None:
+        if wanted is not None:
+            self.create_tutor(*wanted)
+            return
+        self.notify(
+            _("No tutor is grounded in this task: choose one above, or press ctrl+t on the task again."),
+            title=_("No tutor chosen"),
+        )
+        self.set_focus(self.query_one("#tutor-select" if self.tutors else "#tutor-id"))
+
+    @work(exclusive=True, group="tutors")
+    async def create_tutor(self, tutor_id: str, upsert: TutorUpsert) -> None:
+        async with service_call(self, _("Creating the tutor"), busy=self.query_one("#chat-toolbar")):
+            app = studio(self)
+            tutor = await (await app.ready()).put_tutor(app.tenant_id, tutor_id, upsert)
+            self.post_message(self.TutorCreated(tutor))
+
+    def on_chat_screen_tutor_created(self, message: TutorCreated) -> None:
+        self.tutors[message.tutor.id] = message.tutor
+        ordered = sorted(self.tutors.values(), key=lambda t: t.name.casefold())
+        select = self.query_one("#tutor-select", Select)
+        select.set_options((t.name, t.id) for t in ordered)
+        select.display, self.query_one("#tutor-id").display = True, False
+        select.value = message.tutor.id  # Select.Changed starts the conversation with it
+        self.notify(
+            _("Tutor {id} created for this task.").format(id=message.tutor.id), title=_("Tutor created")
+        )
 
     @on(Select.Changed, "#tutor-select")
     async def _tutor_chosen(self, event: Select.Changed) -> None:

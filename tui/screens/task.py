@@ -350,7 +350,7 @@ class TaskScreen(Screen):
         )
 
     def action_chat(self) -> None:
-        self.post_message(OpenChat(self.task_id))
+        self.post_message(OpenChat(self.task_id, self.definition.display_title if self.definition else None))
 
 
 def _tab(title: str, content: Widget, tab_id: str) -> TabPane:
