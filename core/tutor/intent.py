@@ -101,9 +101,9 @@ TERM_QUESTIONS: dict[str, re.Pattern[str]] = {
     ),
     "de": _any(
         rf"\bwas (?:bedeutet|heißt|heisst|meint) (?:das wort |der begriff )?{_Q}(?P<a>[\w -]{{2,40}}?){_UQ}\s*\?",
-        rf"\bwas (?:ist|sind) (?:ein |eine |der |die |das )?{_Q}(?P<b>[\w -]{{2,40}}?){_UQ}\s*\?\s*$",
         rf"\bwas (?:versteht man unter|ist mit) (?:einem |einer |dem |der |den )?{_Q}(?P<c>[\w -]{{2,40}}?){_UQ}"
         r"(?: gemeint)?\s*\?\s*$",
+        rf"\bwas (?:ist|sind) (?:ein |eine |der |die |das )?{_Q}(?P<b>[\w -]{{2,40}}?){_UQ}\s*\?\s*$",
     ),
     "fr": _any(
         rf"\bque (?:veut dire|signifie) (?:le mot |le terme )?{_Q}(?P<a>[\w'’ -]{{2,40}}?){_UQ}\s*\?",
@@ -111,6 +111,7 @@ TERM_QUESTIONS: dict[str, re.Pattern[str]] = {
         rf"(?P<b>[\w -]{{2,40}}?){_UQ}\s*\?\s*$",
         rf"\bc['’]est quoi (?:une? |le |la |les |l['’])?{_Q}(?P<c>[\w -]{{2,40}}?){_UQ}\s*\?\s*$",
         rf"\b{_Q}(?P<d>[\w -]{{2,40}}?){_UQ},? (?:ça|ca) veut dire quoi\s*\?\s*$",
+        rf"^\s*(?:ça|ca) veut dire quoi,? (?:une? |le |la |les |l['’])?{_Q}(?P<e>[\w -]{{2,40}}?){_UQ}\s*\?\s*$",
     ),
     "it": _any(
         rf"\b(?:cosa|che cosa|che) (?:significa|vuol dire|vuole dire) (?:la parola |il termine )?{_Q}"
@@ -138,18 +139,27 @@ CONFUSED: dict[str, re.Pattern[str]] = {
     "en": _any(
         r"\b(?:i )?(?:don't|do not|dont|didn't|did not) (?:understand|get (?:it|this|that))\b",
         r"\b(?:confus\w*|makes no sense|what do you mean|this is (?:stupid|hard|too hard))\b",
+        r"^\W*(?:what|huh|eh|hm+|um+|uh+|erm|pardon|sorry)\W*$",
     ),
     "de": _any(
         r"\b(?:verstehe?|kapiere?|check\w*) (?:ich )?(?:das |es |den hinweis )?(?:nicht|nich)\b",
         r"\b(?:versteh\w* nur bahnhof|verwirr\w*|zu schwer|blöd|was meinst du)\b",
+        r"^\W*(?:was|hä|häh|wie bitte|hm+|ähm?|öh?m?)\W*$",
     ),
     "fr": _any(
         r"\b(?:je )?(?:ne )?(?:comprends|pige) (?:pas|rien)\b",
         r"\b(?:perdu\w*|trop dur|trop difficile|tu veux dire quoi)\b",
+        r"^\W*(?:quoi|hein|comment|pardon|euh+|hm+|bah)\W*$",
     ),
-    "it": _any(r"\bnon (?:capisco|ho capito)\b", r"\b(?:confus\w*|troppo difficile|cosa intendi)\b"),
+    "it": _any(
+        r"\bnon (?:capisco|ho capito)\b",
+        r"\b(?:confus\w*|troppo difficile|cosa intendi)\b",
+        r"^\W*(?:cosa|come|eh|ehm|mah|hm+)\W*$",
+    ),
     "es": _any(
-        r"\bno (?:entiendo|lo entiendo|comprendo)\b", r"\b(?:confundid\w*|muy difícil|qué quieres decir)\b"
+        r"\bno (?:entiendo|lo entiendo|comprendo)\b",
+        r"\b(?:confundid\w*|muy difícil|qué quieres decir)\b",
+        r"^\W*(?:qué|cómo|eh|ehm|mm+|hm+)\W*$",
     ),
 }
 """The learner is lost or frustrated: encouragement and the next hint, another kind of help."""
@@ -162,7 +172,7 @@ STUCK: dict[str, re.Pattern[str]] = {
         r"^\s*\?+\s*$",
     ),
     "de": _any(
-        r"\b(?:ich )?(?:weiß|weiss|weis) (?:es |das )?(?:echt |wirklich |halt )?(?:nicht|nich|net)\b",
+        r"\b(?:ich )?(?:weiß|weiss|weis) (?:es |das |ich )?(?:echt |wirklich |halt )?(?:nicht|nich|net)\b",
         r"\b(?:keine ahnung|k\. ?a\.|kA|keinen plan|keine idee|ich komm\w* nicht weiter|ich steck\w* fest)\b",
         r"\b(?:ich geb\w* auf|null plan|weiß nicht weiter|weiss nicht weiter)\b",
         r"^\s*\?+\s*$",
@@ -189,30 +199,133 @@ Read only where little else is said: "I don't know, maybe the circuit is closed"
 STUCK_REST_WORDS = 2
 """At most this many content words besides the phrase ("I don't know why the bulb lights up")."""
 
+
+def _said_only(*phrases: str) -> re.Pattern[str]:
+    """A message of nothing but these phrases, one or more ("ok, and now?", "ok, thanks")."""
+    word = "(?:" + "|".join(phrases) + ")"
+    return re.compile(rf"^\W*{word}(?:[\s,.!?¿¡…;:-]+{word})*[\s.!?…]*$", re.IGNORECASE)
+
+
 GO_ON: dict[str, re.Pattern[str]] = {
-    "en": _any(
-        r"^\W*(?:ok(?:ay)?|k|alright|all right|fine|sure|yes|yeah|yep|no|nope|got it|i see|right|cool|thanks?"
-        r"|thank you|go on|go ahead|continue|carry on|keep going|next|more|another one|and (?:now|then)|"
-        r"what now|then what|what next|and next|next (?:hint|step)|another hint|one more hint)"
-        r"(?:[\s,.!]+(?:please|then|so|thanks))*[\s.!?…]*$",
+    "en": _said_only(
+        r"ok(?:ay)?",
+        "k",
+        "alright",
+        "all right",
+        "fine",
+        "sure",
+        "yes",
+        "yeah",
+        "yep",
+        "no",
+        "nope",
+        "got it",
+        "i see",
+        "right",
+        "cool",
+        "thanks?",
+        "thank you",
+        "please",
+        "so",
+        "then",
+        "and",
+        "go on",
+        "go ahead",
+        "continue",
+        "carry on",
+        "keep going",
+        "next",
+        "more",
+        "another one",
+        "and (?:now|then)",
+        "now what",
+        "what now",
+        "then what",
+        "what next",
+        r"next (?:hint|step)",
+        "another hint",
+        "one more hint",
     ),
-    "de": _any(
-        r"^\W*(?:ok(?:ay)?|gut|alles klar|klar|ja|nein|danke|verstanden|aha|weiter|mach weiter|und (?:jetzt|dann|nun)"
-        r"|was jetzt|wie weiter|und weiter|nächster (?:tipp|schritt)|noch ein (?:tipp|hinweis))"
-        r"(?:[\s,.!]+(?:bitte|danke|dann))*[\s.!?…]*$",
+    "de": _said_only(
+        r"ok(?:ay)?",
+        "gut",
+        "alles klar",
+        "klar",
+        "ja",
+        "nein",
+        "danke",
+        "bitte",
+        "verstanden",
+        "aha",
+        "und",
+        "dann",
+        "weiter",
+        "mach weiter",
+        r"und (?:jetzt|dann|nun)",
+        "was jetzt",
+        "wie weiter",
+        "und weiter",
+        r"nächster (?:tipp|schritt)",
+        r"noch ein (?:tipp|hinweis)",
     ),
-    "fr": _any(
-        r"^\W*(?:ok(?:ay)?|d['’]accord|oui|non|merci|compris|vas-y|vas y|continue|continuons|la suite|ensuite"
-        r"|et (?:après|maintenant|ensuite|alors)|encore|indice suivant|un autre indice)"
-        r"(?:[\s,.!]+(?:s['’]il te plaît|stp|merci|alors))*[\s.!?…]*$",
+    "fr": _said_only(
+        r"ok(?:ay)?",
+        r"d['’]accord",
+        "oui",
+        "non",
+        "merci",
+        "compris",
+        "vas-y",
+        "vas y",
+        "continue",
+        "continuons",
+        "la suite",
+        "ensuite",
+        "et",
+        "alors",
+        r"s['’]il te plaît",
+        "stp",
+        r"et (?:après|maintenant|ensuite|alors)",
+        "encore",
+        "indice suivant",
+        "un autre indice",
     ),
-    "it": _any(
-        r"^\W*(?:ok(?:ay)?|va bene|sì|si|no|grazie|capito|continua|vai avanti|avanti|e (?:poi|adesso|ora)"
-        r"|e dopo|un altro (?:suggerimento|indizio))(?:[\s,.!]+(?:per favore|grazie|allora))*[\s.!?…]*$",
+    "it": _said_only(
+        r"ok(?:ay)?",
+        "va bene",
+        "sì",
+        "si",
+        "no",
+        "grazie",
+        "capito",
+        "continua",
+        "vai avanti",
+        "avanti",
+        "e",
+        "allora",
+        "per favore",
+        r"e (?:poi|adesso|ora)",
+        "e dopo",
+        r"un altro (?:suggerimento|indizio)",
     ),
-    "es": _any(
-        r"^\W*(?:ok(?:ay)?|vale|de acuerdo|sí|si|no|gracias|entendido|sigue|continúa|continua|adelante"
-        r"|y (?:ahora|luego|después|despues)|otra pista)(?:[\s,.!]+(?:por favor|gracias|entonces))*[\s.!?…]*$",
+    "es": _said_only(
+        r"ok(?:ay)?",
+        "vale",
+        "de acuerdo",
+        "sí",
+        "si",
+        "no",
+        "gracias",
+        "entendido",
+        "sigue",
+        "continúa",
+        "continua",
+        "adelante",
+        "y",
+        "entonces",
+        "por favor",
+        r"y (?:ahora|luego|después|despues)",
+        "otra pista",
     ),
 }
 """The learner waits for the tutor to go on ("ok", "go on"): the next hint."""
@@ -257,7 +370,7 @@ DONE_CHECKS: dict[str, re.Pattern[str]] = {
         r"|what else|anything else|(?:is it )?done)\s*\?+\s*$",
     ),
     "de": _any(
-        r"^\W*(?:und |so |also )?(?:bin ich (?:fertig|durch)(?: jetzt)?|hab(?:e)? ich (?:es |das )?(?:richtig|geschafft)"
+        r"^\W*(?:und |so |also )?(?:bin ich (?:jetzt |nun |schon |damit )?(?:fertig|durch)(?: jetzt)?|hab(?:e)? ich (?:es |das )?(?:richtig|geschafft)"
         r"|hab(?:e)? ich recht|ist (?:das|es|meine antwort) (?:so )?(?:richtig|korrekt|vollständig|alles|genug|gut|ok)"
         r"(?: so)?|stimmt (?:das|es)(?: so)?|fehlt (?:noch )?(?:etwas|was)|was fehlt(?: noch)?|passt das(?: so)?)\s*\?+\s*$",
     ),
@@ -284,6 +397,7 @@ HINT_REQUESTS: dict[str, re.Pattern[str]] = {
         r"\b(?:hint|tip|clue)s?\b",
         r"\bhelp(?: me)?\b",
         r"\bwhat (?:should|do|shall) i (?:write|do|say)\b",
+        r"\b(?:tell|explain|say) (?:me )?(?:some |a (?:bit|little) )?more\b",
         r"\b(?:where|how) do i (?:start|begin)\b",
     ),
     "de": _any(

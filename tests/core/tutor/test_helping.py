@@ -159,11 +159,18 @@ STUCK = {
     "es": ["No sé", "no lo sé", "ni idea", "No tengo ni idea.", "Estoy atascado."],
 }
 GO_ON = {
-    "en": ["ok", "go on", "okay", "continue", "and now?", "next"],
-    "de": ["ok", "weiter", "und jetzt?", "alles klar", "mach weiter"],
-    "fr": ["ok", "d'accord", "continue", "et après ?", "vas-y"],
-    "it": ["ok", "va bene", "continua", "e adesso?", "vai avanti"],
-    "es": ["ok", "vale", "sigue", "¿y ahora?", "de acuerdo"],
+    "en": ["ok", "go on", "okay", "continue", "and now?", "next", "ok and now?", "ok, thanks"],
+    "de": ["ok", "weiter", "und jetzt?", "alles klar", "mach weiter", "Ok, und weiter?"],
+    "fr": ["ok", "d'accord", "continue", "et après ?", "vas-y", "Ok et ensuite ?"],
+    "it": ["ok", "va bene", "continua", "e adesso?", "vai avanti", "Ok, e poi?"],
+    "es": ["ok", "vale", "sigue", "¿y ahora?", "de acuerdo", "Vale, ¿y ahora?"],
+}
+PUZZLED = {
+    "en": ["what?", "huh?", "hmm", "I don't understand."],
+    "de": ["Was?", "Hä?", "Ich verstehe das nicht."],
+    "fr": ["Quoi ?", "Euh...", "Je ne comprends pas."],
+    "it": ["Cosa?", "Non capisco."],
+    "es": ["¿Qué?", "No entiendo."],
 }
 KEY_WORDS = {
     "en": ["List the key words please.", "Which keywords do I need?"],
@@ -175,11 +182,16 @@ KEY_WORDS = {
 
 
 @pytest.mark.parametrize("language", list(TASKS))
-def test_stuck_go_on_and_key_word_requests_are_read_in_every_language(language):
+def test_stuck_go_on_puzzled_and_key_word_requests_are_read_in_every_language(language):
     """Each of them, as the first message of a conversation, gets a hint about the content: the
     sentence of the task to look at, not "let's get back to the task" and not "tell me your idea"."""
     task = parse_task(TASKS[language])
-    for kind, messages in (("stuck", STUCK), ("go_on", GO_ON), ("key_words", KEY_WORDS)):
+    for kind, messages in (
+        ("stuck", STUCK),
+        ("go_on", GO_ON),
+        ("key_words", KEY_WORDS),
+        ("rephrase", PUZZLED),
+    ):
         for message in messages[language]:
             [(reply, debug)] = talk(TASKS[language], [message])
             assert debug["move"] == kind, (message, reply, debug)
