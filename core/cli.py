@@ -72,7 +72,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 def cmd_web(args: argparse.Namespace) -> int:
     import uvicorn
 
-    from webui.door import use_private_storage
+    from webui.door import startup_lines, use_private_storage
 
     use_private_storage()  # before NiceGUI is imported: its storage is made where it points
     from webui.main import create_web_app
@@ -81,15 +81,8 @@ def cmd_web(args: argparse.Namespace) -> int:
     if args.learners:
         settings = settings.model_copy(update={"learner_tasks": args.learners})
     app = create_web_app(settings)
-    token = f"?token={app.state.login_secret}" if app.state.login_secret and not settings.web_password else ""
-    page = f"{settings.base_url}{'/learn' if settings.learner_tasks else '/'}{token}"
-    mode = "learner mode: the chosen tasks only" if settings.learner_tasks else "web app and API"
-    print(f"Feedback Studio, {mode}: {page} (OpenAPI at {settings.base_url}/docs)")
-    if app.state.login_secret:
-        asks = "the password (FEEDBACK_STUDIO_WEB_PASSWORD)" if settings.web_password else "the token above"
-        print(
-            f"Reachable from the network at {settings.host}: the pages ask for {asks}; the API takes its tokens."
-        )
+    for line in startup_lines(settings, app.state.login_secret):  # one line per address of the machine
+        print(line)
     # One user's own studio: its requests are not a server's traffic worth a line each.
     logging.getLogger("feedback_studio.access").setLevel(logging.WARNING)
     uvicorn.run(app, **server_options(settings, log_level="warning"))

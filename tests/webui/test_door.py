@@ -5,6 +5,7 @@ from __future__ import annotations
 import stat
 
 import httpx
+import ifaddr
 import pytest
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
@@ -15,7 +16,7 @@ from starlette.routing import Route
 from core.config import Settings
 from core.http import tls_context
 from tests.conftest import ServerThread, free_port
-from webui.door import LoginRequired, is_loopback, login_secret, use_private_storage
+from webui.door import LoginRequired, is_loopback, login_secret, startup_lines, use_private_storage
 
 
 @pytest.mark.parametrize(
@@ -87,3 +88,43 @@ def test_the_browsers_storage_is_private_and_outside_the_working_directory(tmp_p
     path = use_private_storage()
     assert path.is_relative_to(tmp_path / "data") and Storage.path == path
     assert stat.S_IMODE(path.stat().st_mode) == 0o700
+
+
+async def test_the_login_form_posts_the_secret_and_returns_to_the_page_asked_for(door_url) -> None:
+    async with httpx.AsyncClient(verify=tls_context(), base_url=door_url) as browser:
+        form = await browser.get("/settings", params={"tab": "Versions"})
+        assert form.status_code == 401
+        assert 'method=post action="/settings?tab=Versions"' in form.text  # never GET: no secret in a URL
+        wrong = await browser.post("/settings?tab=Versions", data={"token": "guess"})
+        assert wrong.status_code == 401 and "not right" in wrong.text
+        opened = await browser.post("/settings?tab=Versions", data={"token": "s3cret-token"})
+        assert opened.status_code == 303 and opened.headers["location"] == "/settings?tab=Versions"
+        assert "s3cret" not in opened.headers["location"]
+        assert (await browser.get("/settings", params={"tab": "Versions"})).text == "the author's studio"
+    async with httpx.AsyncClient(verify=tls_context(), base_url=door_url) as stranger:
+        too_long = await stranger.post("/", data={"token": "s3cret-token", "padding": "x" * 10_000})
+        assert too_long.status_code == 401  # a login is small: a big body is not read
+
+
+def adapter(*addresses: str | tuple[str, int, int]) -> ifaddr.Adapter:
+    ips = [ifaddr.IP(a, 24, "eth0") for a in addresses]
+    return ifaddr.Adapter("eth0", "eth0", ips)
+
+
+def test_the_start_up_lines_give_each_address_of_the_machine_not_the_wildcard() -> None:
+    machine = [
+        adapter("127.0.0.1", ("::1", 0, 1)),
+        adapter("192.168.1.20", ("fe80::1", 0, 2), ("2001:db8::7", 0, 0)),
+    ]
+    lines = startup_lines(Settings(host="0.0.0.0", port=8000), "tok", machine)
+    assert lines[1:3] == [
+        "  http://192.168.1.20:8000/?token=tok",
+        "  http://127.0.0.1:8000/?token=tok (this machine only)",
+    ]
+    assert not any("//0.0.0.0" in line for line in lines)
+    assert "OpenAPI at http://192.168.1.20:8000/docs" in lines
+    both = startup_lines(Settings(host="::", port=8000, learner_tasks=["t1"]), "tok", machine)
+    assert "  http://[2001:db8::7]:8000/learn?token=tok" in both  # a link-local address is of no use
+    assert not any("fe80" in line for line in both)
+    [alone] = startup_lines(Settings(host="127.0.0.1", port=8000), None, machine)
+    assert alone.endswith(": http://127.0.0.1:8000/ (OpenAPI at http://127.0.0.1:8000/docs)")
