@@ -73,6 +73,7 @@ RECENT_REPLIES = 4
 RECENT_ATTEMPTS = 20
 """The tutor's messages and the learner's the service's leak guard judges a reply with
 (core.service.tutors, which this layer does not import)."""
+MIN_SENTENCE_WORDS = 3
 PHRASINGS = 6
 """Phrasing variants tried for a reply that would repeat an earlier message (2 × 3 phrasings)."""
 
@@ -194,14 +195,18 @@ def _vocabulary(task: TaskBase, base: str) -> set[str]:
 
 
 def about_the_task(turn: Turn, diagnosis: Diagnosis | None) -> bool:
-    """A statement about the task: the engine found something in it, or it uses the task's words."""
+    """A statement about the task: the engine found something in it, or it uses the task's words
+    in a sentence ("I take a wire.": one content word, but a sentence of three words; a single
+    word alone is not yet a statement)."""
     if diagnosis is not None and (diagnosis.answered or diagnosis.shown or diagnosis.misconceptions):
         return True
     if turn.task is None:
         return False
     base = base_of(turn.language)
-    words = _content(turn.message, base)
-    return len(words) >= 2 and bool(set(words) & _vocabulary(turn.task, base))
+    analysis = analyse(turn.message, base)
+    words = [t.stem for t in analysis.content]
+    sentence = len(words) >= 2 or len(analysis.tokens) >= MIN_SENTENCE_WORDS
+    return sentence and bool(set(words) & _vocabulary(turn.task, base))
 
 
 def is_keyword_list(message: str, base: str) -> bool:
@@ -302,7 +307,13 @@ class Planner:
         rung = min(rung, len(RUNGS) - 1)
         excerpt = where_to_look(self.task, aspect, self.base)
         if RUNGS[rung] == "where_to_look":
-            return self.say("hint_where_to_look", excerpt=excerpt)
+            where = self.say("hint_where_to_look", excerpt=excerpt)
+            topic = aspect.aspectGroup.name if aspect is not None and aspect.aspectGroup else None
+            if topic and topic.casefold() not in {a.name.casefold() for a in self.missing_concepts()}:
+                with_topic = f"{self.say('hint_topic', topic=topic)} {where}"
+                if self.safe(with_topic):  # the topic is the aspect group's name, a learner's word
+                    return with_topic
+            return where
         if RUNGS[rung] == "guiding_question":
             if aspect is not None and aspect.message:
                 return aspect.message

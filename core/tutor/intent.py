@@ -197,6 +197,9 @@ STUCK: dict[str, re.Pattern[str]] = {
 """The learner has no idea yet ("I don't know"): the next hint, never "tell me your idea" again.
 Read only where little else is said: "I don't know, maybe the circuit is closed" is an attempt."""
 STUCK_REST_WORDS = 2
+ENGLISH_FORMULA_WORDS = 3
+"""English formulas ("idk", "ok", "no idea") are read in a conversation of any language when the
+message is no longer than this."""
 """At most this many content words besides the phrase ("I don't know why the bulb lights up")."""
 
 
@@ -509,6 +512,10 @@ def read_message(message: str, base: str) -> Reading:
         return Reading(Intent.GO_ON)
     if GREETINGS[base].search(text):
         return Reading(Intent.GREETING)
+    if base != "en" and _stuck(text, "en") and len(text.split()) <= ENGLISH_FORMULA_WORDS:
+        return Reading(Intent.STUCK)  # "idk", "no idea": learners of every language write them
+    if base != "en" and GO_ON["en"].search(text) and len(text.split()) <= ENGLISH_FORMULA_WORDS:
+        return Reading(Intent.GO_ON)
     if (probe := next(filter(None, (p.search(text) for p in PROBES[base])), None)) is not None:
         return Reading(Intent.PROBE, guess=(probe.group("guess") or "").strip(" ,¿?") or None)
     if text.endswith("?"):

@@ -489,3 +489,19 @@ def test_a_guessed_option_is_judged_as_that_option():
     assert opens_with(turns[0][0], task.language, "probe_no") and nitrogen in turns[0][0][0]
     assert opens_with(turns[1][0], task.language, "done_not_yet")
     assert opens_with(turns[3][0], task.language, "done_yes")
+
+
+def test_english_formulas_are_read_in_every_language_and_a_short_attempt_is_an_attempt():
+    """German learners write "idk" and "ok" too; "I take a wire." is a first try, not off the task."""
+    turns = talk(TASKS["de"], ["idk", "ok"])
+    assert [debug["move"] for _, debug in turns] == ["stuck", "go_on"]
+    [(_, debug)] = talk(TASKS["en"], ["I take a wire."])
+    assert debug["move"] == "hint"
+
+
+def test_the_first_hint_names_the_topic_the_author_grouped_the_concept_under():
+    """The aspect group's name is the topic a learner sees in feedback; the first rung names it."""
+    [(reply, debug)] = talk(TASKS["en"], ["I don't know"])
+    assert debug["rung"] == "Closed circuit/where_to_look"
+    assert "Electric circuits" in reply[0]
+    assert any(sentence in reply[0] for sentence in parse_task(TASKS["en"]).problemStatement.split(". "))
