@@ -27,7 +27,7 @@ from tui.labels import type_label, verdict_trail
 from tui.navigation import OpenTask
 from tui.widgets.empty import EmptyState
 from tui.widgets.footer import KeysFooter
-from tui.widgets.list_table import ListTable
+from tui.widgets.list_table import ListTable, cut
 
 if TYPE_CHECKING:
     from core.client.files import Replacement
@@ -62,9 +62,10 @@ COLUMNS = {
     "id": N_("Id"),
 }
 WIDE_COLUMNS = ("type", "language", "title", "verdicts", "tried", "id")
-NARROW_COLUMNS = ("title", "type", "language", "verdicts")
+NARROW_COLUMNS = ("title", "verdicts", "id")
 WIDE_FROM = 100
-"""Terminal width from which every column is shown (app.py's -wide breakpoint)."""
+"""Terminal width from which every column is shown (app.py's -wide breakpoint). The title takes
+what the other columns leave (ListTable.fit): the id is always whole and in view."""
 
 
 class LibraryScreen(Screen):
@@ -112,7 +113,7 @@ class LibraryScreen(Screen):
     def compose(self) -> ComposeResult:
         yield Header()
         yield Input(placeholder=_("Filter by title, id, type or language  ( / )"), id="filter")
-        yield ListTable(id="tasks")
+        yield ListTable(id="tasks", flexible="title")
         yield EmptyState(id="library-empty")
         yield KeysFooter()
 
@@ -137,14 +138,8 @@ class LibraryScreen(Screen):
     def _set_columns(self) -> None:
         table = self.query_one(DataTable)
         table.clear(columns=True)
-        narrow = self.columns == NARROW_COLUMNS
-        beside = sum(len(_(COLUMNS[key])) for key in NARROW_COLUMNS if key not in ("title", "type"))
-        type_width = max(len(type_label(t.schema_name)) for t in TaskType)
-        title_width = max(20, self.app.size.width - 2 * (len(NARROW_COLUMNS) + 1) - beside - type_width)
         for key in self.columns:
-            table.add_column(
-                _(COLUMNS[key]), key=key, width=title_width if narrow and key == "title" else None
-            )
+            table.add_column(_(COLUMNS[key]), key=key)
         self._shown_columns = self.columns
 
     def on_resize(self) -> None:
@@ -203,12 +198,13 @@ class LibraryScreen(Screen):
             cells = {
                 "type": type_label(task.type),
                 "language": task.language.value,
-                "title": Text(task.title or task.taskId, style="bold", overflow="ellipsis", no_wrap=True),
+                "title": cut(task.title or task.taskId, "bold"),
                 "verdicts": verdict_trail(task.lastVerdicts[:5]),
                 "tried": str(task.interactionCount),
                 "id": Text(task.taskId, style="dim"),
             }
             table.add_row(*(cells[key] for key in self._shown_columns), key=task.taskId)
+        table.fit()
         empty = self.query_one(EmptyState)
         empty.display = table.row_count == 0
         table.display = table.row_count > 0

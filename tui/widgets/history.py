@@ -9,7 +9,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from platformdirs import user_downloads_path
-from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
@@ -23,7 +22,7 @@ from tui.i18n import _, date_time, number, plural
 from tui.labels import verdict_text
 from tui.widgets.empty import EmptyState
 from tui.widgets.feedback.rating import rating_summary
-from tui.widgets.list_table import ListTable
+from tui.widgets.list_table import ListTable, cut
 
 NO_ANSWERS = "No answers yet. Try one in the “Try” tab; every feedback is kept here."
 NO_MATCH = _("No answer matches the filters: clear one to see more.")
@@ -53,13 +52,21 @@ class HistoryPanel(Vertical):
             yield Input(placeholder=_("From YYYY-MM-DD"), id="history-since", compact=True)
             yield Input(placeholder=_("To YYYY-MM-DD"), id="history-until", compact=True)
             yield Button(_("Export CSV"), id="history-export", compact=True)
-        yield ListTable(id="history-table")
+        yield ListTable(id="history-table", flexible="answer")
         yield EmptyState(NO_ANSWERS, id="history-empty")
 
     def on_mount(self) -> None:
-        self.query_one(DataTable).add_columns(
-            _("When (UTC)"), _("User"), _("Verdict"), _("Teacher"), _("Points"), _("Answer"), _("Rating")
-        )
+        table = self.query_one(DataTable)
+        for key, label in (
+            ("when", _("When (UTC)")),
+            ("user", _("User")),
+            ("verdict", _("Verdict")),
+            ("teacher", _("Teacher")),
+            ("points", _("Points")),
+            ("answer", _("Answer")),
+            ("rating", _("Rating")),
+        ):
+            table.add_column(label, key=key)
         self.show([])
 
     def show(self, records: list[InteractionRecord]) -> None:
@@ -115,10 +122,11 @@ class HistoryPanel(Vertical):
                 verdict_text(record.verdict),
                 verdict_text(record.override.verdict) if record.override else "",
                 f"{number(points.achievedPoints)}/{number(points.achievablePoints)}",
-                Text(answer_summary(record.answer)[:60]),
+                cut(answer_summary(record.answer)),
                 rating_summary(record.rating) if record.rating else "",
                 key=record.interactionId,
             )
+        table.fit()
         table.display = bool(records)
         empty = self.query_one(EmptyState)
         empty.display = not records

@@ -16,13 +16,23 @@ from textual.message import Message
 from textual.widgets import Button, DataTable, Static
 
 from core.api import AnswerRetest, AnswerSource, Correctness, FeedbackSnapshot, TaskBase, TaskRetest
+from core.client.i18n import N_
 from core.workspace.table import answer_summary
 from tui.i18n import _, plural
 from tui.labels import VERDICT_STYLES, verdict_text
 from tui.widgets.empty import EmptyState
-from tui.widgets.list_table import ListTable
+from tui.widgets.list_table import ListTable, cut
 
 FAILURE_STYLE = VERDICT_STYLES[Correctness.WRONG]
+COLUMNS = {
+    "answer": N_("Answer"),
+    "given": N_("Given"),
+    "verdict": N_("Verdict"),
+    "points": N_("Points"),
+    "check": N_("Check"),
+    "aspects": N_("Aspects"),
+}
+"""The retest's columns; the answer given takes what the others leave (the verdicts stay in view)."""
 NOTHING_TO_RETEST = _(
     "Nothing to retest yet. Answer the task in the “Try” tab (every answer is recomputed here "
     "after an edit), or add test answers with what they must get: "
@@ -48,13 +58,13 @@ class RetestPanel(Vertical):
             yield Button(
                 _("Accept new feedback"), id="retest-accept", variant="warning", disabled=True, compact=True
             )
-        yield ListTable(id="retest-table")
+        yield ListTable(id="retest-table", flexible="given")
         yield EmptyState(NOTHING_TO_RETEST, id="retest-empty", markup=False)
 
     def on_mount(self) -> None:
-        self.query_one(DataTable).add_columns(
-            _("Answer"), _("Given"), _("Verdict"), _("Points"), _("Check"), _("Aspects")
-        )
+        table = self.query_one(DataTable)
+        for key, label in COLUMNS.items():
+            table.add_column(_(label), key=key)
         self.show(None)
 
     def show(
@@ -71,6 +81,7 @@ class RetestPanel(Vertical):
         table.clear()
         for index, item in enumerate(answers):
             table.add_row(*_row(item, task), key=str(index))
+        table.fit()
         table.display = bool(answers)
         self.query_one(EmptyState).display = report is not None and not answers
         self.query_one("#retest-summary", Static).update(_summary(report) if report else "")
@@ -104,18 +115,26 @@ def _summary(report: TaskRetest) -> Text:
 
 def _row(item: AnswerRetest, task: TaskBase | None) -> tuple[Text, ...]:
     if item.source is AnswerSource.TEST_ANSWER:
-        name = Text(_("test {label}").format(label=item.label))
+        name = _capped(Text(_("test {label}").format(label=item.label)), 20)
     else:
         times = f" ×{item.occurrences}" if item.occurrences > 1 else ""
         name = Text(_("earlier") + times, style="dim")
     return (
         name,
-        Text(_given(item.answer, task)[:40]),
+        cut(_given(item.answer, task)),
         _verdicts(item),
         _points(item),
-        _check(item),
-        _aspects(item),
+        _capped(_check(item)),
+        _capped(_aspects(item)),
     )
+
+
+def _capped(text: Text, width: int = 28) -> Text:
+    """A long check or list of aspects is cut rather than pushing the verdicts out of view."""
+    if text.cell_len > width:
+        text = text.copy()
+        text.truncate(width, overflow="ellipsis")
+    return text
 
 
 def _given(answer: dict[str, Any], task: TaskBase | None) -> str:

@@ -23,7 +23,7 @@ from tui.calls import service_call, studio
 from tui.i18n import _
 from tui.labels import verdict_text
 from tui.widgets.empty import EmptyState
-from tui.widgets.list_table import ListTable
+from tui.widgets.list_table import ListTable, cut
 
 NO_TEST_ANSWERS = _(
     "No test answers yet. Keep an answer as a test answer from Try or History: under its feedback, "
@@ -56,14 +56,16 @@ class TestAnswersPanel(Vertical):
         self.answers: list[TestAnswer] = []
 
     def compose(self) -> ComposeResult:
-        yield ListTable(id="test-answers-table")
+        yield ListTable(id="test-answers-table", flexible="answer")
         with Horizontal(id="test-answers-bar"):
             yield Button(_("Edit"), id="test-answer-edit", compact=True)
             yield Button(_("Delete"), id="test-answer-delete", compact=True, variant="error")
         yield EmptyState(NO_TEST_ANSWERS, id="test-answers-empty")
 
     def on_mount(self) -> None:
-        self.query_one(DataTable).add_columns(_("Label"), _("Answer"), _("Must get"))
+        table = self.query_one(DataTable)
+        for key, label in (("label", _("Label")), ("answer", _("Answer")), ("expected", _("Must get"))):
+            table.add_column(label, key=key)
         self.show([])
 
     @work(exclusive=True, group="test-answers")
@@ -79,10 +81,11 @@ class TestAnswersPanel(Vertical):
         for test in answers:
             table.add_row(
                 Text(test.label),
-                Text(answer_summary(test.answer)[:60]),
+                cut(answer_summary(test.answer)),
                 expectation_text(test),
                 key=test.label,
             )
+        table.fit()
         for selector in ("#test-answers-table", "#test-answers-bar"):
             self.query_one(selector).display = bool(answers)
         self.query_one(EmptyState).display = not answers
