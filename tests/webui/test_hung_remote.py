@@ -73,7 +73,7 @@ async def test_every_page_says_the_remote_does_not_answer_and_one_stuck_page_blo
             await asyncio.sleep(0.5)  # the pages above now wait for the remote
             took, settings = await timed("/settings")
             assert settings.status_code == 200 and "Save and check" in settings.text
-            assert took < 2, f"the settings page waited {took:.1f} s for the others"
+            assert took < 3, f"the settings page waited {took:.1f} s for the others"  # blocked: 4.5 s
             for path, (took, response) in zip(pages, await asyncio.gather(*stuck), strict=True):
                 assert response.status_code == 200, (path, response.status_code)
                 assert "does not answer" in response.text, path
