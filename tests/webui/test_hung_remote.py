@@ -12,7 +12,7 @@ import pytest
 from nicegui.testing import User
 from nicegui.testing.general import nicegui_reset_globals
 
-from core.client.deadlines import CALL_SECONDS, CONNECT_SECONDS
+from core.client.deadlines import CALL_SECONDS, CONNECT_SECONDS, STREAM_SECONDS
 from core.config import Settings
 from core.http import tls_context
 from tests.conftest import ServerThread, free_port, sqlite_url
@@ -125,3 +125,19 @@ async def test_get_feedback_and_the_health_check_report_a_remote_that_stopped_an
         await user.should_see("Identity: the server at", retries=SLOW)
         await user.should_see("Tutor chat: the server at", retries=SLOW)
         assert time.monotonic() - started < CALL_SECONDS + SLACK
+
+
+async def test_a_tutor_reply_from_a_remote_that_stopped_answering_fails_in_place(
+    user: User, remote: HungRemote
+) -> None:
+    await connect_to(user, remote)
+    await user.open("/tutor")
+    await user.should_see("Ask the tutor…", retries=SLOW)
+    with remote.hung():
+        started = time.monotonic()
+        user.find(marker="chat-input").type("Does the bulb need both wires?")
+        user.find(marker="send").click()
+        await user.should_see("The reply failed: ", retries=int((STREAM_SECONDS + SLACK + 5) / 0.1))
+        assert time.monotonic() - started < STREAM_SECONDS + SLACK
+        [box] = user.find(marker="chat-input").elements
+        assert box.enabled  # the conversation goes on
