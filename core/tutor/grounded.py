@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from core.api import (
@@ -270,7 +270,11 @@ class Planner:
     variant: int
     said: tuple[str, ...] = ()
     """Every message the tutor has said in this conversation, oldest first."""
-    guard: LeakGuard | None = None
+    guard: list[LeakGuard] = field(default_factory=list)
+    """The leak guard as the service builds it, made on first use and shared by the phrasings
+    tried for one turn (its judgement of the learner's words is the costly part)."""
+    verdicts: dict[str, bool] = field(default_factory=dict)
+    """What the guard said of each hint, for the phrasings tried for one turn."""
 
     @property
     def base(self) -> str:
@@ -409,7 +413,7 @@ class Planner:
                     self.progress.record(step)
                     continue
                 text = self.hint(aspect, rung, example)
-                if not self.safe(text):
+                if kind == "guiding_question" and not self.safe(text):  # the author's own words
                     continue
                 self.progress.record(step)
                 self.progress.record(mark)
@@ -428,12 +432,16 @@ class Planner:
         messages and the learner's: an author's guiding question may say what a cue says ("What
         happens in the bulb when current flows through it?"), and a hint the guard would stop is
         a hint the learner never gets; the next rung is given instead."""
-        if self.guard is None:
+        if not self.guard:
             learner = [m.content for m in self.turn.history if m.role == "user"][-RECENT_ATTEMPTS:]
-            self.guard = LeakGuard.for_task(
-                self.task, self.turn.language, self.said[-RECENT_REPLIES:], [*learner, self.turn.message]
+            said = self.said[-RECENT_REPLIES:]
+            self.guard.append(
+                LeakGuard.for_task(self.task, self.turn.language, said, [*learner, self.turn.message])
             )
-        return self.guard.check(hint) is None
+        verdicts = self.verdicts
+        if hint not in verdicts:
+            verdicts[hint] = self.guard[0].check(hint) is None
+        return verdicts[hint]
 
     def next_hint(self) -> str:
         """The next hint (see :meth:`advance`), or, once every hint is given, "that was all"."""
@@ -607,15 +615,19 @@ class Planner:
 
     def explain(self, term: str) -> str:
         """A glossary-style answer from the task's own words (:mod:`core.tutor.glossary`), never
-        one that states a concept the learner has not shown."""
-        learner = [m.content for m in self.turn.history if m.role == "user"] + [self.turn.message]
-        guard = LeakGuard.for_task(self.task, self.turn.language, learner_said=learner)
-        entry = look_up(term, self.task, aspects_of(self.task), self.base, lambda s: guard.check(s) is None)
-        if entry.explanation is not None:
-            usage = self.say("term_glossary_usage", sentence=entry.usage) if entry.usage else None
-            parts = [self.say("term_glossary", term=term, explanation=entry.explanation), usage]
+        one that states a concept the learner has not shown: the whole reply, explanation and the
+        sentence of the task that uses the term together, passes the leak guard as the service has
+        it (each alone may, and the two together show the concept)."""
+        aspects = aspects_of(self.task)
+        usage = look_up(term, self.task, aspects, self.base, lambda _: False).usage
+
+        def reply(explanation: str) -> str:
+            used = self.say("term_glossary_usage", sentence=usage) if usage else None
+            parts = [self.say("term_glossary", term=term, explanation=explanation), used]
             return " ".join(p for p in (*parts, self.say("term_own_words")) if p)
-        return self.say("term_look_up")
+
+        entry = look_up(term, self.task, aspects, self.base, lambda sentence: self.safe(reply(sentence)))
+        return reply(entry.explanation) if entry.explanation is not None else self.say("term_look_up")
 
     def why(self) -> str:
         if not self.progress.attempts:
@@ -660,11 +672,15 @@ class GroundedTutor(PlannedEngine):
         previous = _last_reply(turn)
         said = tuple(m.content for m in turn.history if m.role == "assistant")
         said_set = set(said)
+        guard: list[LeakGuard] = []
+        verdicts: dict[str, bool] = {}
         best: tuple[int, list[str], dict[str, Any], Progress] | None = None
         for shift in range(PHRASINGS):  # a reply that would repeat an earlier message is said another way
             progress = Progress.of(before.state())
             progress.turns += 1
-            planner = Planner(turn, turn.task, progress, variant=progress.turns + shift, said=said)
+            planner = Planner(
+                turn, turn.task, progress, progress.turns + shift, said, guard=guard, verdicts=verdicts
+            )
             messages, move = planner.reply(reading, diagnosis)
             messages = _joined_where_said(messages, said_set)
             repeats = sum(m in said_set for m in messages) + len(messages) * (messages == previous)

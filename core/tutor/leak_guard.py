@@ -99,12 +99,27 @@ def _readings(task: FreeformTextTask | None, learner_said: Sequence[str]) -> lis
     if task is None:
         return []
     said = " ".join(learner_said)
+    key = (id(task), said)
+    cached = _LEARNER_JUDGED.get(key)
+    if cached is not None and cached[0] is task:
+        return cached[1]
     learner = judgement_of(task, said, JUDGE_CONTEXT) if said.strip() else None
     concepts = {a.name for a in task.aspects if a.type is AspectType.CONCEPT}
     readings = [_reading(learner, concepts, by_verdict=True)]
     if task.aspects:
         readings.append(_reading(learner.by_facts if learner else None, set(), by_verdict=False))
+    _LEARNER_JUDGED[key] = (task, readings)
+    while len(_LEARNER_JUDGED) > LEARNER_JUDGED_KEPT:
+        _LEARNER_JUDGED.pop(next(iter(_LEARNER_JUDGED)), None)
     return readings
+
+
+_LEARNER_JUDGED: dict[tuple[int, str], tuple[FreeformTextTask, list[_Reading]]] = {}
+"""The readings of the learner's words, by task object and words: a turn builds the guard twice
+(the grounded tutor checks its author-written hints, then the service checks the reply), and the
+judgement of the learner's last messages is the costly part. The task object is kept with the
+entry, so an id reused by another object never matches."""
+LEARNER_JUDGED_KEPT = 64
 
 
 def _reading(learner: Judgement | None, concepts: set[str], by_verdict: bool) -> _Reading:
