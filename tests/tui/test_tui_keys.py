@@ -230,3 +230,15 @@ async def test_q_in_an_unsaved_new_task_asks_before_quitting(pilot):
     await pilot.click("#confirm")
     await wait_until(pilot, lambda: exits)
     assert library_loaded(app)
+
+
+async def test_keys_typed_after_a_tab_key_do_not_land_in_the_answer_left_behind(pilot):
+    app = pilot.app
+    screen = await open_task(pilot, "ff-bulb-circuit-en")
+    area = screen.query_one("#answer-text", TextArea)
+    assert app.focused is area
+    await burst(pilot, "f7", *"jkx")
+    tabs = screen.query_one(TabbedContent)
+    await wait_until(pilot, lambda: tabs.active == "retest-tab" and app.focused is not area)
+    await settle(pilot)
+    assert area.text == ""

@@ -167,15 +167,15 @@ class TaskScreen(Screen):
         if tab == "try":
             self._focus_the_answer()
             return
-        pane = tabbed.get_pane(tab)
-        self.call_after_refresh(self._focus_first, pane)
+        studio(self).hold_keys()  # what is typed next belongs to the tab, not the answer left behind
+        self.call_after_refresh(self._focus_first, tabbed.get_pane(tab))
 
     def _focus_first(self, pane: Widget) -> None:
         """The pane's table if it shows one, else its first field."""
         focusable = [w for w in pane.query("*") if w.focusable]
         tables = [w for w in focusable if isinstance(w, DataTable)]
-        if tables or focusable:
-            self.set_focus((tables or focusable)[0])
+        self.set_focus((tables or focusable or [None])[0])
+        studio(self).release_keys()
 
     def compose_tabs(self, task: TaskBase) -> list[TabPane]:
         tabs = [_tab(_("Try"), self._try_pane(task), "try")]
