@@ -9,6 +9,9 @@ import asyncio
 from nicegui import ui
 from nicegui.testing import User
 
+from core.auth import local_principal
+from core.service.local import LocalService
+from tests.webui import harness
 from tests.webui.helpers import PATIENCE, SLOW
 
 
@@ -60,9 +63,13 @@ async def test_a_simulation_session_runs_and_gets_feedback(user: User) -> None:
     user.find(marker="chat-input").type("I understand your worry about the price. What matters most to you?")
     user.find(marker="send").click()
     await _replied(user, bubbles + 2)
-    user.find("Finish and get feedback").click()
+    finish = user.find("Finish and get feedback")
+    finish.click()
+    finish.click()  # a double click judges the conversation once
     await user.should_see("Feedback on the conversation", retries=SLOW)
     await user.should_see(marker="marked-answer")
+    service = LocalService(harness.runtime, local_principal("default"))
+    assert len(await service.list_interactions("default", "sim-customer-objections-en")) == 1
 
 
 async def test_the_settings_check_the_health_of_the_service(user: User) -> None:

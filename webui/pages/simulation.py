@@ -21,7 +21,7 @@ from core.api import (
 )
 from core.client.interactions import interaction_label
 from core.client.vocabulary import REHEARSAL_LEARNER_ID
-from webui.components.busy import locked
+from webui.components.busy import locked, sends
 from webui.components.chat import ChatView
 from webui.components.feedback_view import feedback_view
 from webui.context import BUILD_SECONDS, Studio, reporting
@@ -170,9 +170,9 @@ class SimulationPage:
                     .tooltip(_("Send"))
                     .mark("send")
                 )
-            self.finish_button = ui.button(
-                _("Finish and get feedback"), icon="flag", on_click=self._finish
-            ).props("outline")
+            # one conversation, one feedback: a double click would judge it twice
+            self.finish_button = sends(ui.button(_("Finish and get feedback"), icon="flag"), self._finish)
+            self.finish_button.props("outline")
             self.result = ui.column().classes("w-full")
 
     async def _send(self) -> None:
@@ -203,19 +203,13 @@ class SimulationPage:
             taskType=TaskType.SIMULATION,
             answer={"conversationId": self.session.conversationId},
         )
-        self.finish_button.props("loading")
-        try:
-            with reporting(_("Feedback")):
-                feedback = await (await self.studio.service()).compute_feedback_for_task(
-                    self.task.id, request
-                )
-                transcript = [ChatTurn(role=m.role, content=m.content) for m in self.chat.messages]
-                self.result.clear()
-                with self.result:
-                    section_title(_("Feedback on the conversation"))
-                    feedback_view(self.studio, self.task, feedback, transcript)
-        finally:
-            self.finish_button.props(remove="loading")
+        with reporting(_("Feedback")):
+            feedback = await (await self.studio.service()).compute_feedback_for_task(self.task.id, request)
+            transcript = [ChatTurn(role=m.role, content=m.content) for m in self.chat.messages]
+            self.result.clear()
+            with self.result:
+                section_title(_("Feedback on the conversation"))
+                feedback_view(self.studio, self.task, feedback, transcript)
 
 
 def _minutes(limit: float | None) -> str:
