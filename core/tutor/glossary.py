@@ -9,8 +9,8 @@ the context where it defines the term ("A Punnett square is …"; a context is o
 concept, so it explains a term only once the learner has shown that concept, or when it states
 none the learner has not shown: every explanation must pass the leak guard (``safe``) before it is
 chosen. Words are compared by lemma, not by stem (French "filament" and "fils" share a stem).
-Any other term gets one honest, neutral reply: the task does not explain it, ask your notes or
-your teacher. It never names the term nor says whether the task uses it: "it is not in the task"
+Any other term gets one honest, neutral reply: the tutor cannot explain it from this task, ask
+your notes or your teacher. It never names the term nor says whether the task uses it: "it is not in the task"
 for some words and something else for the answer's would let a learner probe for the answer
 word by word (on a blanks or choice task the answer *is* a word).
 """

@@ -1,7 +1,7 @@
 """The grounded tutor: offline, deterministic, and bound to one task.
 
 Each learner message is read first (:mod:`core.tutor.intent`): a question about a term gets what
-the task's author says about it, or honestly that the task does not explain it
+the task's author says about it, or honestly that it cannot be explained from the task
 (:mod:`core.tutor.glossary`); a "why?" gets the reason for the last hint; "am I done?" gets not
 yet and where the open part is asked for, or yes; a yes/no guess gets no, or "that is part of it";
 a demand gets no answer. An attempt is judged by the feedback engine of the task (through

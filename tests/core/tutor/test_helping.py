@@ -328,8 +328,6 @@ def test_a_guess_that_states_a_misconception_gets_no_and_the_authors_word_on_it(
 
 # --- term questions ---------------------------------------------------------------------------------
 
-HONEST = "does not explain"
-
 
 @pytest.mark.parametrize(
     ("document", "question"),
@@ -348,7 +346,8 @@ HONEST = "does not explain"
 )
 def test_a_term_the_task_does_not_explain_is_said_so_honestly(document, question):
     """No sentence of the problem statement quoted back, no course label ("Physics, lower
-    secondary: …"): the task does not explain the term, and the learner is told where to ask."""
+    secondary: …"): the tutor cannot explain the term from the task (true also of a word whose
+    explanation would tell a missing concept), and the learner is told where to ask."""
     task = parse_task(document)
     [(reply, debug)] = talk(document, [question])
     assert debug["move"] == "explain_term", (question, debug)
