@@ -43,10 +43,12 @@ class Connection:
 
 ServiceOpener = Callable[[Connection], Awaitable[Service]]
 
-BUILD_SECONDS = 30
-"""How long a page that reads the service while it is built may take (NiceGUI's response_timeout).
-A remote that hangs fails each call within core.client.deadlines' deadlines (5 s to open it, 10 s
-a call), far sooner, so such a page says the remote does not answer instead of NiceGUI's error."""
+BUILD_SECONDS = 60
+"""How long a page that reads the service while it is built may take (NiceGUI's response_timeout):
+more than the deadlines of the calls a page makes in a row (core.client.deadlines: 5 s to open a
+remote, 10 s a call, 20 s a retest; the task page opened on its Retest tab makes all of them), so a
+slow remote's page is built and a hung remote's says within seconds that it does not answer
+(its first call fails), never NiceGUI's error page."""
 
 
 @dataclass(frozen=True)
