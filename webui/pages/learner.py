@@ -23,6 +23,7 @@ from core.api import (
     InTextChoicesTask,
     InTextFillInBlanksTask,
     ServiceError,
+    ServiceUnavailable,
     SimulationTask,
     TaskBase,
     TutorConfiguration,
@@ -59,10 +60,22 @@ def register(studio: Studio) -> None:
                     ),
                 )
                 return
+            tasks: list[TaskBase] = []
             try:
                 service = await studio.service()
                 tenant = await studio.tenant(service)
-                tasks = [(await service.get_task(tenant, task_id)).definition for task_id in chosen]
+                for task_id in chosen:
+                    try:
+                        tasks.append((await service.get_task(tenant, task_id)).definition)
+                    except ServiceUnavailable:
+                        raise  # the service does not answer: no other task will come either
+                    except ServiceError as exc:  # a task deleted since, say: the others are shown
+                        ui.notify(
+                            _("{action} failed: {reason}").format(
+                                action=_("Loading the task"), reason=exc.message
+                            ),
+                            type="negative",
+                        )
             except ServiceError as exc:
                 empty_state("cloud_off", _("The tasks are not available"), exc.message)
                 return
