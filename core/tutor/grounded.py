@@ -49,7 +49,7 @@ from core.api import (
 from core.api.answers import Answer
 from core.engine import EngineContext, EngineUnavailable, compute_result
 from core.engine.base import contradictions
-from core.engine.text.languages import base_of
+from core.engine.text.languages import base_of, lemma
 from core.engine.text.segment import sentences
 from core.engine.text.tokens import analyse
 from core.tutor.base import PlannedEngine, Turn
@@ -74,6 +74,8 @@ RECENT_ATTEMPTS = 20
 """The tutor's messages and the learner's the service's leak guard judges a reply with
 (core.service.tutors, which this layer does not import)."""
 MIN_SENTENCE_WORDS = 3
+MISCONCEPTION_WORDS = 2
+"""Words a guess shares with a misconception (its name, description, cues) to be read as it."""
 PHRASINGS = 6
 """Phrasing variants tried for a reply that would repeat an earlier message (2 × 3 phrasings)."""
 
@@ -220,15 +222,41 @@ def is_keyword_list(message: str, base: str) -> bool:
     return short_items or no_function_words
 
 
-def _within(guess: str, task: TaskBase, base: str) -> bool:
-    """Every word of a guess is a word of the task's answer ("the filament"): right as far as it
-    goes, though it states no whole idea; a word the answer does not use ("open") makes it wrong."""
-    words = {t.feature for t in analyse(guess, base).content}
+def _lemma_features(text: str, base: str, *, every: bool = False) -> set[str]:
+    """The content words of a text by lemma (``every``: function words too), a negated one marked
+    as such ("not closed")."""
+    analysis = analyse(text, base)
+    tokens = analysis.tokens if every else analysis.content
+    return {("¬" if t.negated else "") + lemma(base, t.norm) for t in tokens if not t.negation}
+
+
+def _words_verdict(guess: str, task: TaskBase, base: str) -> str:
+    """A guess the engine finds no idea in, judged by its words: "no" when it shares more words
+    with a misconception than with any concept ("is one wire enough?"), or has a word neither the
+    answer nor the task uses ("is the circuit open?", "… made of wood?"); "part" when its words are
+    the answer's ("is it the filament?"); else "unsure" ("is it the table?": a word of the task,
+    not of the answer), where a yes or a no could both mislead."""
+    words = _lemma_features(guess, base)
+    if not words:
+        return "unsure"
+    aspects = _declared_aspects(task)
+    every = _lemma_features(guess, base, every=True)
+
+    def shared(aspect: AspectDefinition) -> int:
+        said = " ".join([aspect.name, aspect.description, *aspect.cues])
+        return len(every & _lemma_features(said, base, every=True))
+
+    wrong = max((shared(a) for a in aspects if a.type is AspectType.MISCONCEPTION), default=0)
+    right = max((shared(a) for a in aspects if a.type is AspectType.CONCEPT), default=0)
+    if wrong >= MISCONCEPTION_WORDS and wrong > right:
+        return "no"
     texts = [*solution_texts(task)]
-    for aspect in _declared_aspects(task):
-        if aspect.type is AspectType.CONCEPT:
-            texts += aspect.cues
-    return bool(words) and words <= {t.feature for text in texts for t in analyse(text, base).content}
+    texts += [t for a in aspects if a.type is AspectType.CONCEPT for t in (a.description, *a.cues)]
+    answer = set().union(*(_lemma_features(text, base) for text in texts)) if texts else set()
+    if words <= answer:
+        return "part"
+    seen = _lemma_features(f"{task.problemStatement} {task.title} {task.context}", base)
+    return "no" if words - answer - seen else "unsure"
 
 
 def fingerprint(text: str, base: str) -> str:
@@ -592,7 +620,10 @@ class Planner:
             wrong = diagnosis.misconceptions[0] if diagnosis.misconceptions else None
             why = (wrong.message or self.say("misconception", description=wrong.name)) if wrong else None
             return self.guessed("no", self.say("probe_no"), why)
-        if diagnosis.shown or _within(guess.message, self.task, self.base):
+        verdict = "part" if diagnosis.shown else _words_verdict(guess.message, self.task, self.base)
+        if verdict == "unsure":  # neither a yes nor a no would be true of it
+            return [self.say("probe"), self.current_hint()], {"move": "probe", "guess": "unsure"}
+        if verdict == "part":
             self.progress.show([a.name for a in diagnosis.shown])
             if self.progress.shown and not self.missing_concepts():
                 return [self.say("probe_all")], {"move": "probe", "guess": "all"}

@@ -448,11 +448,16 @@ PROBES: dict[str, tuple[re.Pattern[str], ...]] = {
         r"^\s*(?:so |and |but |or )?(?:is it|is that|is this|isn't it|is the|are they|are the|does it|do they"
         r"|do you mean|could it be|would it be|can it be|has it (?:got )?(?:something )?to do with|am i right"
         r"|right|it's|it is)\b" + _GUESS,
+        r"^\s*(?:so |and |but |or )?(?:does|do|did|can|could|will|would|must|should|has|have|is|are|was|were)\s+"
+        r"(?=(?:the|a|an|it|i|we|they|this|that|my|both|one|two)\b)" + _GUESS,
     ),
     "de": _each(
         r"^\s*(?P<guess>.*?),\s*(?:oder|richtig|stimmt's|stimmts|nicht wahr|gell|ja)\s*\?+\s*$",
         r"^\s*(?:und |also |oder )?(?:ist es|ist das|ist der|ist die|sind die|stimmt (?:es|das)|meinst du|könnte es"
         r"|kann es|hab ich recht|liegt es|hat es (?:etwas |was )?mit|geht es um|braucht es|muss)\b" + _GUESS,
+        r"^\s*(?:und |also |oder )?(?:muss|müssen|kann|können|soll|sollen|wird|werden|braucht|brauche|brauchen"
+        r"|fließt|fliesst|leuchtet|geht|hat|haben|ist|sind|war)\s+"
+        r"(?=(?:der|die|das|den|dem|ein|eine|einen|es|man|ich|wir|beide|zwei)\b)" + _GUESS,
     ),
     "fr": _each(
         r"^\s*(?P<guess>.*?),\s*(?:non|c['’]est ça|c['’]est juste|pas vrai|hein|oui)\s*\?+\s*$",
@@ -462,12 +467,12 @@ PROBES: dict[str, tuple[re.Pattern[str], ...]] = {
     "it": _each(
         r"^\s*(?P<guess>.*?),\s*(?:vero|giusto|no|sì)\s*\?+\s*$",
         r"^\s*(?:e |allora |quindi )?(?:è|e'|sono|si tratta d\w*|ha a che fare con|c['’]entra|intendi"
-        r"|potrebbe essere|ho ragione|serve|bisogna)\b" + _GUESS,
+        r"|potrebbe essere|ho ragione|serve|bisogna|deve|devono|basta)\b" + _GUESS,
     ),
     "es": _each(
         r"^\s*¿?(?P<guess>.*?),\s*¿?(?:verdad|no|cierto|sí)\s*\?+\s*$",
         r"^\s*¿?\s*(?:y |entonces )?(?:es|son|está|se trata de|tiene que ver con|quieres decir|podría ser"
-        r"|tengo razón|hace falta|hay que)\b" + _GUESS,
+        r"|tengo razón|hace falta|hay que|tiene que|debe|deben|basta con)\b" + _GUESS,
     ),
 }
 """A yes/no guess ("is it the battery?", "…, right?"); the named group holds what is guessed. The

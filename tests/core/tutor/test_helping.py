@@ -504,3 +504,18 @@ def test_the_first_hint_names_the_topic_the_author_grouped_the_concept_under():
     assert debug["rung"] == "Closed circuit/where_to_look"
     assert "Electric circuits" in reply[0]
     assert any(sentence in reply[0] for sentence in parse_task(TASKS["en"]).problemStatement.split(". "))
+
+
+@pytest.mark.parametrize(
+    ("guess", "verdict"),
+    [
+        ("Is it the filament?", "probe_part"),  # a word of the answer, no whole idea yet
+        ("Is one wire enough?", "probe_no"),  # the words of a misconception, not of a concept
+        ("Is the circuit open?", "probe_no"),  # a word neither the answer nor the task uses
+        ("Is it the table?", "probe"),  # a word of the task only: yes and no would both mislead
+    ],
+)
+def test_a_guess_the_engine_finds_no_idea_in_is_judged_by_its_words(guess, verdict):
+    [(reply, debug)] = talk(TASKS["en"], [guess])
+    assert debug["move"] == "probe"
+    assert opens_with(reply, Language.EN_US, verdict), reply
