@@ -230,7 +230,7 @@ def _lemma_features(text: str, base: str, *, every: bool = False) -> set[str]:
     return {("¬" if t.negated else "") + lemma(base, t.norm) for t in tokens if not t.negation}
 
 
-def _words_verdict(guess: str, task: TaskBase, base: str) -> str:
+def _words_verdict(guess: str, task: TaskBase, base: str) -> tuple[str, AspectDefinition | None]:
     """A guess the engine finds no idea in, judged by its words: "no" when it shares more words
     with a misconception than with any concept ("is one wire enough?"), or has a word neither the
     answer nor the task uses ("is the circuit open?", "… made of wood?"); "part" when its words are
@@ -238,7 +238,7 @@ def _words_verdict(guess: str, task: TaskBase, base: str) -> str:
     not of the answer), where a yes or a no could both mislead."""
     words = _lemma_features(guess, base)
     if not words:
-        return "unsure"
+        return "unsure", None
     aspects = _declared_aspects(task)
     every = _lemma_features(guess, base, every=True)
 
@@ -246,17 +246,19 @@ def _words_verdict(guess: str, task: TaskBase, base: str) -> str:
         said = " ".join([aspect.name, aspect.description, *aspect.cues])
         return len(every & _lemma_features(said, base, every=True))
 
-    wrong = max((shared(a) for a in aspects if a.type is AspectType.MISCONCEPTION), default=0)
+    misconceptions = [a for a in aspects if a.type is AspectType.MISCONCEPTION]
+    nearest = max(misconceptions, key=shared, default=None)
+    wrong = shared(nearest) if nearest is not None else 0
     right = max((shared(a) for a in aspects if a.type is AspectType.CONCEPT), default=0)
     if wrong >= MISCONCEPTION_WORDS and wrong > right:
-        return "no"
+        return "no", nearest
     texts = [*solution_texts(task)]
     texts += [t for a in aspects if a.type is AspectType.CONCEPT for t in (a.description, *a.cues)]
     answer = set().union(*(_lemma_features(text, base) for text in texts)) if texts else set()
     if words <= answer:
-        return "part"
+        return "part", None
     seen = _lemma_features(f"{task.problemStatement} {task.title} {task.context}", base)
-    return "no" if words - answer - seen else "unsure"
+    return ("no" if words - answer - seen else "unsure"), None
 
 
 def fingerprint(text: str, base: str) -> str:
@@ -620,7 +622,9 @@ class Planner:
             wrong = diagnosis.misconceptions[0] if diagnosis.misconceptions else None
             why = (wrong.message or self.say("misconception", description=wrong.name)) if wrong else None
             return self.guessed("no", self.say("probe_no"), why)
-        verdict = "part" if diagnosis.shown else _words_verdict(guess.message, self.task, self.base)
+        verdict, wrong = (
+            ("part", None) if diagnosis.shown else _words_verdict(guess.message, self.task, self.base)
+        )
         if verdict == "unsure":  # neither a yes nor a no would be true of it
             return [self.say("probe"), self.current_hint()], {"move": "probe", "guess": "unsure"}
         if verdict == "part":
@@ -628,7 +632,7 @@ class Planner:
             if self.progress.shown and not self.missing_concepts():
                 return [self.say("probe_all")], {"move": "probe", "guess": "all"}
             return self.guessed("part", self.say("probe_part"))
-        return self.guessed("no", self.say("probe_no"))
+        return self.guessed("no", self.say("probe_no"), wrong.message if wrong is not None else None)
 
     def guessed(self, verdict: str, *said: str | None) -> tuple[list[str], dict[str, Any]]:
         """The verdict on a guess and the next hint, in one message (a bare "No." said again and

@@ -519,3 +519,5 @@ def test_a_guess_the_engine_finds_no_idea_in_is_judged_by_its_words(guess, verdi
     [(reply, debug)] = talk(TASKS["en"], [guess])
     assert debug["move"] == "probe"
     assert opens_with(reply, Language.EN_US, verdict), reply
+    if guess == "Is one wire enough?":
+        assert "the current has to get back to the battery" in reply[0]  # the author's word on it
