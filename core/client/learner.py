@@ -10,7 +10,8 @@ concept's name and description. So, for a learner:
   a missing concept, or a misconception the answer does not show, is not named;
 - an item about a missing concept whose message names it (by name or description) reads the
   concept's hint instead (the task's ``message`` of that aspect), or, without a hint, ``unnamed``;
-  any other message (an option's or gap's own feedback, a hint already) is kept as written;
+  what the author wrote for learners (a hint, an option's or gap's own feedback) is kept as
+  written, as is any message that does not name the concept;
 - the detected aspects are kept: they are what the answer contains.
 
 The sample solution stays in the result (its shape needs it) but is for authors only; the apps
@@ -46,6 +47,16 @@ def hints(task: TaskBase) -> dict[str, str]:
     return found
 
 
+def authored(task: TaskBase) -> set[str]:
+    """What the author wrote for learners to read: the aspects' hints and the parts' feedback."""
+    texts = set(hints(task).values())
+    for part_list in ("options", "blanks", "choices"):
+        for part in getattr(task, part_list, None) or []:
+            if getattr(part, "feedback", None):
+                texts.add(part.feedback.strip())
+    return texts
+
+
 def _names(message: str, aspect: Aspect) -> bool:
     said = message.casefold()
     return any(text and text.casefold() in said for text in (aspect.name.strip(), aspect.description.strip()))
@@ -55,12 +66,12 @@ def learner_result(task: TaskBase, result: R, unnamed: str) -> R:
     """``result`` as a learner may read it (see the module doc); ``unnamed`` is the message of an
     item about a missing concept that has no hint, in the words of the app."""
     detected = {d.aspect.name for d in getattr(result, "allAspects", [])}
-    task_hints = hints(task)
+    task_hints, written = hints(task), authored(task)
     items: list[Any] = []
     for item in getattr(result, "feedback", []):
         missing = [a for a in item.aspects if a.type is AspectType.CONCEPT and a.name not in detected]
         message = item.message
-        if any(_names(message, aspect) for aspect in missing):
+        if message.strip() not in written and any(_names(message, aspect) for aspect in missing):
             given = [task_hints[a.name] for a in missing if a.name in task_hints]
             message = " ".join(dict.fromkeys(given)) or unnamed
         shown = [a for a in item.aspects if a.name in detected]

@@ -105,3 +105,36 @@ async def test_a_learner_reads_no_word_of_the_solution_the_answer_did_not_contai
     leaked = (solution_words(task, feedback.result) - readable_anyway(task, answer, feedback.result)) & shown
     assert not leaked, f"a learner reads {sorted(leaked)}"
     assert feedback.result.feedback, "the answer gets feedback items to read"
+
+
+def test_what_the_author_wrote_for_learners_is_kept_and_an_engines_naming_of_a_missing_concept_is_not() -> (
+    None
+):
+    from core.api import InTextFillInBlanksResult, InTextFillInBlanksTask
+    from core.client.learner import learner_result
+
+    evaporation = {"name": "Evaporation", "description": "Heat turns water into vapour.", "type": "CONCEPT"}
+    task = InTextFillInBlanksTask(
+        id="b",
+        problemStatement="Water {{1}} in the sun.",
+        blanks=[
+            {"acceptedAnswers": ["evaporates"], "feedback": "Think of evaporation.", "aspects": [evaporation]}
+        ],
+    )
+    item = {"correctness": "WRONG", "topic": {"name": "Water"}, "aspects": [evaporation], "context": []}
+    result = InTextFillInBlanksResult.model_validate(
+        {
+            "type": "InTextFillInBlanksFeedback",
+            "answer": {"blanks": [{"content": "x"}]},
+            "points": {"achievedPoints": 0, "achievablePoints": 1},
+            "sampleSolution": {"blanks": [{"content": "evaporates"}]},
+            "feedback": [
+                {**item, "message": "Think of evaporation."},  # the gap's own feedback: the author's
+                {**item, "message": "Evaporation: this was missing. Heat turns water into vapour."},
+            ],
+            "allAspects": [],
+        }
+    )
+    kept, replaced = learner_result(task, result, "Something is missing.").feedback
+    assert kept.message == "Think of evaporation." and kept.aspects == []
+    assert replaced.message == "Something is missing." and replaced.aspects == []
