@@ -16,10 +16,12 @@ import asyncio
 import functools
 import inspect
 from collections.abc import Awaitable
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from core.service import Service
-from core.service.remote import RemoteUnreachable
+
+if TYPE_CHECKING:
+    from core.service.remote import RemoteUnreachable
 
 T = TypeVar("T")
 
@@ -37,6 +39,8 @@ which a server of this API sends a keep-alive on a tutor stream, so a live strea
 
 def not_answering(where: str, seconds: float) -> RemoteUnreachable:
     """The failure of a remote that did not answer in time, in the words a user reads."""
+    from core.service.remote import RemoteUnreachable  # httpx and its kin only where a remote is used
+
     return RemoteUnreachable(
         f"the server at {where} does not answer: nothing came back within {seconds:g} s; "
         "check that it runs, or choose another connection in Settings"
