@@ -138,7 +138,6 @@ class Corrections:
         """``similarity``: cosines of each graded answer to every graded answer, then to each of
         the ``solutions`` sample solutions (one row per graded answer)."""
         self._graded = tuple(graded)
-        self._solutions = solutions
         self._cuts = cuts
         self._weights = weights
         self._high, self._low = (

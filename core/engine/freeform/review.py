@@ -21,8 +21,9 @@ import numpy as np
 
 from core.api import FreeformTextTask
 from core.engine.base import EngineContext
-from core.engine.freeform.judge import AnswerText
-from core.engine.freeform.model import answer_vector, judge_probability, task_model
+from core.engine.freeform.judge import AnswerText, sentence_texts
+from core.engine.freeform.model import ENCODED_TOGETHER, answer_vector, judge_probability, task_model
+from core.engine.text.embedding import encoder
 from core.engine.text.tokens import analyse
 
 STANDS_FOR = 20.0
@@ -40,7 +41,9 @@ def review_order(task: FreeformTextTask, texts: Sequence[str], ctx: EngineContex
         return []
     model = task_model(task, ctx)
     analyses = [analyse(text, model.base) for text in texts]
-    vectors = np.array([answer_vector(a) for a in analyses])
+    for start in range(0, len(analyses), ENCODED_TOGETHER):  # batches encode faster than answers
+        encoder().encode([s for a in analyses[start : start + ENCODED_TOGETHER] for s in sentence_texts(a)])
+    vectors = np.array([answer_vector(a) for a in analyses], dtype=np.float32)
     shares = [model.graded.judge(judge_probability(model, AnswerText.of(a)), a).shares for a in analyses]
     return order_by_value(shares, vectors @ vectors.T, limit)
 
