@@ -12,6 +12,9 @@ concept's name and description. So, for a learner:
   concept's hint instead (the task's ``message`` of that aspect), or, without a hint, ``unnamed``;
   what the author wrote for learners (a hint, an option's or gap's own feedback) is kept as
   written, as is any message that does not name the concept;
+- an item about an option the learner did not choose (a right option left out of a multiple
+  response) reads ``unnamed`` without pointing at the option, unless the author wrote its message:
+  "Option 3 is right as well" tells which option to tick;
 - the detected aspects are kept: they are what the answer contains.
 
 The sample solution stays in the result (its shape needs it) but is for authors only; the apps
@@ -62,6 +65,11 @@ def _names(message: str, aspect: Aspect) -> bool:
     return any(text and text.casefold() in said for text in (aspect.name.strip(), aspect.description.strip()))
 
 
+def _only_unchosen(context: list[Any]) -> bool:
+    """The item points only at options the learner did not choose."""
+    return bool(context) and all(getattr(c, "selected", None) is False for c in context)
+
+
 def learner_result(task: TaskBase, result: R, unnamed: str) -> R:
     """``result`` as a learner may read it (see the module doc); ``unnamed`` is the message of an
     item about a missing concept that has no hint, in the words of the app."""
@@ -75,5 +83,8 @@ def learner_result(task: TaskBase, result: R, unnamed: str) -> R:
             given = [task_hints[a.name] for a in missing if a.name in task_hints]
             message = " ".join(dict.fromkeys(given)) or unnamed
         shown = [a for a in item.aspects if a.name in detected]
-        items.append(item.model_copy(update={"message": message, "aspects": shown}))
+        update: dict[str, Any] = {"message": message, "aspects": shown}
+        if message.strip() not in written and _only_unchosen(item.context):
+            update |= {"message": unnamed, "context": []}
+        items.append(item.model_copy(update=update))
     return result.model_copy(update={"feedback": items})

@@ -12,9 +12,9 @@ import pytest
 from nicegui import ui
 from nicegui.testing import User
 
-from core.api import AspectType, ComputeTaskFeedbackRequest, TaskBase
+from core.api import AspectType, ComputeFeedbackRequest, ComputeTaskFeedbackRequest, TaskBase, parse_task
 from core.auth import local_principal
-from core.client.learner import aspect_definitions
+from core.client.learner import aspect_definitions, learner_result
 from core.config import Settings
 from core.service.local import LocalService
 from tests.webui import harness
@@ -138,3 +138,36 @@ def test_what_the_author_wrote_for_learners_is_kept_and_an_engines_naming_of_a_m
     kept, replaced = learner_result(task, result, "Something is missing.").feedback
     assert kept.message == "Think of evaporation." and kept.aspects == []
     assert replaced.message == "Something is missing." and replaced.aspects == []
+
+
+async def test_a_learner_is_not_told_which_option_to_tick_as_well(user: User) -> None:
+    """A right option left out of a multiple response whose option has no feedback of the
+    author's: the engine's "Option 3 is right as well" would hand the learner the answer; the
+    learner reads that something is still missing, and no option is pointed at."""
+    task = parse_task(
+        {
+            "id": "mr-no-feedback",
+            "type": "MultipleResponsesTask",
+            "problemStatement": "Which of these are renewable?",
+            "options": [
+                {"content": "Solar power", "correct": True},
+                {"content": "Coal", "correct": False},
+                {"content": "Wind power", "correct": True},
+            ],
+        }
+    )
+    service = LocalService(harness.runtime, local_principal("default"))
+    request = ComputeFeedbackRequest.model_validate(
+        {
+            "userId": "learner-x",
+            "taskType": task.task_type.value,
+            "taskDefinition": task,
+            "answer": {"selected": [True, False, False]},
+        }
+    )
+    result = (await service.compute_feedback(request)).result
+    assert any("Option 3" in item.message for item in result.feedback)  # what the author reads
+    shown = learner_result(task, result, "Something is still missing.")
+    assert not any("Option 3" in item.message for item in shown.feedback)
+    assert not any(getattr(c, "index", None) == 2 for item in shown.feedback for c in item.context)
+    assert any(item.message == "Something is still missing." for item in shown.feedback)
