@@ -33,7 +33,7 @@ import itertools
 import json
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -73,8 +73,6 @@ GRID = {
 leave-one-corpus-out choice among sharpness 1, 2, 4, closeness 5, 10, 20 and spread 0.25 … 2 took
 4, 5 and at most 0.5 (docs/freeform-engine.md)."""
 DIP_COST = 2.0
-TARGETS = {"SciEntsBank": {10: 0.82, 20: 0.85}, "SAF German": {10: 0.62, 20: 0.70}}
-"""The issue's goals at k = 10 and 20 (its English electricity corpus is not among these files)."""
 
 
 @dataclass(slots=True)
@@ -180,9 +178,6 @@ def f1_of(corpus: str, gold: list[str], predicted: list[str]) -> float:
 
         return macro_f1(two(gold), two(predicted), ["CORRECT", "WRONG"])
     return macro_f1(gold, predicted, ["CORRECT", "PARTIAL", "WRONG"])
-
-
-Picker = Callable[[Question, np.ndarray, int], Sequence[int]]
 
 
 def curve(

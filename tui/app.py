@@ -19,10 +19,11 @@ from textual.screen import Screen
 from textual.theme import Theme
 
 from core.api import ServiceError, ServiceInfo
+from core.client.deadlines import open_remote
 from core.client.library import TaskLibrary
 from core.client.vocabulary import TYPE_LABELS
 from core.config import Settings
-from core.service import Service
+from core.service import Service, connect
 from tui.i18n import _
 from tui.labels import type_label
 from tui.navigation import OpenChat, OpenTask
@@ -108,9 +109,7 @@ class FeedbackStudioApp(App[int | None]):
                 service = self.service
             else:
                 await asyncio.to_thread(_preload, settings)
-                from core.service import connect
-
-                service = await connect(settings)
+                service = await _open(settings)
             info = await service.info()
         except ServiceError as exc:
             self._connection_failed(exc.message)
@@ -326,3 +325,9 @@ def _preload(settings: Settings) -> None:
 def run(settings: Settings) -> int | None:
     """Entry point of ``feedback-studio tui``: run the app until the user quits."""
     return FeedbackStudioApp(settings).run()
+
+
+async def _open(settings: Settings) -> Service:
+    """The embedded service, or a remote opened and called within deadlines (a remote that hangs
+    is reported, never waited for: core.client.deadlines)."""
+    return await (open_remote(settings) if settings.remote_url else connect(settings))

@@ -19,10 +19,10 @@ from nicegui import ui
 from platformdirs import user_data_path
 
 from core.auth import local_principal
-from core.client.deadlines import CONNECT_SECONDS, STREAM_SECONDS, bounded, within
+from core.client.deadlines import open_remote
 from core.config import APP_NAME, Settings
 from core.server.app import create_app
-from core.service import Service, connect
+from core.service import Service
 from core.service.local import LocalService
 from webui import pages
 from webui.context import Connection, ServiceOpener, Studio
@@ -64,15 +64,9 @@ def _service_opener(api: FastAPI, settings: Settings) -> ServiceOpener:
         if not connection.is_remote:
             return LocalService(api.state.runtime, local_principal(settings.default_tenant))
         if connection not in remotes:
-            where = connection.remote_url or ""
-            chosen = {
-                "remote_url": where,
-                "token": connection.token,
-                "remote_timeout_seconds": min(settings.remote_timeout_seconds, STREAM_SECONDS),
-            }
             # a remote that hangs is not waited for: opened within 5 s, then each call bounded
-            opened = bounded(
-                await within(CONNECT_SECONDS, where, connect(settings.model_copy(update=chosen))), where
+            opened = await open_remote(
+                settings.model_copy(update={"remote_url": connection.remote_url, "token": connection.token})
             )
             if connection in remotes:  # another page opened it meanwhile: one per connection
                 await opened.aclose()

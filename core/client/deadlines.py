@@ -18,7 +18,8 @@ import inspect
 from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
-from core.service import Service
+from core.config import Settings
+from core.service import Service, connect
 
 if TYPE_CHECKING:
     from core.service.remote import RemoteUnreachable
@@ -79,3 +80,13 @@ def bounded(service: Service, where: str, seconds: float = CALL_SECONDS) -> Serv
     """``service`` whose calls each answer within ``seconds`` (a few slow ones within
     ``SLOW_CALLS``), else fail with RemoteUnreachable naming ``where``."""
     return cast(Service, _Bounded(service, where, seconds))
+
+
+async def open_remote(settings: Settings) -> Service:
+    """The remote ``settings`` name, as both apps open it: it answers within ``CONNECT_SECONDS``,
+    its reads time out after ``STREAM_SECONDS`` at most, and each call is bounded."""
+    where = settings.remote_url or ""
+    chosen = settings.model_copy(
+        update={"remote_timeout_seconds": min(settings.remote_timeout_seconds, STREAM_SECONDS)}
+    )
+    return bounded(await within(CONNECT_SECONDS, where, connect(chosen)), where)

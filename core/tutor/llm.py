@@ -226,14 +226,14 @@ class LlmEngine:
         body = {"model": self.model, "messages": chat_messages(turn, move), "stream": True}
         loop = asyncio.get_running_loop()
         deadline = loop.time() + self.deadline
-        pending, spoken, boundary_due, any_text = "", False, False, False
+        paragraphs = _Paragraphs()
         async with httpx.AsyncClient(timeout=httpx.Timeout(self.timeout), verify=tls_context()) as client:
             for attempt in range(1, MAX_ATTEMPTS + 1):
                 first_by = min(deadline, loop.time() + self.timeout)
                 try:
                     async with aclosing(self._texts(client, body, headers)) as texts:
                         while True:
-                            limit = deadline if any_text else first_by
+                            limit = deadline if paragraphs.any_text else first_by
                             try:
                                 async with asyncio.timeout_at(limit):
                                     delta = await anext(texts)
@@ -246,25 +246,10 @@ class LlmEngine:
                                     f"the language model server did not finish its reply within {self.deadline:g} s",
                                     kind="deadline",
                                 ) from None
-                            pending += delta
-                            while BREAK in pending:
-                                head, pending = pending.split(BREAK, 1)
-                                pending = pending.lstrip("\n")
-                                if head.strip():
-                                    if boundary_due:
-                                        yield Boundary()
-                                    yield Piece(head)
-                                    spoken, boundary_due, any_text = True, False, True
-                                boundary_due, spoken = boundary_due or spoken, False
-                            text = pending.rstrip("\n")
-                            if text.strip():
-                                if boundary_due:
-                                    yield Boundary()
-                                yield Piece(text)
-                                spoken, boundary_due, any_text = True, False, True
-                                pending = pending[len(text) :]
+                            for output in paragraphs.feed(delta):
+                                yield output
                 except EngineFailure as failure:
-                    if failure.kind != "busy" or any_text or attempt == MAX_ATTEMPTS:
+                    if failure.kind != "busy" or paragraphs.any_text or attempt == MAX_ATTEMPTS:
                         raise
                     wait = (
                         failure.retry_after if failure.retry_after is not None else float(2 ** (attempt - 1))
@@ -273,7 +258,7 @@ class LlmEngine:
                         raise
                     await asyncio.sleep(wait)
                     continue
-                if not any_text:
+                if not paragraphs.any_text:
                     raise EngineFailure("the language model server sent a reply without text", kind="empty")
                 return
 
@@ -345,3 +330,36 @@ class LlmEngine:
                 "the language model server sent something that is not a chat completion",
                 kind="not_a_completion",
             ) from None
+
+
+class _Paragraphs:
+    """The model's streamed text as pieces: a piece as soon as text arrives, a boundary where the
+    model writes a blank line between two of them (each paragraph a message of its own)."""
+
+    def __init__(self) -> None:
+        self._pending = ""
+        self.any_text = False
+        self._spoken = False
+        self._boundary_due = False
+
+    def feed(self, delta: str) -> list[Output]:
+        outputs: list[Output] = []
+        self._pending += delta
+        while BREAK in self._pending:
+            head, rest = self._pending.split(BREAK, 1)
+            self._pending = rest.lstrip("\n")
+            self._say(head, outputs)
+            self._boundary_due, self._spoken = self._boundary_due or self._spoken, False
+        text = self._pending.rstrip("\n")
+        if self._say(text, outputs):
+            self._pending = self._pending[len(text) :]
+        return outputs
+
+    def _say(self, text: str, outputs: list[Output]) -> bool:
+        if not text.strip():
+            return False
+        if self._boundary_due:
+            outputs.append(Boundary())
+        outputs.append(Piece(text))
+        self._spoken, self._boundary_due, self.any_text = True, False, True
+        return True

@@ -230,9 +230,11 @@ def _claims(text: Analysis, question: frozenset[str]) -> tuple[Claim, ...]:
 def judge_probability(model: TaskModel, answer: AnswerText) -> float:
     """The learnt judge's chance that an answer is correct, as it judges a task without graded
     answers (0 without a sample solution): the prior that graded answers move (:mod:`grading`)."""
-    if not model.references:
-        return 0.0
-    return judge(model.references, model.statement, answer).probability
+    return _chance(model.references, model.statement, answer)
+
+
+def _chance(references: tuple[Reference, ...], statement: np.ndarray, answer: AnswerText) -> float:
+    return judge(references, statement, answer).probability if references else 0.0
 
 
 def _score_of(example: GradedExample, max_points: float) -> float:
@@ -268,10 +270,7 @@ def _graded_index(
         # One call encodes the batch's sentences faster than one call an answer; AnswerText.of
         # and answer_vector then find their vectors in the encoder's cache.
         encoder().encode([s for analysis in batch for s in sentence_texts(analysis)])
-        probabilities += [
-            judge(references, statement, AnswerText.of(analysis)).probability if references else 0.0
-            for analysis in batch
-        ]
+        probabilities += [_chance(references, statement, AnswerText.of(analysis)) for analysis in batch]
     vectors = (
         np.array([answer_vector(a) for a in (*analyses, *(analyse(s, base) for s in solutions))])
         if examples
