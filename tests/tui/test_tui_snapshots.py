@@ -20,6 +20,7 @@ from core.config import Settings
 from tests.tui.helpers import SIZE, library_loaded, new_task_editor, open_task, settle, wait_until
 from tui.app import FeedbackStudioApp
 from tui.screens.chat import ChatScreen
+from tui.screens.confirm import ConfirmScreen
 from tui.screens.connection import ConnectionScreen
 from tui.widgets.chat.view import ChatView
 from tui.widgets.feedback.view import FeedbackView
@@ -189,6 +190,14 @@ def test_connection_and_health(snap_compare, app):
 def test_delete_confirmation(snap_compare, app):
     async def steps(pilot):
         await pilot.press("x")
+        # The dialog is pushed, composed and focuses "Cancel" over the next few messages: a snapshot
+        # taken on a loaded machine before the focus lands would show no focused button.
+        await wait_until(
+            pilot,
+            lambda: isinstance(pilot.app.screen, ConfirmScreen)
+            and pilot.app.focused is not None
+            and pilot.app.focused.id == "cancel",
+        )
 
     assert compare(snap_compare, app, steps)
 
