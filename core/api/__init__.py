@@ -85,6 +85,8 @@ from core.api.interactions import (
     RatingType,
     ReviewOrderRequest,
     ReviewOrderResponse,
+    SampleSolutionCheck,
+    SampleSolutionChecks,
     VerdictOverride,
     VerdictOverrideRecord,
 )

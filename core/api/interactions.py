@@ -1,5 +1,5 @@
-"""Interactions (one per feedback computation), end-user ratings, graded answers, test answers, and
-the order in which to grade new answers."""
+"""Interactions (one per feedback computation), end-user ratings, graded answers, test answers, the
+order in which to grade new answers, and the check of a task's sample solutions."""
 
 from __future__ import annotations
 
@@ -130,4 +130,29 @@ class ReviewOrderResponse(ApiModel):
     order: list[int] = Field(
         description="Indices into the request's answers, distinct, min(limit, number of answers) of "
         "them: the answer to grade first comes first."
+    )
+
+
+class SampleSolutionCheck(ApiModel):
+    """Extension: how the engine judges one sample solution of a stored task as if a learner had
+    written it; a solution that is not CORRECT tells learners who write it the same."""
+
+    number: StrictInt = Field(description="1-based, in the order of the task's sampleSolutions.")
+    verdict: Correctness
+    missingConcepts: list[str] = Field(
+        default_factory=list, description="Concepts the solution does not show (by name)."
+    )
+    misconceptions: list[str] = Field(
+        default_factory=list, description="Misconceptions whose cues the solution trips (by name)."
+    )
+
+    @property
+    def passes(self) -> bool:
+        return self.verdict is Correctness.CORRECT
+
+
+class SampleSolutionChecks(ApiModel):
+    checks: list[SampleSolutionCheck] = Field(
+        description="One per non-empty sample solution of a freeform task; none for the other types, "
+        "whose engines judge exactly and take their solution from the task itself."
     )

@@ -31,7 +31,12 @@ CONNECT_SECONDS = 5.0
 taken; Settings' "Save and check" promises it."""
 CALL_SECONDS = 10.0
 """Any other call to a remote answers within this."""
-SLOW_CALLS = {"retest": 20.0, "review_order": 20.0, "add_graded_answers": 20.0}
+SLOW_CALLS = {
+    "retest": 20.0,
+    "review_order": 20.0,
+    "add_graded_answers": 20.0,
+    "check_sample_solutions": 20.0,
+}
 """Calls that judge many answers on the server: they get longer."""
 STREAM_SECONDS = 20.0
 """The read time-out of an app's remote (RemoteService's ``timeout``): longer than the 15 s after

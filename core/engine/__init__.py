@@ -7,10 +7,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from importlib import import_module
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from core.api import Answer, FeedbackResult, FreeformTextTask, TaskBase, TaskType
 from core.engine.base import EngineContext, EngineUnavailable
+
+if TYPE_CHECKING:
+    from core.engine.freeform.self_check import SolutionCheck
 
 _MODULES = {
     TaskType.MULTIPLE_CHOICE: "core.engine.multiple_choice",
@@ -61,6 +64,17 @@ def prepare(task: TaskBase, ctx: EngineContext) -> None:
         task_model(task, ctx)
 
 
+def sample_solution_checks(task: TaskBase, ctx: EngineContext) -> list[SolutionCheck]:
+    """How the engine judges each sample solution of ``task`` as a learner's answer under ``ctx``
+    (:mod:`core.engine.freeform.self_check`). Only freeform tasks are judged from text; the other
+    types take their solution from the task itself, so nothing is checked."""
+    if not isinstance(task, FreeformTextTask) or not _has_engine(task.task_type):
+        return []
+    from core.engine.freeform.self_check import check_sample_solutions
+
+    return check_sample_solutions(task, ctx=ctx)
+
+
 def review_order(task: TaskBase, answers: Sequence[Answer], ctx: EngineContext, limit: int) -> list[int]:
     """``min(limit, len(answers))`` indices into ``answers`` in the order an author should grade
     them so that the judge learns most (freeform text: :mod:`core.engine.freeform.review`). Other
@@ -89,4 +103,12 @@ def _has_engine(task_type: TaskType) -> bool:
     return True
 
 
-__all__ = ["EngineContext", "EngineUnavailable", "compute_result", "prepare", "prepared", "review_order"]
+__all__ = [
+    "EngineContext",
+    "EngineUnavailable",
+    "compute_result",
+    "prepare",
+    "prepared",
+    "review_order",
+    "sample_solution_checks",
+]

@@ -28,6 +28,7 @@ from core.api import (
     RetestReport,
     ReviewOrderRequest,
     ReviewOrderResponse,
+    SampleSolutionChecks,
     ServiceInfo,
     SimulationSession,
     StartSimulationRequest,
@@ -125,6 +126,11 @@ class Service(Protocol):
         """The indices of ungraded answers of a stored task (each in the shape of its type) in the
         order to grade them so that the judge learns most: distinct, ``min(limit, len(answers))``
         of them. Needs access to the tenant; records nothing."""
+        ...
+
+    async def check_sample_solutions(self, tenant_id: str, task_id: str) -> SampleSolutionChecks:
+        """How the engine that judges the stored task's answers judges each of its sample solutions
+        (freeform tasks; none for the other types). Needs access to the tenant; records nothing."""
         ...
 
     async def list_interactions(self, tenant_id: str, task_id: str) -> list[InteractionRecord]: ...

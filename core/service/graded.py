@@ -6,6 +6,10 @@ Before grading, an author may ask which of a set of ungraded answers to grade fi
 order, extension): the engine orders them against the task as it is stored, with the context its
 feedback is computed with (graded answers included), in a worker thread, since judging many
 answers is CPU work that would otherwise hold the event loop. Nothing is recorded.
+
+After a save, the editors ask how the engine judges each sample solution of the task as if a
+learner had written it (the sample-solution check, extension): the same engine, context and
+worker thread, so the check tells what a remote's engine would tell its learners too.
 """
 
 from __future__ import annotations
@@ -22,11 +26,14 @@ from core.api import (
     NotFound,
     ReviewOrderRequest,
     ReviewOrderResponse,
+    SampleSolutionCheck,
+    SampleSolutionChecks,
+    TaskBase,
     TaskType,
     parse_answer,
 )
 from core.auth import Permission
-from core.engine import EngineUnavailable, review_order
+from core.engine import EngineContext, EngineUnavailable, review_order, sample_solution_checks
 from core.service.context import Context
 from core.service.feedback import JUDGES_TEXT, FeedbackOperations
 from core.store import interactions
@@ -61,18 +68,39 @@ class GradedAnswerOperations:
     ) -> ReviewOrderResponse:
         """The answers' indices in the order to grade them, ``min(limit, len(answers))`` of them."""
         tenant = self.ctx.tenant(tenant_id, Permission.ACCESS)
-        found = await self.feedback.stored_context(tenant, task_id)
-        if found is None:
-            raise NotFound(f"task {task_id!r} does not exist in tenant {tenant!r}")
-        task, engine_ctx = found
+        task, engine_ctx = await self._stored(tenant, task_id)
         answers = _parse_answers(task.task_type, request.answers)
-        if task.task_type in JUDGES_TEXT:
-            await self.ctx.runtime.text_models()
         try:
             ranked = await asyncio.to_thread(review_order, task, answers, engine_ctx, request.limit)
         except EngineUnavailable as exc:
             raise InvalidParameter(str(exc)) from None
         return ReviewOrderResponse(order=ranked)
+
+    async def check_sample_solutions(self, tenant_id: str, task_id: str) -> SampleSolutionChecks:
+        """How the engine judges each sample solution of the stored task; records nothing."""
+        tenant = self.ctx.tenant(tenant_id, Permission.ACCESS)
+        task, engine_ctx = await self._stored(tenant, task_id)
+        checks = await asyncio.to_thread(sample_solution_checks, task, engine_ctx)
+        return SampleSolutionChecks(
+            checks=[
+                SampleSolutionCheck(
+                    number=check.number,
+                    verdict=check.verdict,
+                    missingConcepts=list(check.missing_concepts),
+                    misconceptions=list(check.misconceptions),
+                )
+                for check in checks
+            ]
+        )
+
+    async def _stored(self, tenant: str, task_id: str) -> tuple[TaskBase, EngineContext]:
+        """The stored task and its engine context, with the text models loaded where it needs them."""
+        found = await self.feedback.stored_context(tenant, task_id)
+        if found is None:
+            raise NotFound(f"task {task_id!r} does not exist in tenant {tenant!r}")
+        if found[0].task_type in JUDGES_TEXT:
+            await self.ctx.runtime.text_models()
+        return found
 
 
 def _parse_answers(task_type: TaskType, raws: Iterable[Any]) -> list[Answer]:

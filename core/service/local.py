@@ -11,7 +11,7 @@ The work is done by one class per area over a shared :class:`~core.service.conte
 | tasks | :mod:`core.service.tasks` |
 | feedback, interactions, ratings | :mod:`core.service.feedback` |
 | teachers' verdicts on interactions | :mod:`core.service.overrides` |
-| graded answers, the review order of new answers | :mod:`core.service.graded` |
+| graded answers, the review order of new answers, the sample-solution check | :mod:`core.service.graded` |
 | tutors and chat | :mod:`core.service.tutors` |
 | simulation sessions | :mod:`core.service.simulation` |
 | test answers and retest | :mod:`core.service.workspace` |
@@ -43,6 +43,7 @@ from core.api import (
     RetestReport,
     ReviewOrderRequest,
     ReviewOrderResponse,
+    SampleSolutionChecks,
     ServiceInfo,
     SimulationSession,
     StartSimulationRequest,
@@ -155,6 +156,9 @@ class LocalService:
         self, tenant_id: str, task_id: str, request: ReviewOrderRequest
     ) -> ReviewOrderResponse:
         return await self._graded.review_order(tenant_id, task_id, request)
+
+    async def check_sample_solutions(self, tenant_id: str, task_id: str) -> SampleSolutionChecks:
+        return await self._graded.check_sample_solutions(tenant_id, task_id)
 
     # --- tutors and simulations -----------------------------------------------------------------
 

@@ -65,6 +65,7 @@ from core.api import (
     RetestRequest,
     ReviewOrderRequest,
     ReviewOrderResponse,
+    SampleSolutionChecks,
     ServiceError,
     ServiceInfo,
     ServiceUnavailable,
@@ -470,6 +471,10 @@ class RemoteService:
     ) -> ReviewOrderResponse:
         path = f"/tenants/{_segment(tenant_id)}/tasks/{_segment(task_id)}/review-order"
         return await self._extension("POST", path, ReviewOrderResponse, request.to_wire())
+
+    async def check_sample_solutions(self, tenant_id: str, task_id: str) -> SampleSolutionChecks:
+        path = f"/tenants/{_segment(tenant_id)}/tasks/{_segment(task_id)}/sample-solution-checks"
+        return await self._extension("GET", path, SampleSolutionChecks)
 
     async def list_interactions(self, tenant_id: str, task_id: str) -> list[InteractionRecord]:
         path = f"/tenants/{_segment(tenant_id)}/tasks/{_segment(task_id)}/interactions"

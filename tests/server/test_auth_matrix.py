@@ -96,6 +96,7 @@ ENDPOINTS = [
         lambda: {"answers": [{"selectedIndex": 0}, {"selectedIndex": 1}], "limit": 2},
         Permission.ACCESS,
     ),
+    Endpoint("GET", "/tenants/default/tasks/mc-1/sample-solution-checks", None, Permission.ACCESS),
     Endpoint("GET", "/tenants/default/tasks/mc-1/test-answers", None, Permission.ACCESS),
     Endpoint("PUT", "/tenants/default/tasks/mc-1/test-answers", lambda: {"answers": []}, Permission.WRITE),
     Endpoint(

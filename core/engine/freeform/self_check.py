@@ -3,8 +3,8 @@
 A sample solution that the engine judges PARTIAL or WRONG means learners who write it will be
 told so too: a concept whose cues the solution does not use (and does not say in other words),
 a misconception whose words the solution happens to contain, or graded answers that pull it
-down. The editors run this check on the task being edited, in process, with the same engine that
-judges answers, and show what it finds before the author saves.
+down. The service runs this check on a stored task (``Service.check_sample_solutions``), with the
+engine and the context that judge its answers, and the editors show what it finds after a save.
 """
 
 from __future__ import annotations
@@ -39,11 +39,12 @@ class SolutionCheck:
 
 
 def check_sample_solutions(
-    task: FreeformTextTask, graded: tuple[GradedExample, ...] = ()
+    task: FreeformTextTask, graded: tuple[GradedExample, ...] = (), *, ctx: EngineContext | None = None
 ) -> list[SolutionCheck]:
-    """One check per non-empty sample solution, in the task's order. No messages are written, so
-    no catalogue is needed; ``graded``: the task's graded answers, when the editor has them."""
-    model = task_model(task, EngineContext(catalogue=Catalogue({}), graded=graded))
+    """One check per non-empty sample solution, in the task's order. ``ctx``: the context the
+    task's answers are judged with (its graded answers, the cache key of its model); without it,
+    a context of ``graded`` alone, with no catalogue, since no messages are written."""
+    model = task_model(task, ctx or EngineContext(catalogue=Catalogue({}), graded=graded))
     checks = []
     for number, solution in enumerate(task.sampleSolutions, 1):
         text = without_point_marks(solution.content)

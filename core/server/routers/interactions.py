@@ -1,4 +1,5 @@
-"""End-user ratings (API.md 4) and the interaction, graded-answer and review-order extensions."""
+"""End-user ratings (API.md 4) and the interaction, graded-answer, review-order and sample-solution
+check extensions."""
 
 from fastapi import APIRouter
 
@@ -11,6 +12,7 @@ from core.api import (
     PathId,
     ReviewOrderRequest,
     ReviewOrderResponse,
+    SampleSolutionChecks,
     VerdictOverride,
 )
 from core.server.deps import ServiceDep
@@ -102,3 +104,18 @@ async def review_order(
     nothing is recorded. 404 for an unknown task; 400 INVALID_PARAMETER naming the index of an
     answer that does not fit the task's type."""
     return await service.review_order(tenantId, taskId, body)
+
+
+@router.get(
+    "/tenants/{tenantId}/tasks/{taskId}/sample-solution-checks",
+    response_model=SampleSolutionChecks,
+    tags=["extensions"],
+    summary="Judge the task's sample solutions",
+)
+async def check_sample_solutions(tenantId: str, taskId: PathId, service: ServiceDep) -> SampleSolutionChecks:
+    """Extension: how the engine that judges the stored task's answers judges each of its sample
+    solutions as if a learner had written it: ``checks``, one per non-empty sample solution of a
+    freeform task (its 1-based number, the verdict, the concepts it does not show and the
+    misconceptions it trips), none for the other types. An editor warns the author of a solution
+    that is not CORRECT. Needs the access permission; nothing is recorded. 404 for an unknown task."""
+    return await service.check_sample_solutions(tenantId, taskId)
