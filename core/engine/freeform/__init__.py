@@ -30,7 +30,7 @@ def compute(task: FreeformTextTask, answer: FreeformTextAnswer, ctx: EngineConte
     model = task_model(task, ctx)
     analysis = analyse(answer.content, model.base)
     assessment: Assessment = assess(task, model, analysis)
-    achieved = _points(assessment, task.maxPoints)
+    achieved = points_for(assessment.verdict, assessment.score, task.maxPoints)
     return FreeformTextResult(
         points=Points(achievedPoints=achieved, achievablePoints=task.maxPoints),
         allAspects=assessment.detected,
@@ -74,14 +74,15 @@ def _concepts(assessment: Assessment) -> frozenset[str]:
     return frozenset(d.aspect.name for d in assessment.detected if d.aspect.type is AspectType.CONCEPT)
 
 
-def _points(assessment: Assessment, max_points: float) -> float:
-    """Full points for CORRECT, none for WRONG, and strictly between for PARTIAL."""
-    if assessment.verdict is Correctness.CORRECT:
+def points_for(verdict: Correctness, score: float, max_points: float) -> float:
+    """Full points for CORRECT, none for WRONG, and strictly between for PARTIAL (``score``: the
+    assessment's share of the points)."""
+    if verdict is Correctness.CORRECT:
         return max_points
-    if assessment.verdict is not Correctness.PARTIAL:
+    if verdict is not Correctness.PARTIAL:
         return 0.0
-    points = round(max_points * min(max(assessment.score, 0.1), 0.9), 2)
+    points = round(max_points * min(max(score, 0.1), 0.9), 2)
     return points if 0 < points < max_points else max_points / 2  # rounding must not leave PARTIAL
 
 
-__all__ = ["Judgement", "compute", "judgement_of"]
+__all__ = ["Judgement", "compute", "judgement_of", "points_for"]

@@ -17,8 +17,9 @@ from core.api import (
     TextSpan,
 )
 from core.engine.base import GradedExample, to_aspect
+from core.engine.freeform.grading import Judgement
 from core.engine.freeform.judge import FACT_SHOWN_BY_MEANING, AnswerText, judge, sentence_vectors
-from core.engine.freeform.model import AspectPhrases, TaskModel
+from core.engine.freeform.model import AspectPhrases, GradedIndex, TaskModel
 from core.engine.text.coverage import AnswerWords, coverage, sentence_words
 from core.engine.text.phrases import Found, PhraseMatch, content_spans, evidence_spans, find_phrase
 from core.engine.text.replies import other_reply
@@ -80,6 +81,15 @@ def text_spans(text: str, spans: list[Span] | tuple[Span, ...]) -> list[TextSpan
 
 
 def assess(task: FreeformTextTask, model: TaskModel, answer: Analysis) -> Assessment:
+    result = assess_unmoved(model, answer)
+    if result.basis is not Basis.EMPTY:
+        _apply_graded(model, answer, result)
+    return result
+
+
+def assess_unmoved(model: TaskModel, answer: Analysis) -> Assessment:
+    """The answer judged by the task's aspects or sample solutions, before the graded answers move
+    the verdict: what a class set keeps of each answer, to move it again after every grade."""
     if not answer.tokens:
         return Assessment(Basis.EMPTY, Correctness.WRONG, 0.0)
     words = AnswerWords(answer)
@@ -87,7 +97,6 @@ def assess(task: FreeformTextTask, model: TaskModel, answer: Analysis) -> Assess
     result = _coverage_assessment(model, answer, words, sentences)
     if model.aspects:
         result = _aspect_assessment(model, answer, words, sentences, result)
-    _apply_graded(model, answer, result)
     return result
 
 
@@ -243,9 +252,8 @@ def _aspect_assessment(
 
 
 def _apply_graded(model: TaskModel, answer: Analysis, result: Assessment) -> None:
-    """The graded answers move the judge's verdict (:mod:`grading`), an answer the author graded
-    already (the same words) gets the author's verdict, and the author's feedback on a near graded
-    answer is shown. On a task with aspects the aspects decide otherwise."""
+    """The graded answers move the judge's verdict (:func:`moved`), and the author's feedback on a
+    near graded answer is shown."""
     graded = model.graded
     if not graded.examples:
         return
@@ -254,10 +262,23 @@ def _apply_graded(model: TaskModel, answer: Analysis, result: Assessment) -> Non
     nearest = graded.examples[judgement.nearest] if judgement.nearest >= 0 else None
     if nearest is not None and judgement.nearest_similarity >= SIMILAR_FEEDBACK and nearest.feedback:
         result.similar = nearest
-    if nearest is not None and judgement.nearest_similarity >= SAME_ANSWER:
-        result.verdict = nearest.correctness
-        result.score = graded.corrections.score_of(judgement.nearest)
-    elif result.basis is not Basis.ASPECTS:
-        result.basis = Basis.GRADED
-        result.verdict = judgement.verdict
-        result.score = judgement.score
+    result.basis, result.verdict, result.score = moved(
+        graded, judgement, result.basis, result.verdict, result.score
+    )
+
+
+def moved(
+    graded: GradedIndex, judgement: Judgement, basis: Basis, verdict: Correctness, score: float
+) -> tuple[Basis, Correctness, float]:
+    """Basis, verdict and share of the points once the graded answers moved those of an answer's
+    unmoved assessment (:func:`assess_unmoved`): an answer the author graded already (the same words) gets the author's verdict;
+    on a task with aspects the aspects decide otherwise; elsewhere the blend of :mod:`grading`."""
+    if judgement.nearest >= 0 and judgement.nearest_similarity >= SAME_ANSWER:
+        return (
+            basis,
+            graded.examples[judgement.nearest].correctness,
+            graded.corrections.score_of(judgement.nearest),
+        )
+    if basis is Basis.ASPECTS:
+        return basis, verdict, score
+    return Basis.GRADED, judgement.verdict, judgement.score
