@@ -225,7 +225,7 @@ async def measure(
                 answered: list[tuple[bytes, bytes]] = []
                 assert await call(app, "POST", path, json.dumps(body).encode(), headers, answered) == 200
                 interaction_ids.append(dict(answered)[b"x-interaction-id"].decode())
-            for thread in threading.enumerate():  # the text models' loading (core.engine.text.warm)
+            for thread in threading.enumerate():  # the text models' loading (core.engine.text.preload)
                 if thread.name == "text-models":
                     await asyncio.to_thread(thread.join)
             results = []

@@ -72,7 +72,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 def cmd_web(args: argparse.Namespace) -> int:
     import uvicorn
 
-    from webui.door import startup_lines, use_private_storage
+    from webui.login import startup_lines, use_private_storage
 
     use_private_storage()  # before NiceGUI is imported: its storage is made where it points
     from webui.main import create_web_app

@@ -30,7 +30,7 @@ import uvicorn
 
 from core.auth import ALL_PERMISSIONS, Permission, local_principal, new_token
 from core.config import Settings
-from core.engine.text.warm import warm_up
+from core.engine.text.preload import preload_in_background
 from core.service.local import LocalService
 from core.service.runtime import Runtime
 from core.store import principals
@@ -274,10 +274,10 @@ def _serve(tmp_path) -> Iterator[LiveServer]:
     )
     with ServerThread(create_app(settings), port):
         # The text models are the process's, loaded once by the thread the first runtime started
-        # (core.engine.text.warm); the first chat or freeform judgement of a worker would wait for
+        # (core.engine.text.preload); the first chat or freeform judgement of a worker would wait for
         # them on the server's loop, which on a loaded machine took longer than the clients' 5 or
         # 10 s timeouts. The tests are about what the server answers, not how soon a process starts.
-        warm_up().join()
+        preload_in_background().join()
         yield LiveServer(f"http://127.0.0.1:{port}", settings)
 
 

@@ -25,19 +25,19 @@ from core.server.app import create_app
 from core.service import Service
 from core.service.local import LocalService
 from webui import pages
-from webui.context import Connection, ServiceOpener, Studio
-from webui.door import LoginRequired, login_secret, use_private_storage
 from webui.i18n import set_default
+from webui.login import LoginRequired, login_secret, use_private_storage
+from webui.page_services import Connection, PageServices, ServiceOpener
 from webui.pages.learner import LearnersOnly
 from webui.theme import APP_TITLE, FAVICON
 
 
 def create_web_app(settings: Settings) -> FastAPI:
     """The API with the pages on it; ``app.state.login_secret`` opens the pages where they ask for
-    a login (webui.door), else it is None."""
+    a login (webui.login), else it is None."""
     use_private_storage()
     api = create_app(settings)
-    studio = Studio(settings, _service_opener(api, settings))
+    studio = PageServices(settings, _service_opener(api, settings))
     set_default(settings.ui_language)
     pages.register(studio)
     api.state.login_secret = login_secret(settings)

@@ -1,10 +1,10 @@
 """One structured access-log line per request, at INFO (the level a production server keeps on).
 
-Written by the server's edge (core.server.edge), which every request passes first, so that the
+Written by the server's middleware (core.server.middleware), which every request passes first, so that the
 line has the status the client got (413, 429 and 500 included) and the whole time the request
 took (a streamed tutor chat: until its last event). The line is JSON: {method, path, status, ms,
 client, interactionId?}. It replaces uvicorn's own access log (core.cli turns that off), which is
-prepared and formatted in the server for every request; when INFO is dropped, the edge makes one
+prepared and formatted in the server for every request; when INFO is dropped, the middleware makes one
 level check.
 
 The record is made and handed to the logger's handlers directly (Logger.makeRecord, handle):

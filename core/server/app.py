@@ -16,8 +16,8 @@ from fastapi.telemetry import TelemetryConfig
 from core import API_VERSION
 from core.config import Settings
 from core.server import errors
-from core.server.edge import Edge
 from core.server.log_output import server_handler
+from core.server.middleware import RequestMiddleware
 from core.server.openapi import describe
 from core.server.routers import feedback, interactions, simulation, studio, tasks, tutor, webhooks, workspace
 from core.service.runtime import Runtime
@@ -70,7 +70,7 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None)
         app.include_router(router)
     describe(app, ROUTERS)
     app.add_middleware(
-        Edge,  # access log, rate limit, body limits, internal errors: one layer (core.server.edge)
+        RequestMiddleware,  # access log, rate limit, body limits, internal errors: one layer (core.server.middleware)
         max_body_bytes=settings.max_body_bytes,
         rate_limit_per_minute=settings.rate_limit_per_minute,
     )

@@ -1,4 +1,4 @@
-"""Request body limits, enforced by the server's edge (core.server.edge) while the body is read
+"""Request body limits, enforced by the server's middleware (core.server.middleware) while the body is read
 and before any route runs (so before the token is checked): its size (413) and, for JSON, how
 deeply it nests and whether it holds what JSON does not (NaN, Infinity, a lone UTF-16 surrogate;
 Python's parser accepts them, a database or another client does not): 400

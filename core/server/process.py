@@ -41,7 +41,7 @@ def serving_app() -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         async with start_up(app):  # create_app's lifespan keeps its runtime on app.state, yields no state
             _freeze()
-            # The text models load in the background after start-up (core.engine.text.warm), and
+            # The text models load in the background after start-up (core.engine.text.preload), and
             # they too live as long as the process: thousands of objects that every full
             # collection walked (about 3 ms more for each; docs/performance.md).
             models = asyncio.create_task(_freeze_when_loaded(app.state.runtime))

@@ -1,4 +1,4 @@
-"""A per-token rate limit, applied by the server's edge (core.server.edge): 429 with the API's error
+"""A per-token rate limit, applied by the server's middleware (core.server.middleware): 429 with the API's error
 body and Retry-After.
 
 Each bearer token has a token bucket that holds `per_minute` requests and refills at

@@ -22,7 +22,7 @@ from core.assets import demo_tasks, demo_tutors, load_catalogue
 from core.config import Settings
 from core.engine.base import GradedExample
 from core.engine.messages import Catalogue
-from core.engine.text.warm import warm_up
+from core.engine.text.preload import preload_in_background
 from core.store import conversations, principals, tasks
 from core.store.db import Database
 from core.store.task_history import DEMO_AUTHOR
@@ -135,7 +135,7 @@ class Runtime:
             await runtime.seed_demo_if_empty()
         # The freeform judge's encoder and lemma dictionaries load in the background (about 2 s),
         # after the store is ready, so the health check and the apps' first screens never wait.
-        warm_up()
+        preload_in_background()
         return runtime
 
     async def text_models(self) -> None:
@@ -143,7 +143,7 @@ class Runtime:
         free text before the background load ends would otherwise load them itself, inside a job
         of the store's writer on the event loop, and hold every other request of the process
         (health checks, choice tasks) for the seconds that takes."""
-        loading = warm_up()
+        loading = preload_in_background()
         if loading.is_alive():
             await asyncio.to_thread(loading.join)
 

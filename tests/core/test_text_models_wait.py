@@ -45,7 +45,7 @@ async def test_free_text_waits_for_the_models_while_a_choice_task_is_answered(
     loaded = threading.Event()
     loading = threading.Thread(target=loaded.wait, name="text-models")
     loading.start()
-    monkeypatch.setattr(runtime_module, "warm_up", lambda: loading)
+    monkeypatch.setattr(runtime_module, "preload_in_background", lambda: loading)
     try:
         waiting = asyncio.create_task(reads_free_text(service))
         choice = await service.compute_feedback(compute(mc_task(), {"selectedIndex": 0}))

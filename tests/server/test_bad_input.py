@@ -227,7 +227,7 @@ async def test_a_client_gone_mid_response_is_logged_as_a_disconnect_not_an_inter
 
     import anyio
 
-    from core.server.edge import Edge
+    from core.server.middleware import RequestMiddleware
 
     async def streaming_app(scope, receive, send):
         await send({"type": "http.response.start", "status": 200, "headers": []})
@@ -245,11 +245,11 @@ async def test_a_client_gone_mid_response_is_logged_as_a_disconnect_not_an_inter
 
     scope = {"type": "http", "method": "POST", "path": "/tutor/chat/stream", "headers": []}
     caplog.set_level(logging.INFO)
-    await Edge(streaming_app, max_body_bytes=0)(scope, receive, send)
+    await RequestMiddleware(streaming_app, max_body_bytes=0)(scope, receive, send)
     assert "the client went away during POST /tutor/chat/stream" in caplog.text
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
     with pytest.raises(ExceptionGroup):  # a real fault beside it is still one, logged with its id
-        await Edge(crashing_app, max_body_bytes=0)(scope, receive, send)
+        await RequestMiddleware(crashing_app, max_body_bytes=0)(scope, receive, send)
     assert [r for r in caplog.records if r.levelno >= logging.ERROR]
 
 

@@ -17,7 +17,7 @@ from sqlalchemy import select
 from core.api import FreeformTextTask, Language, TutorConfiguration
 from core.assets import load_catalogue
 from core.config import Settings
-from core.engine.text.warm import warm_up
+from core.engine.text.preload import preload_in_background
 from core.http import tls_context
 from core.server.app import create_app
 from core.store import conversations
@@ -61,7 +61,7 @@ async def llm_server(
         # The leak guard's first sentence would load the process's text models on the server's
         # loop (seconds on a loaded machine), during which a disconnect is not seen: these tests
         # are about the stream, so the models are loaded first (as the contract suite does).
-        await asyncio.to_thread(warm_up().join)
+        await asyncio.to_thread(preload_in_background().join)
         token = await create_token(settings.database_url, "default")
         async with httpx.AsyncClient(
             verify=tls_context(), base_url=f"http://127.0.0.1:{port}", headers=bearer(token)

@@ -10,7 +10,7 @@ from core.api import ComputeTaskFeedbackRequest, MultipleChoiceAnswer, TestAnswe
 from tests.tui.helpers import library_loaded, open_task, screen_text, settle, wait_until
 from tui.app import FeedbackStudioApp
 from tui.widgets.retest import RetestPanel
-from tui.widgets.test_answers import TestAnswersPanel
+from tui.widgets.task_test_answers import TaskTestAnswersPanel
 
 MC = "mc-photosynthesis-en"
 SIZES = [(80, 24), (120, 40)]
@@ -64,7 +64,7 @@ async def test_the_retest_and_test_answers_show_their_verdicts(studio, size):
         assert "Aspects" in shown or table.max_scroll_x > 0  # the rest is a scroll away
 
         await pilot.press("f8")
-        answers = screen.query_one(TestAnswersPanel)
+        answers = screen.query_one(TaskTestAnswersPanel)
         await wait_until(pilot, lambda: answers.answers and not answers.loading)
         await pilot.pause()
         shown = screen_text(app)

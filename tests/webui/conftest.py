@@ -21,7 +21,7 @@ from nicegui.testing.user import User
 from nicegui.testing.user_simulation import user_simulation
 
 from core.config import Settings
-from core.engine.text.warm import warm_up
+from core.engine.text.preload import preload_in_background
 from core.service.runtime import Runtime
 from tests.conftest import ServerThread, free_port, sqlite_url
 from tests.webui import harness
@@ -49,7 +49,7 @@ def seeded_database(tmp_path_factory) -> Path:
 def web_env(tmp_path, monkeypatch, seeded_database: Path) -> Settings:
     """Settings of the web app under test, exported as the command line would export them."""
     shutil.copy(seeded_database, tmp_path / "studio.sqlite3")
-    # the browsers' storage (webui.door) of this test alone: in the user's data directory it was
+    # the browsers' storage (webui.login) of this test alone: in the user's data directory it was
     # shared by every test process on the machine, and one process's cleanup removed a file
     # another was writing (FileNotFoundError of a storage-user-….json.tmp, logged as an ERROR)
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
@@ -123,7 +123,7 @@ def web_server(tmp_path_factory) -> Iterator[WebServer]:
             with ServerThread(create_web_app(settings), port):
                 # as every live server of the tests: the first reply or judgement would otherwise
                 # wait for the text models, seconds on a loaded machine (tests/conftest.py)
-                warm_up().join()
+                preload_in_background().join()
                 yield WebServer(f"http://127.0.0.1:{port}", settings)
 
 

@@ -13,7 +13,7 @@ from core.api import ChatMessage, ChatRequest, InvalidParameter, TutorEvent, Tut
 from core.config import Settings
 from tests.webui.helpers import SLOW
 from webui.components.chat import ChatView
-from webui.context import Studio
+from webui.page_services import PageServices
 
 
 class ScriptedService:
@@ -45,7 +45,9 @@ def chat_page(service: ScriptedService) -> tuple[Callable[[], None], list[tuple[
 
     def root() -> None:
         chat = ChatView(
-            Studio(Settings(), open_service), partner="Tutor", on_debug=lambda t, i: debug.append((t, i))
+            PageServices(Settings(), open_service),
+            partner="Tutor",
+            on_debug=lambda t, i: debug.append((t, i)),
         )
 
         async def send() -> None:

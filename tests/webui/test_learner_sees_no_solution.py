@@ -21,7 +21,7 @@ from tests.webui import harness
 from tests.webui.helpers import SLOW
 from webui.components.answer_text import answer_excerpt, sample_solution_text
 from webui.components.feedback_view import feedback_view
-from webui.context import Studio
+from webui.page_services import PageServices
 
 ANSWERS: list[tuple[str, dict[str, Any]]] = [
     ("ff-bulb-circuit-en", {"content": "You connect the bulb with a single wire to the battery."}),
@@ -93,7 +93,7 @@ async def test_a_learner_reads_no_word_of_the_solution_the_answer_did_not_contai
         userId="learner-x", tenantId="default", taskType=task.task_type, answer=answer
     )
     feedback = await service.compute_feedback_for_task(task_id, request)
-    studio = Studio(Settings(), lambda connection: None)  # type: ignore[arg-type,return-value]
+    studio = PageServices(Settings(), lambda connection: None)  # type: ignore[arg-type,return-value]
 
     @ui.page("/test/learner-feedback")
     def page() -> None:

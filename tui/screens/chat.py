@@ -15,8 +15,8 @@ from textual.widgets import Button, Checkbox, Header, Input, Label, RichLog, Sel
 
 from core.api import TutorConfiguration, TutorUpsert
 from core.client.vocabulary import TEACHER_ID
-from tui.calls import service_call, studio
 from tui.i18n import _
+from tui.service_calls import service_call, studio
 from tui.widgets.chat.view import ChatView
 from tui.widgets.footer import KeysFooter
 

@@ -15,8 +15,8 @@ from textual.screen import Screen
 from textual.widgets import Button, Header, Input, Label, Static
 
 from core.config import Settings
-from tui.calls import service_call, studio
 from tui.i18n import _, number
+from tui.service_calls import service_call, studio
 from tui.widgets.footer import KeysFooter
 
 

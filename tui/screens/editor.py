@@ -19,9 +19,9 @@ from textual.widgets import Button, Checkbox, Header, Input, Select, Static, Tex
 from core.api import InTextChoicesTask, InTextFillInBlanksTask, TaskBase, VersionConflict
 from core.client.authoring import failing_sample_solutions, warning
 from core.client.validation import field_path, validate
-from tui.calls import service_call, studio
 from tui.i18n import _
 from tui.labels import type_label
+from tui.service_calls import service_call, studio
 from tui.widgets.editor.fields import FieldSet, Problems, RowList
 from tui.widgets.editor.forms import COMMON, type_parts
 from tui.widgets.footer import KeysFooter

@@ -21,10 +21,10 @@ from core.client.library import TaskLibrary, copy_id
 from core.client.templates import new_task
 from core.client.vocabulary import COPY_TITLE
 from core.workspace.documents import Format
-from tui.calls import in_flight, service_call, studio
 from tui.i18n import _, plural
 from tui.labels import type_label, verdict_trail
 from tui.navigation import OpenTask
+from tui.service_calls import in_flight, service_call, studio
 from tui.widgets.empty import EmptyState
 from tui.widgets.footer import KeysFooter
 from tui.widgets.list_table import ListTable, cut

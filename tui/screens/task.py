@@ -35,10 +35,10 @@ from core.api import (
 )
 from core.client.retest import reassign
 from core.client.vocabulary import AUTHOR_ID
-from tui.calls import service_call, studio
 from tui.i18n import _, plural
 from tui.labels import type_label
 from tui.navigation import OpenChat
+from tui.service_calls import service_call, studio
 from tui.widgets.answer import answer_form
 from tui.widgets.answer.forms import AnswerForm, IncompleteAnswer
 from tui.widgets.empty import EmptyState
@@ -47,7 +47,7 @@ from tui.widgets.footer import KeysFooter
 from tui.widgets.history import HistoryPanel
 from tui.widgets.retest import RetestPanel
 from tui.widgets.simulation import SimulationPanel
-from tui.widgets.test_answers import TestAnswersPanel
+from tui.widgets.task_test_answers import TaskTestAnswersPanel
 from tui.widgets.versions import VersionsPanel
 
 TAB_KEYS = {
@@ -183,7 +183,11 @@ class TaskScreen(Screen):
             tabs.append(_tab(_("History"), HistoryPanel(self.task_id, id="history"), "history-tab"))
             tabs.append(_tab(_("Retest"), RetestPanel(id="retest"), "retest-tab"))
             tabs.append(
-                _tab(_("Test answers"), TestAnswersPanel(self.task_id, id="test-answers"), "test-answers-tab")
+                _tab(
+                    _("Test answers"),
+                    TaskTestAnswersPanel(self.task_id, id="test-answers"),
+                    "test-answers-tab",
+                )
             )
             tabs.append(_tab(_("Versions"), VersionsPanel(self.task_id, id="versions"), "versions-tab"))
         return tabs
@@ -322,7 +326,7 @@ class TaskScreen(Screen):
     @on(TabbedContent.TabActivated, pane="#test-answers-tab")
     def _test_answers_opened(self) -> None:
         """Read on every opening: a gold answer may have been kept meanwhile."""
-        self.query_one(TestAnswersPanel).load()
+        self.query_one(TaskTestAnswersPanel).load()
 
     # --- versions ------------------------------------------------------------------------------
 

@@ -12,8 +12,8 @@ from textual.widgets import Button, Static
 
 from core.api import SimulationSession, SimulationTask, StartSimulationRequest
 from core.client.vocabulary import REHEARSAL_LEARNER_ID
-from tui.calls import service_call, studio
 from tui.i18n import _, number, plural
+from tui.service_calls import service_call, studio
 from tui.widgets.chat.view import ChatView
 
 

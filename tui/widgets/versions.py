@@ -19,8 +19,8 @@ from textual.widgets import Button, DataTable, Select, Static
 
 from core.api import TaskAction, TaskVersion, TaskVersionSummary
 from core.client.task_history import Change, differs, restore_version, side_by_side
-from tui.calls import service_call, studio
 from tui.i18n import _, date_time
+from tui.service_calls import service_call, studio
 from tui.widgets.empty import EmptyState
 from tui.widgets.list_table import ListTable
 

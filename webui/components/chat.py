@@ -16,8 +16,8 @@ from nicegui import ui
 
 from core.api import ChatMessage, ChatRequest, TraceRating, TutorEventType
 from webui.components.busy import sends
-from webui.context import Studio, failure_text, reporting
 from webui.i18n import _
+from webui.page_services import PageServices, failure_text, reporting
 
 RequestFor = Callable[[list[ChatMessage]], ChatRequest]
 DebugListener = Callable[[str, list[dict[str, Any]]], None]
@@ -25,7 +25,12 @@ DebugListener = Callable[[str, list[dict[str, Any]]], None]
 
 class ChatView:
     def __init__(
-        self, studio: Studio, *, partner: str, on_debug: DebugListener | None = None, height: str = "h-[55vh]"
+        self,
+        studio: PageServices,
+        *,
+        partner: str,
+        on_debug: DebugListener | None = None,
+        height: str = "h-[55vh]",
     ) -> None:
         self.studio = studio
         self.partner = partner

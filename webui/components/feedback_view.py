@@ -14,13 +14,13 @@ from core.client.learner import learner_result
 from webui.components.answer_text import answer_html, sample_solution_text
 from webui.components.gold import gold_bar
 from webui.components.rating import rating_bar
-from webui.context import Studio
 from webui.i18n import _, language, number
+from webui.page_services import PageServices
 from webui.theme import VERDICT_ICONS, section_title, verdict_color
 
 
 def feedback_view(
-    studio: Studio,
+    studio: PageServices,
     task: TaskBase,
     feedback: Feedback,
     transcript: Sequence[ChatTurn] = (),

@@ -10,13 +10,13 @@ from nicegui import ui
 
 from core.api import Correctness, Feedback
 from core.client.gold import LEARN_HINT, LEARN_LABEL, gold_outcome, learns_from_graded, mark_gold
-from webui.context import Studio, reporting
 from webui.i18n import _
+from webui.page_services import PageServices, reporting
 
 VERDICTS = (Correctness.CORRECT, Correctness.PARTIAL, Correctness.WRONG)
 
 
-def gold_bar(studio: Studio, feedback: Feedback) -> None:
+def gold_bar(studio: PageServices, feedback: Feedback) -> None:
     async def keep() -> None:
         keep_button.props("loading")
         learnt = learn is not None and bool(learn.value)

@@ -19,8 +19,8 @@ from core.client.overrides import effective_verdict
 from webui.components.answer_text import answer_excerpt
 from webui.components.feedback_view import feedback_view
 from webui.components.verdict_override import override_section
-from webui.context import Studio
 from webui.i18n import _, date_time, day, number
+from webui.page_services import PageServices
 from webui.theme import CHART_COLORS, dialog, empty_state, section_title, verdict_badge
 
 VERDICTS = [Correctness.CORRECT, Correctness.PARTIAL, Correctness.WRONG]
@@ -92,7 +92,7 @@ def _short(name: str, width: int = 34) -> str:
     return name if len(name) <= width else name[: width - 1] + "…"
 
 
-def history_view(studio: Studio, task: TaskBase, records: Sequence[InteractionRecord]) -> None:
+def history_view(studio: PageServices, task: TaskBase, records: Sequence[InteractionRecord]) -> None:
     if not records:
         empty_state(
             "timeline",
@@ -181,7 +181,7 @@ def _chart_card(title: str, options: dict[str, Any], has_data: bool = True) -> N
 
 
 def _answer_row(
-    studio: Studio,
+    studio: PageServices,
     task: TaskBase,
     record: InteractionRecord,
     overridden: Callable[[InteractionRecord], None],

@@ -11,11 +11,11 @@ from nicegui import ui
 from core.api import EndUserRating, RatingSubtype, RatingType
 from core.client.vocabulary import RATING_SUBTYPES, SUBTYPE_LABELS
 from webui.components.busy import sends
-from webui.context import Studio, reporting
 from webui.i18n import _
+from webui.page_services import PageServices, reporting
 
 
-def rating_bar(studio: Studio, interaction_id: str, rating: EndUserRating | None = None) -> None:
+def rating_bar(studio: PageServices, interaction_id: str, rating: EndUserRating | None = None) -> None:
     """Rate the feedback of an interaction; an existing ``rating`` is shown and can be changed
     (sending again replaces it, as the API does)."""
 

@@ -14,8 +14,8 @@ from core.api import AnswerRetest, AnswerSource, TaskBase, TaskRetest
 from core.client.retest import reassign
 from webui.components.answer_text import answer_excerpt
 from webui.components.busy import sends
-from webui.context import Studio, reporting
 from webui.i18n import N_, _, number, plural
+from webui.page_services import PageServices, reporting
 from webui.theme import dialog, empty_state, verdict_chip
 
 COLUMNS = [N_("Answer"), N_("Verdict before → after"), N_("Points"), N_("Aspects"), N_("Check")]
@@ -31,7 +31,7 @@ def _acceptable(task: TaskRetest) -> list[AnswerRetest]:
 class RetestPanel:
     """The retest of one task: run when the tab opens, again on demand, its report below."""
 
-    def __init__(self, studio: Studio, tenant: str, task: TaskBase) -> None:
+    def __init__(self, studio: PageServices, tenant: str, task: TaskBase) -> None:
         self.studio = studio
         self.tenant = tenant
         self.task = task

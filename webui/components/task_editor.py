@@ -24,14 +24,16 @@ from core.client.authoring import failing_sample_solutions, warning
 from core.client.validation import problem_lines, validate
 from webui.components.editor_fields import Item, aspects_editor, chips, cleaned, list_editor, number, text
 from webui.components.task_types import action_word
-from webui.context import Studio, reporting
 from webui.i18n import _
+from webui.page_services import PageServices, reporting
 from webui.theme import dialog, notify_on_next_page, section_title
 
 Saved = Callable[[TaskBase], Awaitable[None]]
 
 
-def task_editor(studio: Studio, tenant: str, draft: Item, *, version: int | None, on_saved: Saved) -> None:
+def task_editor(
+    studio: PageServices, tenant: str, draft: Item, *, version: int | None, on_saved: Saved
+) -> None:
     """``version``: the stored version being edited (0 for a new task); the save is conditional on
     it, so a second author's save in between, or a new task's id that is taken, is never
     overwritten without the author choosing to."""

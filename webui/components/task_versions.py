@@ -15,8 +15,8 @@ from nicegui import app, ui
 
 from core.api import TaskAction, TaskVersion, TaskVersionSummary
 from core.client.task_history import Change, DiffRow, differs, restore_version, side_by_side
-from webui.context import Studio, reporting
 from webui.i18n import N_, _, date_time
+from webui.page_services import PageServices, reporting
 from webui.theme import dialog, empty_state
 
 TAB = N_("Versions")
@@ -38,7 +38,7 @@ STYLE = """
 
 
 class VersionsPanel:
-    def __init__(self, studio: Studio, tenant: str, task_id: str) -> None:
+    def __init__(self, studio: PageServices, tenant: str, task_id: str) -> None:
         self.studio = studio
         self.tenant = tenant
         self.task_id = task_id

@@ -11,13 +11,13 @@ from core.api import ComputeTaskFeedbackRequest, TaskBase
 from webui.components.answer_forms import AnswerReader, answer_form
 from webui.components.busy import Sender
 from webui.components.feedback_view import feedback_view
-from webui.context import Studio, reporting
 from webui.i18n import _
+from webui.page_services import PageServices, reporting
 
 
 class TryAnswer:
     def __init__(
-        self, studio: Studio, tenant: str, task: TaskBase, user_id: str, *, for_learner: bool
+        self, studio: PageServices, tenant: str, task: TaskBase, user_id: str, *, for_learner: bool
     ) -> None:
         self.studio, self.tenant, self.task = studio, tenant, task
         self.user_id, self.for_learner = user_id, for_learner

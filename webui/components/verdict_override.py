@@ -12,8 +12,8 @@ from nicegui import ui
 from core.api import Correctness, InteractionRecord
 from core.client.gold import gold_outcome
 from core.client.overrides import override_verdict
-from webui.context import Studio, reporting
 from webui.i18n import _, date_time
+from webui.page_services import PageServices, reporting
 from webui.theme import verdict_chip
 
 VERDICTS = (Correctness.CORRECT, Correctness.PARTIAL, Correctness.WRONG)
@@ -38,7 +38,7 @@ def override_summary(record: InteractionRecord) -> None:
 
 
 def override_section(
-    studio: Studio, record: InteractionRecord, on_change: Callable[[InteractionRecord], None]
+    studio: PageServices, record: InteractionRecord, on_change: Callable[[InteractionRecord], None]
 ) -> None:
     """The teacher's verdict of ``record``; ``on_change`` gets the interaction as it now reads."""
     current = {"record": record}

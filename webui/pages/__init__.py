@@ -5,10 +5,10 @@ Paths stay clear of the API's: the task page lives exactly at the taskLink the A
 
 from __future__ import annotations
 
-from webui.context import Studio
+from webui.page_services import PageServices
 from webui.pages import learner, library, settings, simulation, task, tutor
 
 
-def register(studio: Studio) -> None:
+def register(studio: PageServices) -> None:
     for page in (library, task, tutor, simulation, settings, learner):
         page.register(studio)

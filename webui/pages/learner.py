@@ -32,8 +32,8 @@ from webui.components.busy import locked
 from webui.components.chat import ChatView
 from webui.components.task_types import type_icon, type_label
 from webui.components.try_answer import TryAnswer
-from webui.context import BUILD_SECONDS, Studio
 from webui.i18n import _
+from webui.page_services import BUILD_SECONDS, PageServices
 from webui.theme import empty_state, frame, section_title
 
 LEARNER_PREFIXES = ("/learn", "/_nicegui")
@@ -45,7 +45,7 @@ def learner_id() -> str:
     return str(app.storage.user.setdefault("learner_id", f"learner-{uuid.uuid4().hex[:8]}"))
 
 
-def register(studio: Studio) -> None:
+def register(studio: PageServices) -> None:
     chosen = studio.settings.learner_tasks
 
     @ui.page("/learn", response_timeout=BUILD_SECONDS)
@@ -105,7 +105,9 @@ def register(studio: Studio) -> None:
 
 
 class LearnerPage:
-    def __init__(self, studio: Studio, tenant: str, task: TaskBase, tutor: TutorConfiguration | None) -> None:
+    def __init__(
+        self, studio: PageServices, tenant: str, task: TaskBase, tutor: TutorConfiguration | None
+    ) -> None:
         self.studio, self.tenant, self.task, self.tutor = studio, tenant, task, tutor
         self.conversation_id = str(uuid.uuid4())
 

@@ -22,12 +22,12 @@ from core.workspace.documents import Format
 from webui.components.busy import sends
 from webui.components.task_files import ACCEPTED, task_file, task_from_upload, upload_limit
 from webui.components.task_types import action_word, type_icon, type_label
-from webui.context import BUILD_SECONDS, Studio, reporting
 from webui.i18n import N_, _, number, plural
+from webui.page_services import BUILD_SECONDS, PageServices, reporting
 from webui.theme import CHART_COLORS, ICON_GREY, dialog, empty_state, frame
 
 
-def register(studio: Studio) -> None:
+def register(studio: PageServices) -> None:
     @ui.page("/", response_timeout=BUILD_SECONDS)
     async def library_page() -> None:
         with frame(_("Library")):
@@ -41,7 +41,7 @@ PAGE = 30
 class Library:
     """The page of the connection's task library (core.client.library, as the terminal app's)."""
 
-    def __init__(self, studio: Studio) -> None:
+    def __init__(self, studio: PageServices) -> None:
         self.studio = studio
         self._library: TaskLibrary | None = None
         self.tasks: list[TaskSummary] = []

@@ -14,12 +14,12 @@ from nicegui import app, events, ui
 
 from core.client.i18n import UI_LANGUAGES
 from webui.components.busy import sends
-from webui.context import Connection, Studio, failure_text
 from webui.i18n import _, choose, language
+from webui.page_services import Connection, PageServices, failure_text
 from webui.theme import frame, section_title
 
 
-def register(studio: Studio) -> None:
+def register(studio: PageServices) -> None:
     @ui.page("/settings")
     async def settings_page() -> None:
         with frame(_("Settings")):
@@ -27,7 +27,7 @@ def register(studio: Studio) -> None:
 
 
 class SettingsPage:
-    def __init__(self, studio: Studio) -> None:
+    def __init__(self, studio: PageServices) -> None:
         self.studio = studio
 
     def build(self) -> None:

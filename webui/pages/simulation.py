@@ -24,12 +24,12 @@ from core.client.vocabulary import REHEARSAL_LEARNER_ID
 from webui.components.busy import locked, sends
 from webui.components.chat import ChatView
 from webui.components.feedback_view import feedback_view
-from webui.context import BUILD_SECONDS, Studio, reporting
 from webui.i18n import _, language, number, plural
+from webui.page_services import BUILD_SECONDS, PageServices, reporting
 from webui.theme import dialog, empty_state, frame, section_title
 
 
-def register(studio: Studio) -> None:
+def register(studio: PageServices) -> None:
     @ui.page("/simulation", response_timeout=BUILD_SECONDS)
     async def simulation_page(task: str | None = None) -> None:
         with frame(_("Simulation")):
@@ -37,7 +37,7 @@ def register(studio: Studio) -> None:
 
 
 class SimulationPage:
-    def __init__(self, studio: Studio) -> None:
+    def __init__(self, studio: PageServices) -> None:
         self.studio = studio
         self.tenant = ""
         self.task: SimulationTask | None = None

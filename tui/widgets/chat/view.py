@@ -20,8 +20,8 @@ from textual.widgets import Button, Input, Label, Markdown, Static
 from textual.widgets.markdown import MarkdownStream
 
 from core.api import ChatContext, ChatMessage, ChatRequest, ChatTurn, TraceRating, TutorEvent, TutorEventType
-from tui.calls import service_call, studio
 from tui.i18n import _
+from tui.service_calls import service_call, studio
 from tui.widgets.empty import EmptyState
 
 

@@ -13,8 +13,8 @@ from textual.widgets import Button, Checkbox, Label, Select
 
 from core.api import Correctness, Feedback
 from core.client.gold import LEARN_HINT, LEARN_LABEL, gold_outcome, learns_from_graded, mark_gold
-from tui.calls import service_call, studio
 from tui.i18n import _
+from tui.service_calls import service_call, studio
 
 VERDICTS = (Correctness.CORRECT, Correctness.PARTIAL, Correctness.WRONG)
 

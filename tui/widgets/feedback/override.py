@@ -14,9 +14,9 @@ from textual.widgets import Button, Checkbox, Input, Label, Select
 from core.api import Correctness, InteractionRecord
 from core.client.gold import gold_outcome
 from core.client.overrides import override_verdict
-from tui.calls import service_call, studio
 from tui.i18n import _, date_time
 from tui.labels import verdict_text
+from tui.service_calls import service_call, studio
 
 VERDICTS = (Correctness.CORRECT, Correctness.PARTIAL, Correctness.WRONG)
 

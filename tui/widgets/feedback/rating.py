@@ -9,9 +9,9 @@ from textual.widgets import Button, Input, Label, Select
 
 from core.api import EndUserRating, RatingSubtype, RatingType
 from core.client.vocabulary import RATING_SUBTYPES
-from tui.calls import service_call, studio
 from tui.i18n import _
 from tui.labels import subtype_label
+from tui.service_calls import service_call, studio
 
 
 def rating_summary(rating: EndUserRating) -> str:

@@ -1,4 +1,4 @@
-"""The server's edge: the one pure ASGI layer that every request passes before FastAPI's own.
+"""The server's middleware: the one pure ASGI layer that every request passes before FastAPI's own.
 
 It does, in this order, what four middlewares did one inside the other (each layer cost every
 request a coroutine, and most of them a wrapper of `send` for every message; docs/performance.md):
@@ -26,7 +26,7 @@ from core.api import ServiceError
 from core.server import access_log, errors, limits, ratelimit
 
 
-class Edge:
+class RequestMiddleware:
     def __init__(self, app: ASGIApp, *, max_body_bytes: int, rate_limit_per_minute: int = 0) -> None:
         self.app = app
         self.max_bytes = max_body_bytes
@@ -43,7 +43,7 @@ class Edge:
         answered = False
         interaction: bytes | None = None
 
-        async def edge_send(message: Message) -> None:
+        async def send_on(message: Message) -> None:
             nonlocal status, answered, interaction
             if message["type"] == "http.response.start":
                 answered = True
@@ -55,18 +55,18 @@ class Edge:
         try:
             refusal = ratelimit.refusal(self.buckets, scope) if self.buckets is not None else None
             if refusal is not None:
-                await errors.error_response(refusal)(scope, receive, edge_send)
+                await errors.error_response(refusal)(scope, receive, send_on)
                 return
             if scope["method"] not in limits.BODYLESS:
                 read = await limits.read_body(scope, receive, self.max_bytes)
                 if isinstance(read, ServiceError):
-                    await limits.refuse(edge_send, read)
+                    await limits.refuse(send_on, read)
                     return
                 receive = read
             try:
-                await self.app(scope, receive, edge_send)
+                await self.app(scope, receive, send_on)
             except Exception as exc:
-                await errors.answer_failure(exc, answered, scope, receive, edge_send)
+                await errors.answer_failure(exc, answered, scope, receive, send_on)
         finally:
             if logged:
                 access_log.log_request(scope, status, started, interaction)

@@ -1,4 +1,4 @@
-"""The web app's door: a login beyond loopback, checked over real HTTP, and private storage."""
+"""The web app's login: asked beyond loopback, checked over real HTTP, and private storage."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from starlette.routing import Route
 from core.config import Settings
 from core.http import tls_context
 from tests.conftest import ServerThread, free_port
-from webui.door import LoginRequired, is_loopback, login_secret, startup_lines, use_private_storage
+from webui.login import LoginRequired, is_loopback, login_secret, startup_lines, use_private_storage
 
 
 @pytest.mark.parametrize(
@@ -46,7 +46,7 @@ def test_a_configured_password_is_the_secret_and_a_login_can_be_forced_on_loopba
 
 @pytest.fixture
 def door_url():
-    """The door before a stand-in for the pages, as create_web_app puts it: inside the session."""
+    """The login before a stand-in for the pages, as create_web_app puts it: inside the session."""
 
     async def page(request):
         return PlainTextResponse("the author's studio")

@@ -1,4 +1,4 @@
-"""The web app's door: who may use the author's studio when it is reachable from a network.
+"""The web app's login: who may use the author's studio when it is reachable from a network.
 
 `feedback-studio web` acts as the local user with every permission. On 127.0.0.1 that is right:
 only this machine reaches it. Bound to any other address (a teacher letting a class try the tutor
@@ -6,7 +6,7 @@ from their phones), everyone on the network would get the author's rights, so th
 for a login, as Jupyter does: a random token printed in the start-up URL (or the password in
 FEEDBACK_STUDIO_WEB_PASSWORD). The first request that carries it (``?token=…``) is remembered in
 the browser's signed session cookie and redirected to the same page without it; a browser without
-it gets a small login page. The API under the same app keeps its own bearer tokens: this door
+it gets a small login page. The API under the same app keeps its own bearer tokens: this login
 stands only before the pages (NiceGUI's app), and compares secrets in constant time.
 
 The browsers' stored choices (a remote's token typed into Settings among them) live in the
@@ -138,7 +138,7 @@ def use_private_storage() -> Path:
 
 
 LOGIN_BODY_BYTES = 8 * 1024
-"""The most of a login form's body the door reads: a token or a password, nothing more."""
+"""The most of a login form's body the login reads: a token or a password, nothing more."""
 
 
 class LoginRequired:

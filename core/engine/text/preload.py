@@ -19,7 +19,7 @@ _started: threading.Thread | None = None
 _lock = threading.Lock()
 
 
-def warm_up(delay: float = START_DELAY_SECONDS) -> threading.Thread:
+def preload_in_background(delay: float = START_DELAY_SECONDS) -> threading.Thread:
     """The loading thread, started by the first call in the process; later calls return it.
 
     The models are the process's, not a runtime's: a process that opens several runtimes (the

@@ -23,7 +23,7 @@ from tui.i18n import _
 log = logging.getLogger(__name__)
 
 
-class Studio(Protocol):
+class StudioApp(Protocol):
     """What screens and widgets use of the app (FeedbackStudioApp provides it): the connection,
     its service and its task library. Where to go next they ask by messages (tui.navigation)."""
 
@@ -51,9 +51,9 @@ class Studio(Protocol):
     def release_keys(self, *, discard: bool = False) -> None: ...
 
 
-def studio(node: DOMNode) -> Studio:
+def studio(node: DOMNode) -> StudioApp:
     """The app of ``node``, typed by what widgets use of it rather than by the App class."""
-    return cast(Studio, node.app)
+    return cast(StudioApp, node.app)
 
 
 @asynccontextmanager

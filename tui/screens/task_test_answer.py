@@ -15,17 +15,15 @@ from textual.widgets import Button, Input, Label, Select, TextArea
 
 from core.api import Correctness, TestAnswer
 from core.client.history import answer_text
-from core.client.test_answers import answer_from_text, edit_test_answer
-from tui.calls import service_call, studio
+from core.client.task_test_answers import answer_from_text, edit_test_answer
 from tui.i18n import _
+from tui.service_calls import service_call, studio
 
 VERDICTS = (Correctness.CORRECT, Correctness.PARTIAL, Correctness.WRONG)
 
 
-class TestAnswerScreen(ModalScreen[bool]):
+class TaskTestAnswerScreen(ModalScreen[bool]):
     """Dismisses with True once the edit is saved, False when cancelled."""
-
-    __test__ = False  # not a pytest test class
 
     DEFAULT_CSS = """
     #test-answer-text { height: 8; }

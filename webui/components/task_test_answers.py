@@ -2,7 +2,7 @@
 get, each to edit (label, answer, verdict) or delete after asking.
 
 An answer is edited as text where it is free text, else as the JSON the service takes
-(core.client.test_answers); a refused save leaves the dialog open with what was typed.
+(core.client.task_test_answers); a refused save leaves the dialog open with what was typed.
 """
 
 from __future__ import annotations
@@ -11,10 +11,10 @@ from nicegui import ui
 
 from core.api import Correctness, TaskBase, TestAnswer
 from core.client.history import answer_text
-from core.client.test_answers import answer_from_text, edit_test_answer
+from core.client.task_test_answers import answer_from_text, edit_test_answer
 from webui.components.answer_text import answer_excerpt
-from webui.context import Studio, reporting
 from webui.i18n import N_, _
+from webui.page_services import PageServices, reporting
 from webui.theme import dialog, empty_state, verdict_chip
 
 TAB = N_("Test answers")
@@ -23,10 +23,8 @@ ANY = "ANY"
 VERDICTS = (Correctness.CORRECT, Correctness.PARTIAL, Correctness.WRONG)
 
 
-class TestAnswersPanel:
-    __test__ = False  # not a pytest test class
-
-    def __init__(self, studio: Studio, tenant: str, task: TaskBase) -> None:
+class TaskTestAnswersPanel:
+    def __init__(self, studio: PageServices, tenant: str, task: TaskBase) -> None:
         self.studio = studio
         self.tenant = tenant
         self.task = task

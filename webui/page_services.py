@@ -1,6 +1,6 @@
 """What every page needs: the settings and the Service of the connection the browser has chosen.
 
-create_web_app builds one Studio and hands it to every page's ``register``; nothing here is kept
+create_web_app builds one PageServices and hands it to every page's ``register``; nothing here is kept
 in module globals, because NiceGUI's test harness re-imports page modules between tests and module
 state would split in two. The Service is opened per page through ``open_service``, a function the
 composition root (webui.main) supplies: the UI itself never knows whether it is local or remote.
@@ -52,7 +52,7 @@ slow remote's page is built and a hung remote's says within seconds that it does
 
 
 @dataclass(frozen=True)
-class Studio:
+class PageServices:
     """What the pages share: the settings and how to open the Service of this browser's choice."""
 
     settings: Settings

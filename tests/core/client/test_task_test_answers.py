@@ -6,7 +6,7 @@ import pytest
 
 from core.api import Correctness, Expectation, InvalidParameter, TestAnswer, TestAnswersRequest
 from core.client.history import answer_text
-from core.client.test_answers import answer_from_text, edit_test_answer
+from core.client.task_test_answers import answer_from_text, edit_test_answer
 from tests.contract.builders import mc_task
 
 KEPT = TestAnswer(label="first", answer={"selectedIndex": 2}, expected=Expectation(verdict=Correctness.WRONG))

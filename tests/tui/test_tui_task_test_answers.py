@@ -16,9 +16,9 @@ from core.api import (
 from tests.tui.helpers import open_task, text_of, wait_until
 from tui.screens.confirm import ConfirmScreen
 from tui.screens.interaction import InteractionScreen
-from tui.screens.test_answer import TestAnswerScreen
+from tui.screens.task_test_answer import TaskTestAnswerScreen
 from tui.widgets.feedback.override import OverrideBar
-from tui.widgets.test_answers import TestAnswersPanel
+from tui.widgets.task_test_answers import TaskTestAnswersPanel
 
 TASK = "ff-bulb-circuit-en"
 LOOP = TestAnswer(
@@ -31,15 +31,15 @@ GUESS = TestAnswer(
 )
 
 
-async def open_test_answers(pilot, screen) -> TestAnswersPanel:
-    panel = screen.query_one(TestAnswersPanel)
+async def open_test_answers(pilot, screen) -> TaskTestAnswersPanel:
+    panel = screen.query_one(TaskTestAnswersPanel)
     await pilot.click("#--content-tab-test-answers-tab")
     await wait_until(pilot, lambda: not panel.loading and panel.is_mounted)
     await pilot.pause()
     return panel
 
 
-def rows(panel: TestAnswersPanel) -> list[tuple[str, str]]:
+def rows(panel: TaskTestAnswersPanel) -> list[tuple[str, str]]:
     table = panel.query_one(DataTable)
     return [(str(table.get_row_at(i)[0]), str(table.get_row_at(i)[2])) for i in range(table.row_count)]
 
@@ -61,7 +61,7 @@ async def test_a_test_answer_is_edited_then_deleted_after_asking(pilot, studio):
 
     panel.query_one(DataTable).move_cursor(row=1)
     await pilot.click("#test-answer-edit")
-    await wait_until(pilot, lambda: isinstance(app.screen, TestAnswerScreen))
+    await wait_until(pilot, lambda: isinstance(app.screen, TaskTestAnswerScreen))
     dialog = app.screen
     assert dialog.query_one(TextArea).text == "Magic."
     dialog.query_one("#test-answer-label", Input).value = "open switch"
@@ -96,11 +96,11 @@ async def test_a_refused_edit_keeps_the_dialog_open_with_what_was_typed(pilot, s
     await wait_until(pilot, lambda: len(rows(panel)) == 2)
     panel.query_one(DataTable).focus()
     await pilot.press("enter")  # the first row
-    await wait_until(pilot, lambda: isinstance(app.screen, TestAnswerScreen))
+    await wait_until(pilot, lambda: isinstance(app.screen, TaskTestAnswerScreen))
     app.screen.query_one("#test-answer-label", Input).value = "guess"  # another answer's label
     await pilot.press("ctrl+s")
     await wait_until(pilot, lambda: any("own" in n.message for n in app._notifications))
-    assert isinstance(app.screen, TestAnswerScreen)
+    assert isinstance(app.screen, TaskTestAnswerScreen)
     assert app.screen.query_one("#test-answer-label", Input).value == "guess"
 
 

@@ -3,7 +3,7 @@ to edit (label, answer, verdict) or delete.
 
 The panel loads itself when its tab opens (``load``), since a gold answer may have been kept in
 the Try tab or from the history meanwhile. Enter (or "Edit") opens the selected answer in
-TestAnswerScreen; "Delete" asks first.
+TaskTestAnswerScreen; "Delete" asks first.
 """
 
 from __future__ import annotations
@@ -19,9 +19,9 @@ from textual.widgets import Button, DataTable
 
 from core.api import TestAnswer
 from core.workspace.table import answer_summary
-from tui.calls import service_call, studio
 from tui.i18n import _
 from tui.labels import verdict_text
+from tui.service_calls import service_call, studio
 from tui.widgets.empty import EmptyState
 from tui.widgets.list_table import ListTable, cut
 
@@ -40,11 +40,9 @@ def expectation_text(test: TestAnswer) -> Text:
     return Text(" ").join(parts)
 
 
-class TestAnswersPanel(Vertical):
-    __test__ = False  # not a pytest test class
-
+class TaskTestAnswersPanel(Vertical):
     DEFAULT_CSS = """
-    TestAnswersPanel { height: 1fr; }
+    TaskTestAnswersPanel { height: 1fr; }
     #test-answers-bar { height: auto; margin-top: 1; }
     #test-answers-bar Button { margin-right: 2; }
     """
@@ -99,10 +97,12 @@ class TestAnswersPanel(Vertical):
     @on(DataTable.RowSelected, "#test-answers-table")
     @on(Button.Pressed, "#test-answer-edit")
     def action_edit(self) -> None:
-        from tui.screens.test_answer import TestAnswerScreen
+        from tui.screens.task_test_answer import TaskTestAnswerScreen
 
         if test := self.selected():
-            self.app.push_screen(TestAnswerScreen(self.task_id, test), lambda saved: saved and self.load())
+            self.app.push_screen(
+                TaskTestAnswerScreen(self.task_id, test), lambda saved: saved and self.load()
+            )
 
     @on(Button.Pressed, "#test-answer-delete")
     def action_delete(self) -> None:
