@@ -19,7 +19,17 @@ from core.server import errors
 from core.server.log_output import server_handler
 from core.server.middleware import RequestMiddleware
 from core.server.openapi import describe
-from core.server.routers import feedback, interactions, simulation, studio, tasks, tutor, webhooks, workspace
+from core.server.routers import (
+    class_sets,
+    feedback,
+    interactions,
+    simulation,
+    studio,
+    tasks,
+    tutor,
+    webhooks,
+    workspace,
+)
 from core.service.runtime import Runtime
 
 ROUTERS = [
@@ -31,6 +41,7 @@ ROUTERS = [
     workspace.router,
     tutor.router,
     simulation.router,
+    class_sets.router,
 ]
 
 TELEMETRY_OFF: TelemetryConfig = {"tracing": False, "metrics": False, "logs": False}

@@ -49,6 +49,15 @@ from core.api import (
     WebhookPayload,
     WebhookReceipt,
 )
+from core.api.class_sets import (
+    ClassSet,
+    ClassSetAnswersAdd,
+    ClassSetCreate,
+    ClassSetGrade,
+    ClassSetJudgeRequest,
+    ClassSetOrder,
+    ClassSetPage,
+)
 
 
 @runtime_checkable
@@ -159,5 +168,39 @@ class Service(Protocol):
     async def delete_test_answer(self, tenant_id: str, task_id: str, label: str) -> TestAnswerSet: ...
 
     async def retest(self, tenant_id: str, task_ids: list[str]) -> RetestReport: ...
+
+    # --- class sets (docs/class-sets.md): a class's answers to a free-text task ----------------
+    async def create_class_set(self, tenant_id: str, task_id: str, request: ClassSetCreate) -> ClassSet: ...
+
+    async def add_class_set_answers(
+        self, tenant_id: str, set_id: str, request: ClassSetAnswersAdd
+    ) -> ClassSet: ...
+
+    async def list_class_sets(self, tenant_id: str, task_id: str | None = None) -> list[ClassSet]: ...
+
+    async def get_class_set(self, tenant_id: str, set_id: str) -> ClassSet: ...
+
+    async def delete_class_set(self, tenant_id: str, set_id: str) -> ClassSet:
+        """The set as it was (deleted with its answers and grades)."""
+        ...
+
+    async def judge_class_set(self, tenant_id: str, set_id: str, request: ClassSetJudgeRequest) -> ClassSet:
+        """Judges up to ``request.limit`` answers not judged yet: called until ``judgedCount``
+        reaches ``answerCount``, it shows progress and can stop between calls."""
+        ...
+
+    async def class_set_answers(
+        self, tenant_id: str, set_id: str, order: ClassSetOrder, offset: int = 0, limit: int = 50
+    ) -> ClassSetPage: ...
+
+    async def grade_class_set_answer(
+        self, tenant_id: str, set_id: str, position: int, grade: ClassSetGrade | None
+    ) -> ClassSet:
+        """The teacher's grade of one answer (None takes it back); every verdict moves with it."""
+        ...
+
+    async def export_class_set(self, tenant_id: str, set_id: str) -> str:
+        """The judged set as CSV: answer, verdict, points, achievable points, feedback, graded by."""
+        ...
 
     async def aclose(self) -> None: ...

@@ -16,6 +16,7 @@ The work is done by one class per area over a shared :class:`~core.service.conte
 | simulation sessions | :mod:`core.service.simulation` |
 | test answers and retest | :mod:`core.service.workspace` |
 | webhooks | :mod:`core.service.webhooks` |
+| class sets | :mod:`core.service.class_sets` |
 
 This class is the facade: each method of the Service interface hands over to its area.
 """
@@ -64,7 +65,17 @@ from core.api import (
     WebhookPayload,
     WebhookReceipt,
 )
+from core.api.class_sets import (
+    ClassSet,
+    ClassSetAnswersAdd,
+    ClassSetCreate,
+    ClassSetGrade,
+    ClassSetJudgeRequest,
+    ClassSetOrder,
+    ClassSetPage,
+)
 from core.auth import Principal
+from core.service.class_sets import ClassSetOperations
 from core.service.context import Context
 from core.service.feedback import FeedbackOperations
 from core.service.graded import GradedAnswerOperations
@@ -91,6 +102,7 @@ class LocalService:
         self._tutors = TutorOperations(ctx, self._simulations)
         self._workspace = WorkspaceOperations(ctx, self._feedback)
         self._webhooks = WebhookOperations(ctx)
+        self._class_sets = ClassSetOperations(ctx, self._feedback)
 
     @classmethod
     def for_webhooks(cls, runtime: Runtime) -> LocalService:
@@ -206,6 +218,41 @@ class LocalService:
 
     async def retest(self, tenant_id: str, task_ids: list[str]) -> RetestReport:
         return await self._workspace.retest(tenant_id, task_ids)
+
+    # --- class sets -------------------------------------------------------------------------------
+
+    async def create_class_set(self, tenant_id: str, task_id: str, request: ClassSetCreate) -> ClassSet:
+        return await self._class_sets.create_class_set(tenant_id, task_id, request)
+
+    async def add_class_set_answers(
+        self, tenant_id: str, set_id: str, request: ClassSetAnswersAdd
+    ) -> ClassSet:
+        return await self._class_sets.add_class_set_answers(tenant_id, set_id, request)
+
+    async def list_class_sets(self, tenant_id: str, task_id: str | None = None) -> list[ClassSet]:
+        return await self._class_sets.list_class_sets(tenant_id, task_id)
+
+    async def get_class_set(self, tenant_id: str, set_id: str) -> ClassSet:
+        return await self._class_sets.get_class_set(tenant_id, set_id)
+
+    async def delete_class_set(self, tenant_id: str, set_id: str) -> ClassSet:
+        return await self._class_sets.delete_class_set(tenant_id, set_id)
+
+    async def judge_class_set(self, tenant_id: str, set_id: str, request: ClassSetJudgeRequest) -> ClassSet:
+        return await self._class_sets.judge_class_set(tenant_id, set_id, request)
+
+    async def class_set_answers(
+        self, tenant_id: str, set_id: str, order: ClassSetOrder, offset: int = 0, limit: int = 50
+    ) -> ClassSetPage:
+        return await self._class_sets.class_set_answers(tenant_id, set_id, order, offset, limit)
+
+    async def grade_class_set_answer(
+        self, tenant_id: str, set_id: str, position: int, grade: ClassSetGrade | None
+    ) -> ClassSet:
+        return await self._class_sets.grade_class_set_answer(tenant_id, set_id, position, grade)
+
+    async def export_class_set(self, tenant_id: str, set_id: str) -> str:
+        return await self._class_sets.export_class_set(tenant_id, set_id)
 
     # --- webhooks and the service itself --------------------------------------------------------
 

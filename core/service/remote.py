@@ -90,6 +90,15 @@ from core.api import (
     WebhookReceipt,
     error_from_response,
 )
+from core.api.class_sets import (
+    ClassSet,
+    ClassSetAnswersAdd,
+    ClassSetCreate,
+    ClassSetGrade,
+    ClassSetJudgeRequest,
+    ClassSetOrder,
+    ClassSetPage,
+)
 from core.api.preconditions import precondition_headers
 from core.auth import ALL_PERMISSIONS
 from core.http import tls_context
@@ -515,6 +524,60 @@ class RemoteService:
         body = RetestRequest(taskIds=task_ids).to_wire()
         return await self._extension("POST", f"/tenants/{_segment(tenant_id)}/retest", RetestReport, body)
 
+    # --- class sets -------------------------------------------------------------------------------
+
+    async def create_class_set(self, tenant_id: str, task_id: str, request: ClassSetCreate) -> ClassSet:
+        path = f"/tenants/{_segment(tenant_id)}/tasks/{_segment(task_id)}/class-sets"
+        return await self._extension("POST", path, ClassSet, request.to_wire())
+
+    async def add_class_set_answers(
+        self, tenant_id: str, set_id: str, request: ClassSetAnswersAdd
+    ) -> ClassSet:
+        return await self._extension(
+            "POST", f"{_class_set(tenant_id, set_id)}/answers", ClassSet, request.to_wire()
+        )
+
+    async def list_class_sets(self, tenant_id: str, task_id: str | None = None) -> list[ClassSet]:
+        query = f"?{urlencode({'taskId': task_id})}" if task_id is not None else ""
+        return await self._extension(
+            "GET", f"/tenants/{_segment(tenant_id)}/class-sets{query}", list[ClassSet]
+        )
+
+    async def get_class_set(self, tenant_id: str, set_id: str) -> ClassSet:
+        return await self._extension("GET", _class_set(tenant_id, set_id), ClassSet)
+
+    async def delete_class_set(self, tenant_id: str, set_id: str) -> ClassSet:
+        return await self._extension("DELETE", _class_set(tenant_id, set_id), ClassSet)
+
+    async def judge_class_set(self, tenant_id: str, set_id: str, request: ClassSetJudgeRequest) -> ClassSet:
+        return await self._extension(
+            "POST", f"{_class_set(tenant_id, set_id)}/judge", ClassSet, request.to_wire()
+        )
+
+    async def class_set_answers(
+        self, tenant_id: str, set_id: str, order: ClassSetOrder, offset: int = 0, limit: int = 50
+    ) -> ClassSetPage:
+        query = urlencode({"order": order.value, "offset": offset, "limit": limit})
+        return await self._extension("GET", f"{_class_set(tenant_id, set_id)}/answers?{query}", ClassSetPage)
+
+    async def grade_class_set_answer(
+        self, tenant_id: str, set_id: str, position: int, grade: ClassSetGrade | None
+    ) -> ClassSet:
+        path = f"{_class_set(tenant_id, set_id)}/answers/{position}/grade"
+        if grade is None:
+            return await self._extension("DELETE", path, ClassSet)
+        return await self._extension("PUT", path, ClassSet, grade.to_wire())
+
+    async def export_class_set(self, tenant_id: str, set_id: str) -> str:
+        path = f"{_class_set(tenant_id, set_id)}/export"
+        await self._extension(
+            "GET", _class_set(tenant_id, set_id), ClassSet
+        )  # the extensions, and the set, exist
+        response = await self._send("GET", path)
+        if not response.is_success:
+            raise self._error(response)
+        return response.text
+
     async def aclose(self) -> None:
         await self._client.aclose()
 
@@ -542,3 +605,7 @@ def _tutor_event(name: str, data: str) -> TutorEvent | None:
         return TutorEvent.model_validate({**document, "event": kind})
     except (ValueError, TypeError):
         return TutorEvent(event=TutorEventType.ERROR, text=f"the server sent a malformed {kind.value} event")
+
+
+def _class_set(tenant_id: str, set_id: str) -> str:
+    return f"/tenants/{_segment(tenant_id)}/class-sets/{_segment(set_id)}"

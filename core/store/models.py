@@ -18,6 +18,7 @@ from sqlalchemy import (
     ForeignKeyConstraint,
     Index,
     Integer,
+    LargeBinary,
     String,
     Text,
     UniqueConstraint,
@@ -276,3 +277,46 @@ class TraceRating(Base):
     comment: Mapped[str | None] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class ClassSet(Base):
+    """A class's answers to one task (core.store.class_sets); goes with its task."""
+
+    __tablename__ = "class_sets"
+    __table_args__ = (
+        ForeignKeyConstraint(
+            ["tenant_id", "task_id"], ["tasks.tenant_id", "tasks.task_id"], ondelete="CASCADE"
+        ),
+        Index("ix_class_sets_task", "tenant_id", "task_id"),
+    )
+    id: Mapped[str] = mapped_column(ID, primary_key=True)
+    tenant_id: Mapped[str] = mapped_column(ID)
+    task_id: Mapped[str] = mapped_column(ID)
+    name: Mapped[str] = mapped_column(String(200))
+    answer_count: Mapped[int] = mapped_column(Integer, default=0)
+    grades: Mapped[int] = mapped_column(Integer, default=0)
+    """Counts every grade given or taken back: the revision a write of judged verdicts checks."""
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class ClassSetAnswer(Base):
+    """One answer of a class set: what its judgement keeps (core.engine.freeform.class_set.Unmoved),
+    for the task content it was judged against, the teacher's grade, and the feedback last written
+    for it with the key of what it was written for."""
+
+    __tablename__ = "class_set_answers"
+    set_id: Mapped[str] = mapped_column(ForeignKey("class_sets.id", ondelete="CASCADE"), primary_key=True)
+    position: Mapped[int] = mapped_column(Integer, primary_key=True)
+    text: Mapped[str] = mapped_column(Text)
+    judged_for: Mapped[str | None] = mapped_column(String(64))
+    """The task's content hash the judgement below is for; None: not judged yet."""
+    basis: Mapped[str | None] = mapped_column(String(16))
+    verdict: Mapped[str | None] = mapped_column(String(16))
+    score: Mapped[float | None] = mapped_column(Float)
+    probability: Mapped[float | None] = mapped_column(Float)
+    vector: Mapped[bytes | None] = mapped_column(LargeBinary)
+    grade: Mapped[str | None] = mapped_column(String(16))
+    grade_points: Mapped[float | None] = mapped_column(Float)
+    feedback: Mapped[list[Any] | None]
+    feedback_for: Mapped[str | None] = mapped_column(String(200))

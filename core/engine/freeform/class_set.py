@@ -133,7 +133,8 @@ def groups(answers: Sequence[Unmoved], verdicts_of: Sequence[Correctness]) -> li
     sizes = np.bincount(group, minlength=made)
     rank = np.empty(made, dtype=int)
     rank[sorted(range(made), key=lambda g: (-sizes[g], g))] = np.arange(made)
-    return rank[group].tolist()
+    numbers: list[int] = rank[group].tolist()
+    return numbers
 
 
 def review_order(
