@@ -1,0 +1,103 @@
+"""Reading a class's answers from a file: the three kinds, a BOM, and every bad input with a clear
+message naming the file; an import stopped or failed leaves no set behind."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+
+from core.api import parse_task
+from core.assets import demo_tasks
+from core.client.class_sets import ImportProblem, import_set, read_answers
+
+ANSWERS = ["The circuit is closed.", "The bulb is magic.", "The bulb is magic."]
+
+
+def test_csv_with_a_header_naming_the_answer_column_and_a_bom() -> None:
+    data = "\ufeffname;Antwort\nAda;The circuit is closed.\nBo;The bulb is magic.\nCy;The bulb is magic.\n"
+    read = read_answers("7b.csv", data.encode("utf-8"), "en")
+    assert read.answers == ANSWERS and read.duplicates == 1
+    assert read.summary("en") == "3 answers · 1 repeat an earlier answer (kept; a grade goes to all)"
+
+
+def test_json_lines_and_plain_lines() -> None:
+    jsonl = "\n".join(json.dumps(x) for x in [{"answer": ANSWERS[0]}, ANSWERS[1], {"text": ANSWERS[2]}])
+    assert read_answers("7b.jsonl", jsonl.encode(), "en").answers == ANSWERS
+    plain = read_answers("7b.txt", ("\n".join(ANSWERS) + "\n\n  \n").encode(), "en")
+    assert plain.answers == ANSWERS and plain.blank == 2
+
+
+@pytest.mark.parametrize(
+    ("name", "data", "message"),
+    [
+        ("empty.txt", b"", "empty.txt holds no answers."),
+        ("blank.csv", b"answer\n\n", "blank.csv holds no answers."),
+        (
+            "grades.csv",
+            b"name,score\nAda,3\n",
+            "grades.csv has no answer column: name one of its columns “answer” (its columns: name, score).",
+        ),
+        (
+            "latin1.txt",
+            "Réponse".encode("latin-1"),
+            "latin1.txt is not UTF-8 text (byte 1): save it as UTF-8 and import it again.",
+        ),
+        (
+            "huge.txt",
+            b"x" * 50_000_001,
+            "huge.txt is 50 MB; a file of a class's answers may be at most 10 MB.",
+        ),
+        (
+            "long.txt",
+            b"short\n" + b"y" * 100_000,
+            "long.txt, line 2: the answer has 100,000 characters; an answer may have at most 5,000.",
+        ),
+        ("many.txt", b"a\n" * 5_001, "many.txt holds 5,001 answers; a class set holds at most 5,000."),
+        (
+            "bad.jsonl",
+            b'"ok"\n{"score": 3}\n',
+            "bad.jsonl, line 2: not an answer (a string, or an object with an “answer”).",
+        ),
+    ],
+)
+def test_bad_files_say_what_is_wrong(name: str, data: bytes, message: str) -> None:
+    with pytest.raises(ImportProblem) as raised:
+        read_answers(name, data, "en")
+    assert str(raised.value) == message
+
+
+def test_the_message_is_in_the_users_language() -> None:
+    with pytest.raises(ImportProblem) as raised:
+        read_answers("leer.txt", b"", "de")
+    assert str(raised.value).startswith("leer.txt") and "holds" not in str(raised.value)
+
+
+async def test_a_stopped_import_leaves_no_set_behind(service) -> None:
+    task = parse_task(next(t for t in demo_tasks() if t["id"] == "ff-bulb-circuit-en"))
+    await service.upsert_task("default", task)
+    started = asyncio.Event()
+
+    def progress(current) -> None:
+        started.set()
+
+    importing = asyncio.create_task(
+        import_set(service, "default", task.id, "7b", ["The circuit is closed."] * 400, progress)
+    )
+    await started.wait()
+    importing.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await importing
+    assert await service.list_class_sets("default", task.id) == []
+
+
+async def test_an_import_judges_every_answer_and_reports_progress(service) -> None:
+    task = parse_task(next(t for t in demo_tasks() if t["id"] == "ff-bulb-circuit-en"))
+    await service.upsert_task("default", task)
+    seen: list[int] = []
+    done = await import_set(
+        service, "default", task.id, "7b", ANSWERS * 70, lambda s: seen.append(s.judgedCount)
+    )
+    assert done.judgedCount == done.answerCount == 210
+    assert seen[0] == 0 and seen[-1] == 210 and seen == sorted(seen) and len(seen) >= 3
