@@ -36,6 +36,7 @@ class Endpoint:
 
 INTERACTION = "{interaction}"
 TRACE = "{trace}"
+CLASS_SET = "/tenants/default/class-sets/cs-0"
 SIMULATION_TASK = {
     "id": "sim-new",
     "type": "SimulationTask",
@@ -129,6 +130,16 @@ ENDPOINTS = [
         lambda: {"simulationTask": SIMULATION_TASK, "tenantId": "default"},
         Permission.WRITE,
     ),
+    Endpoint("POST", "/tenants/default/tasks/mc-1/class-sets", lambda: {"answers": ["A"]}, Permission.WRITE),
+    Endpoint("GET", "/tenants/default/class-sets", None, Permission.ACCESS),
+    Endpoint("GET", f"{CLASS_SET}", None, Permission.ACCESS),
+    Endpoint("DELETE", f"{CLASS_SET}", None, Permission.WRITE),
+    Endpoint("POST", f"{CLASS_SET}/answers", lambda: {"answers": ["B"]}, Permission.WRITE),
+    Endpoint("POST", f"{CLASS_SET}/judge", lambda: {"limit": 10}, Permission.WRITE),
+    Endpoint("GET", f"{CLASS_SET}/answers", None, Permission.ACCESS),
+    Endpoint("PUT", f"{CLASS_SET}/answers/0/grade", lambda: {"correctness": "CORRECT"}, Permission.WRITE),
+    Endpoint("DELETE", f"{CLASS_SET}/answers/0/grade", None, Permission.WRITE),
+    Endpoint("GET", f"{CLASS_SET}/export", None, Permission.ACCESS),
     Endpoint("GET", "/tutor/healthcheck", None, Permission.ACCESS, tenant_scoped=False),
     Endpoint("GET", "/tutor/healthcheck/chat", None, Permission.ACCESS, tenant_scoped=False),
     Endpoint("GET", "/studio/info", None, Permission.ACCESS, tenant_scoped=False),
