@@ -94,9 +94,9 @@ def variants() -> dict[str, Callable[[ExitStack], None]]:
 async def breakdown(kind: str, rounds: int, count: int) -> dict[str, list[float]]:
     from echo_app import app as echo
 
-    from core.auth import new_token, parse_permissions
+    from core.auth import parse_permissions
     from core.server.process import serving_app
-    from core.store import principals
+    from core.service.tokens import create_token
 
     realistic.rng = random.Random(19)
     task = next(t for t in realistic.fifty_tasks() if t["type"] == kind)
@@ -109,11 +109,7 @@ async def breakdown(kind: str, rounds: int, count: int) -> dict[str, list[float]
         )
         app = serving_app()
         async with app.router.lifespan_context(app):
-            token = new_token("fs")
-            async with app.state.runtime.db.write() as session:
-                await principals.create_principal(
-                    session, "bench", "default", parse_permissions(["write"]), token
-                )
+            token = await create_token(app.state.runtime, "bench", "default", parse_permissions(["write"]))
             headers = [(b"authorization", f"Bearer {token}".encode())]
             stored = await in_process.run_requests(app, [("POST", "/tenants/default/tasks", task)], headers)
             assert stored == [200], stored

@@ -191,9 +191,9 @@ async def measure(
     import realistic
     from echo_app import app as echo
 
-    from core.auth import new_token, parse_permissions
+    from core.auth import parse_permissions
     from core.server.process import serving_app
-    from core.store import principals
+    from core.service.tokens import create_token
 
     rng = random.Random(19)
     interaction_ids: list[str] = []
@@ -207,11 +207,7 @@ async def measure(
         app = serving_app()
         async with app.router.lifespan_context(app):
             runtime = app.state.runtime
-            token = new_token("fs")
-            async with runtime.db.write() as session:
-                await principals.create_principal(
-                    session, "bench", "default", parse_permissions(["write"]), token
-                )
+            token = await create_token(runtime, "bench", "default", parse_permissions(["write"]))
             headers = [(b"authorization", f"Bearer {token}".encode())]
             tutor = realistic.asset("tutors", realistic.TUTOR)
             setup = [

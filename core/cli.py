@@ -96,34 +96,25 @@ def cmd_tui(args: argparse.Namespace) -> int:
 
 
 async def _token_create(args: argparse.Namespace) -> int:
-    from core.auth import new_token, parse_permissions
+    from core.auth import parse_permissions
     from core.service.runtime import Runtime
-    from core.store import principals
+    from core.service.tokens import create_token
 
     runtime = await Runtime.open(_settings(args).model_copy(update={"seed_demo": False}))
     try:
-        token = new_token("fs")
-        async with runtime.db.write() as session:
-            await principals.create_principal(
-                session, args.name, args.tenant, parse_permissions(args.permission), token
-            )
-        print(token)
+        print(await create_token(runtime, args.name, args.tenant, parse_permissions(args.permission)))
     finally:
         await runtime.aclose()
     return 0
 
 
 async def _webhook_create(args: argparse.Namespace) -> int:
-    from core.auth import new_token
     from core.service.runtime import Runtime
-    from core.store import principals
+    from core.service.tokens import create_webhook_token
 
     runtime = await Runtime.open(_settings(args).model_copy(update={"seed_demo": False}))
     try:
-        token = new_token("wh")
-        async with runtime.db.write() as session:
-            await principals.create_webhook_token(session, args.tenant, token)
-        print(token)
+        print(await create_webhook_token(runtime, args.tenant))
     finally:
         await runtime.aclose()
     return 0

@@ -196,10 +196,8 @@ async def create_token(database_url: str, tenant: str, *permissions: Permission,
     db = Database(database_url)
     token = new_token("fs")
     try:
-        async with db.write() as session:
-            await principals.create_principal(
-                session, name, tenant, frozenset(permissions or ALL_PERMISSIONS) | {Permission.ACCESS}, token
-            )
+        granted = frozenset(permissions or ALL_PERMISSIONS) | {Permission.ACCESS}
+        await db.run_write(lambda c: principals.create_principal(c, name, tenant, granted, token))
     finally:
         await db.aclose()
     return token
@@ -209,8 +207,7 @@ async def create_webhook_token(database_url: str, tenant: str) -> str:
     db = Database(database_url)
     token = new_token("wh")
     try:
-        async with db.write() as session:
-            await principals.create_webhook_token(session, tenant, token)
+        await db.run_write(lambda c: principals.create_webhook_token(c, tenant, token))
     finally:
         await db.aclose()
     return token

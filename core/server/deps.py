@@ -10,7 +10,7 @@ from core.api import InvalidToken
 from core.auth import hash_token
 from core.service.local import LocalService
 from core.service.runtime import Runtime
-from core.store import principals
+from core.service.tokens import principal_for_token
 
 
 async def get_runtime(request: Request) -> Runtime:
@@ -56,8 +56,7 @@ async def _service_for(runtime: Runtime, token: str) -> LocalService:
     if service is None:
 
         async def lookup() -> LocalService | None:
-            async with runtime.db.read() as session:
-                principal = await principals.principal_for_token(session, token)
+            principal = await principal_for_token(runtime, token)
             return None if principal is None else LocalService(runtime, principal)
 
         service = await runtime.callers.get(key, lookup)

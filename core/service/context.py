@@ -8,6 +8,7 @@ authoring workspace, webhooks); each area is a small class over one :class:`Cont
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING
 
 from core.api import NotFound
@@ -32,8 +33,7 @@ class Context:
 
     async def stored_task(self, tenant: str, task_id: str) -> tasks.TaskRow:
         """The stored task, or NotFound naming it and its tenant."""
-        async with self.runtime.db.read() as session:
-            row = await tasks.get_task(session, tenant, task_id)
+        row = await self.runtime.db.run_read(partial(tasks.read_task, tenant_id=tenant, task_id=task_id))
         if row is None:
             raise NotFound(f"task {task_id!r} does not exist in tenant {tenant!r}")
         return row

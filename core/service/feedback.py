@@ -51,9 +51,8 @@ from core.engine import EngineUnavailable, compute_result, prepare, prepared
 from core.engine.base import EngineContext, GradedExample
 from core.service.context import Context
 from core.service.simulation import SimulationOperations
-from core.store import interactions, tasks, verdict_overrides
+from core.store import interactions, tasks
 from core.store import models as m
-from core.store.writer import Read
 
 log = logging.getLogger(__name__)
 
@@ -94,19 +93,22 @@ class FeedbackOperations:
             await self.ctx.runtime.text_models()
         transcript = await self.transcript(tenant, request.answer)
         return await self._judged(
-            lambda build: partial(self._judge_supplied, tenant, request, digest, transcript, build=build),
-            tasks.revision_read(tenant, request.taskDefinition.id),
+            lambda build: tasks.at_revision(
+                tenant,
+                request.taskDefinition.id,
+                partial(self._judge_supplied, tenant, request, digest, transcript, build=build),
+            )
         )
 
-    async def _judged(self, job: Judging, read: Read) -> Feedback:
+    async def _judged(self, job: Judging) -> Feedback:
         """Run a compute route's write job; if its task's model is missing, build it in a worker
         thread and run the job again (then allowed to build it itself, should the task have changed
         in between)."""
         try:
-            return await self.ctx.runtime.db.run_write(job(False), read)
+            return await self.ctx.runtime.db.run_write(job(False))
         except _Unprepared as unprepared:
             await asyncio.to_thread(prepare, unprepared.task, unprepared.ctx)
-        return await self.ctx.runtime.db.run_write(job(True), read)
+        return await self.ctx.runtime.db.run_write(job(True))
 
     def _judge_supplied(
         self,
@@ -115,11 +117,11 @@ class FeedbackOperations:
         digest: str,
         transcript: Any,
         connection: Connection,
+        stored: tasks.TaskRevision | None,
         *,
         build: bool = True,
     ) -> Feedback:
         task = request.taskDefinition
-        stored = tasks.read_revision(connection, tenant, task.id)
         tasks.check_type_unchanged(stored, task)
         unchanged = stored is not None and stored.content_hash == digest
         if not unchanged:
@@ -142,8 +144,11 @@ class FeedbackOperations:
             await self.ctx.runtime.text_models()
         transcript = await self.transcript(tenant, request.answer)
         return await self._judged(
-            lambda build: partial(self._judge_stored, tenant, task_id, request, transcript, build=build),
-            tasks.revision_read(tenant, task_id),
+            lambda build: tasks.at_revision(
+                tenant,
+                task_id,
+                partial(self._judge_stored, tenant, task_id, request, transcript, build=build),
+            )
         )
 
     def _judge_stored(
@@ -153,10 +158,10 @@ class FeedbackOperations:
         request: ComputeTaskFeedbackRequest,
         transcript: Any,
         connection: Connection,
+        stored: tasks.TaskRevision | None,
         *,
         build: bool = True,
     ) -> Feedback:
-        stored = tasks.read_revision(connection, tenant, task_id)
         if stored is None:
             raise NotFound(f"task {task_id!r} does not exist in tenant {tenant!r}")
         if stored.type is not request.taskType:
@@ -364,24 +369,23 @@ class FeedbackOperations:
 
     async def list_interactions(self, tenant_id: str, task_id: str) -> list[InteractionRecord]:
         tenant = self.ctx.tenant(tenant_id, Permission.ACCESS)
-        async with self.ctx.runtime.db.read() as session:
-            rows = await interactions.list_interactions(session, tenant, task_id)
-        return [_interaction_record(i, r, o) for i, r, o in rows]
+        rows = await self.ctx.runtime.db.run_read(
+            partial(interactions.list_interactions, tenant_id=tenant, task_id=task_id)
+        )
+        return [_interaction_record(found) for found in rows]
 
     async def get_interaction(self, interaction_id: str) -> InteractionRecord:
-        async with self.ctx.runtime.db.read() as session:
-            row = await interactions.get_interaction(session, interaction_id)
-            if row is None:
-                raise NotFound(f"interaction {interaction_id!r} does not exist")
-            self.ctx.principal.require(row.tenant_id, Permission.ACCESS)
-            rating = await interactions.get_rating(session, interaction_id)
-            override = await verdict_overrides.get_override(session, interaction_id)
-        return _interaction_record(row, rating, override)
+        found = await self.ctx.runtime.db.run_read(
+            partial(interactions.read_interaction, interaction_id=interaction_id)
+        )
+        if found is None:
+            raise NotFound(f"interaction {interaction_id!r} does not exist")
+        self.ctx.principal.require(found.interaction.tenant_id, Permission.ACCESS)
+        return _interaction_record(found)
 
 
-def _interaction_record(
-    row: m.Interaction, rating: m.EndUserRating | None, override: m.VerdictOverride | None
-) -> InteractionRecord:
+def _interaction_record(found: interactions.InteractionRows) -> InteractionRecord:
+    row, rating, override = found.interaction, found.rating, found.override
     return InteractionRecord(
         interactionId=row.id,
         tenantId=row.tenant_id,

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterable
+from functools import partial
 from typing import Any
 
 from core.api import (
@@ -59,8 +60,9 @@ class GradedAnswerOperations:
             )
             for answer, graded in zip(answers, request.answers, strict=True)
         ]
-        async with self.ctx.runtime.db.write() as session:
-            total = await interactions.add_graded_answers(session, tenant, task_id, documents)
+        total = await self.ctx.runtime.db.run_write(
+            partial(interactions.add_graded_answers, tenant_id=tenant, task_id=task_id, answers=documents)
+        )
         return GradedAnswersResponse(tenantId=tenant, taskId=task_id, added=len(documents), total=total)
 
     async def review_order(

@@ -13,9 +13,11 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Hashable
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import TYPE_CHECKING, Generic, TypeVar
 from urllib.parse import quote
+
+from sqlalchemy import Connection
 
 from core.api import TaskBase, TutorUpsert, parse_task
 from core.assets import demo_tasks, demo_tutors, load_catalogue
@@ -129,8 +131,9 @@ class Runtime:
         db = Database(settings.database_url)
         await db.migrate()
         runtime = cls(settings, db, load_catalogue())
-        async with db.write() as session:
-            await principals.ensure_tenant(session, settings.default_tenant, "Default tenant")
+        await db.run_write(
+            partial(principals.ensure_tenant, tenant_id=settings.default_tenant, name="Default tenant")
+        )
         if settings.seed_demo:
             await runtime.seed_demo_if_empty()
         # The freeform judge's encoder and lemma dictionaries load in the background (about 2 s),
@@ -154,9 +157,8 @@ class Runtime:
     async def seed_demo_if_empty(self, tenant_id: str | None = None) -> int:
         """Seed the demo tasks into a tenant that has none; returns how many were added."""
         tenant_id = tenant_id or self.settings.default_tenant
-        async with self.db.read() as session:
-            if await tasks.list_tasks(session, tenant_id, recent=0):
-                return 0
+        if await self.db.run_read(partial(tasks.list_tasks, tenant_id=tenant_id, recent=0)):
+            return 0
         return await self.seed_demo(tenant_id)
 
     async def seed_demo(self, tenant_id: str) -> int:
@@ -164,16 +166,19 @@ class Runtime:
 
         Each tenant names its own tutors, so every tenant gets the demo tutors under their own ids;
         a tutor the tenant has already (perhaps changed since) is left as it is."""
-        added = 0
-        async with self.db.write() as session:
-            await principals.ensure_tenant(session, tenant_id)
-            for document in demo_tasks():
-                await tasks.upsert_task(session, tenant_id, parse_task(document), author=DEMO_AUTHOR)
-                added += 1
-            for document in demo_tutors():
-                if await conversations.get_tutor(session, tenant_id, document["id"]) is None:
-                    body = TutorUpsert.model_validate(document)
-                    await conversations.put_tutor(session, tenant_id, document["id"], body.to_wire())
+        seeded = [parse_task(document) for document in demo_tasks()]
+        tutors = {document["id"]: TutorUpsert.model_validate(document) for document in demo_tutors()}
+
+        def seed(connection: Connection) -> None:
+            principals.ensure_tenant(connection, tenant_id)
+            for task in seeded:
+                tasks.write_task(connection, tenant_id, task, author=DEMO_AUTHOR)
+            for tutor_id, tutor in tutors.items():
+                if conversations.read_tutor(connection, tenant_id, tutor_id) is None:
+                    conversations.write_tutor(connection, tenant_id, tutor_id, tutor.to_wire())
+
+        await self.db.run_write(seed)
+        added = len(seeded)
         log.info("seeded %d demo tasks into tenant %s", added, tenant_id)
         return added
 

@@ -142,8 +142,11 @@ class SimulationOperations:
         feedback on {conversationId}, message indexes included. The id is read in the tenant of the
         feedback: another tenant's session of that id is not there, and is not told of.
         """
-        async with self.ctx.runtime.db.read() as session:
-            if await conversations.get_conversation(session, tenant, conversation_id) is None:
+
+        def read(connection: Connection) -> list[Row[Any]]:
+            if conversations.read_conversation(connection, tenant, conversation_id) is None:
                 raise NotFound(f"conversation {conversation_id!r} does not exist in tenant {tenant!r}")
-            rows = await conversations.list_messages(session, tenant, conversation_id)
+            return conversations.read_messages(connection, tenant, conversation_id)
+
+        rows = await self.ctx.runtime.db.run_read(read)
         return tuple(ChatTurn(role=r.role, content=r.content) for r in rows if r.role != "system")

@@ -57,8 +57,7 @@ class TaskOperations:
 
     async def list_tasks(self, tenant_id: str) -> list[TaskSummary]:
         tenant = self.ctx.tenant(tenant_id, Permission.ACCESS)
-        async with self.ctx.runtime.db.read() as session:
-            listing = await tasks.list_tasks(session, tenant)
+        listing = await self.ctx.runtime.db.run_read(partial(tasks.list_tasks, tenant_id=tenant))
         return [
             TaskSummary(
                 taskId=item.task.task_id,
@@ -90,8 +89,9 @@ class TaskOperations:
         """Newest first. Every stored task has at least one version, so none means no such task
         (a deleted task's history goes with it)."""
         tenant = self.ctx.tenant(tenant_id, Permission.ACCESS)
-        async with self.ctx.runtime.db.read() as session:
-            rows = await task_history.list_versions(session, tenant, task_id)
+        rows = await self.ctx.runtime.db.run_read(
+            partial(task_history.list_versions, tenant_id=tenant, task_id=task_id)
+        )
         if not rows:
             raise NotFound(f"task {task_id!r} does not exist in tenant {tenant!r}")
         return [
@@ -101,8 +101,9 @@ class TaskOperations:
 
     async def get_task_version(self, tenant_id: str, task_id: str, version: int) -> TaskVersion:
         tenant = self.ctx.tenant(tenant_id, Permission.ACCESS)
-        async with self.ctx.runtime.db.read() as session:
-            row = await task_history.get_version(session, tenant, task_id, version)
+        row = await self.ctx.runtime.db.run_read(
+            partial(task_history.read_version, tenant_id=tenant, task_id=task_id, version=version)
+        )
         if row is None or row.definition is None:
             raise NotFound(f"task {task_id!r} has no version {version} in tenant {tenant!r}")
         return TaskVersion(

@@ -159,7 +159,7 @@ def _write_tutor(tenant: str, tutor_id: str, body: TutorUpsert, connection: Conn
     return conversations.write_tutor(connection, tenant, tutor_id, body.to_wire())
 
 
-def configuration(row: Row[Any] | m.Tutor) -> TutorConfiguration:
+def configuration(row: Row[Any]) -> TutorConfiguration:
     return TutorConfiguration.model_validate({**row.config, "id": row.id, "tenantId": row.tenant_id})
 
 
@@ -171,8 +171,9 @@ class TutorOperations:
     # --- configurations -------------------------------------------------------------------------
 
     async def get_tutor(self, tutor_id: str, tenant_id: str | None = None) -> TutorConfiguration:
-        async with self.ctx.runtime.db.read() as session:
-            row = await session.run_sync(lambda sync: self._tutor_row(sync.connection(), tutor_id, tenant_id))
+        row = await self.ctx.runtime.db.run_read(
+            partial(self._tutor_row, tutor_id=tutor_id, tenant_id=tenant_id)
+        )
         return configuration(row)
 
     def _tutor_row(
@@ -214,8 +215,7 @@ class TutorOperations:
 
     async def list_tutors(self, tenant_id: str) -> list[TutorConfiguration]:
         tenant = self.ctx.tenant(tenant_id, Permission.ACCESS)
-        async with self.ctx.runtime.db.read() as session:
-            rows = await conversations.list_tutors(session, tenant)
+        rows = await self.ctx.runtime.db.run_read(partial(conversations.list_tutors, tenant_id=tenant))
         return [configuration(r) for r in rows]
 
     async def put_tutor(self, tenant_id: str, tutor_id: str, body: TutorUpsert) -> TutorConfiguration:

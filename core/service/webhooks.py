@@ -3,9 +3,20 @@ which names the tenant; task events change the tenant's tasks, every event is re
 
 from __future__ import annotations
 
-from pydantic import ValidationError
+from functools import partial
 
-from core.api import InvalidParameter, NotFound, WebhookPayload, WebhookReceipt, check_task, parse_task
+from pydantic import ValidationError
+from sqlalchemy import Connection
+
+from core.api import (
+    InvalidParameter,
+    NotFound,
+    TaskBase,
+    WebhookPayload,
+    WebhookReceipt,
+    check_task,
+    parse_task,
+)
 from core.api.tasks import normalised_id
 from core.api.webhooks import TASK_DELETED, TASK_UPSERTED
 from core.service.context import Context
@@ -18,28 +29,40 @@ class WebhookOperations:
         self.ctx = ctx
 
     async def receive_webhook(self, token: str, payload: WebhookPayload) -> WebhookReceipt:
-        async with self.ctx.runtime.db.read() as session:
-            tenant = await principals.tenant_for_webhook_token(session, token)
+        tenant = await self.ctx.runtime.db.run_read(partial(principals.tenant_for_webhook_token, token=token))
         if tenant is None:
             raise NotFound("unknown webhook token")
-        async with self.ctx.runtime.db.write() as session:
-            if payload.event == TASK_UPSERTED:
-                try:
-                    task = parse_task(payload.data)
-                except ValidationError as exc:
-                    raise InvalidParameter(
-                        f"task.upserted: data is not a task definition ({exc.error_count()} errors)"
-                    ) from None
-                check_task(task)
-                await tasks.upsert_task(session, tenant, task, author=WEBHOOK_AUTHOR)
-            elif payload.event == TASK_DELETED:
-                task_id = payload.data.get("taskId") if isinstance(payload.data, dict) else None
-                if not isinstance(task_id, str):
-                    raise InvalidParameter("task.deleted: data must be {taskId: string}")
-                try:
-                    task_id = normalised_id(task_id)  # the id the task was stored under
-                except ValueError as exc:
-                    raise InvalidParameter(f"task.deleted: {exc}") from None
-                await tasks.delete_task(session, tenant, task_id)
-            event_id = await principals.record_webhook_event(session, tenant, payload.event, payload.data)
+        change = _task_change(payload)
+
+        def receive(connection: Connection) -> str:
+            if isinstance(change, TaskBase):
+                tasks.write_task(connection, tenant, change, author=WEBHOOK_AUTHOR)
+            elif change is not None:
+                tasks.remove_task(connection, tenant, change)
+            return principals.record_webhook_event(connection, tenant, payload.event, payload.data)
+
+        event_id = await self.ctx.runtime.db.run_write(receive)
         return WebhookReceipt(received=True, eventId=event_id)
+
+
+def _task_change(payload: WebhookPayload) -> TaskBase | str | None:
+    """What the event does to the tenant's tasks: the task to write (task.upserted), the id of the
+    task to remove (task.deleted), or nothing; InvalidParameter for data that does not fit."""
+    if payload.event == TASK_UPSERTED:
+        try:
+            task = parse_task(payload.data)
+        except ValidationError as exc:
+            raise InvalidParameter(
+                f"task.upserted: data is not a task definition ({exc.error_count()} errors)"
+            ) from None
+        check_task(task)
+        return task
+    if payload.event == TASK_DELETED:
+        task_id = payload.data.get("taskId") if isinstance(payload.data, dict) else None
+        if not isinstance(task_id, str):
+            raise InvalidParameter("task.deleted: data must be {taskId: string}")
+        try:
+            return normalised_id(task_id)  # the id the task was stored under
+        except ValueError as exc:
+            raise InvalidParameter(f"task.deleted: {exc}") from None
+    return None

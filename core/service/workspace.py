@@ -11,8 +11,7 @@ from collections.abc import Sequence
 from functools import partial
 from typing import Any
 
-from sqlalchemy.ext.asyncio import AsyncSession
-from sqlalchemy.orm import Session
+from sqlalchemy import Connection, Row
 
 from core.api import (
     Expectation,
@@ -31,7 +30,6 @@ from core.auth import Permission
 from core.engine.base import GradedExample
 from core.service.context import Context
 from core.service.feedback import JUDGES_TEXT, FeedbackOperations
-from core.store import models as m
 from core.store import tasks, test_answers
 from core.store.tasks import TaskRow
 from core.workspace.expectations import aspect_names
@@ -47,8 +45,9 @@ class WorkspaceOperations:
 
     async def list_test_answers(self, tenant_id: str, task_id: str) -> TestAnswerSet:
         tenant = self.ctx.tenant(tenant_id, Permission.ACCESS)
-        async with self.ctx.runtime.db.read() as session:
-            rows = await test_answers.list_test_answers(session, tenant, task_id)
+        rows = await self.ctx.runtime.db.run_read(
+            partial(test_answers.list_test_answers, tenant_id=tenant, task_id=task_id)
+        )
         return _answer_set(task_id, rows)
 
     async def put_test_answers(
@@ -65,11 +64,13 @@ class WorkspaceOperations:
 
     async def delete_test_answer(self, tenant_id: str, task_id: str, label: str) -> TestAnswerSet:
         tenant = self.ctx.tenant(tenant_id, Permission.WRITE)
-        async with self.ctx.runtime.db.write() as session:
-            if not await test_answers.delete_test_answer(session, tenant, task_id, label):
+
+        def delete(connection: Connection) -> list[Row[Any]]:
+            if not test_answers.delete_test_answer(connection, tenant, task_id, label):
                 raise NotFound(f"task {task_id!r} has no test answer labelled {label!r}")
-            rows = await test_answers.list_test_answers(session, tenant, task_id)
-        return _answer_set(task_id, rows)
+            return test_answers.list_test_answers(connection, tenant, task_id)
+
+        return _answer_set(task_id, await self.ctx.runtime.db.run_write(delete))
 
     async def _store_test_answers(
         self, tenant_id: str, task_id: str, answers: Sequence[TestAnswer], *, replace_all: bool
@@ -80,33 +81,40 @@ class WorkspaceOperations:
             raise InvalidParameter(
                 f"each test answer needs a label of its own; repeated: {', '.join(repeated)}"
             )
-        async with self.ctx.runtime.db.write() as session:
-            row = await tasks.get_task(session, tenant, task_id)
+
+        def store(connection: Connection) -> list[Row[Any]]:
+            row = tasks.read_task(connection, tenant, task_id)
             if row is None:
                 raise NotFound(f"task {task_id!r} does not exist in tenant {tenant!r}")
             documents = _test_answer_documents(row.task, answers)
-            await test_answers.put_test_answers(session, tenant, task_id, documents, replace_all=replace_all)
-            rows = await test_answers.list_test_answers(session, tenant, task_id)
-        return _answer_set(task_id, rows)
+            test_answers.put_test_answers(connection, tenant, task_id, documents, replace_all=replace_all)
+            return test_answers.list_test_answers(connection, tenant, task_id)
+
+        return _answer_set(task_id, await self.ctx.runtime.db.run_write(store))
 
     # --- retest ---------------------------------------------------------------------------------
 
     async def retest(self, tenant_id: str, task_ids: list[str]) -> RetestReport:
         """Recompute the test answers and earlier answers of the tasks (all of the tenant's if none)."""
         tenant = self.ctx.tenant(tenant_id, Permission.ACCESS)
-        async with self.ctx.runtime.db.read() as session:
-            rows = await _tasks_to_retest(session, tenant, task_ids)
-            tests = {
-                r.task_id: await test_answers.list_test_answers(session, tenant, r.task_id) for r in rows
+
+        def read(connection: Connection) -> tuple[list[TaskRow], dict[str, list[Row[Any]]]]:
+            rows = _tasks_to_retest(connection, tenant, task_ids)
+            return rows, {
+                r.task_id: test_answers.list_test_answers(connection, tenant, r.task_id) for r in rows
             }
+
+        rows, tests = await self.ctx.runtime.db.run_read(read)
         if any(row.task.task_type in JUDGES_TEXT for row in rows):
             await self.ctx.runtime.text_models()
         report = RetestReport(tenantId=tenant)
         for row in rows:
             task = row.task
-            read = partial(self._graded_examples, tenant, task, row.graded_count)
-            async with self.ctx.runtime.db.read() as session:
-                graded = await session.run_sync(read)
+            graded = await self.ctx.runtime.db.run_read(
+                partial(
+                    self.feedback.graded_examples, tenant=tenant, task=task, graded_count=row.graded_count
+                )
+            )
             answers = await retest_answers(
                 _answer_set(task.id, tests[task.id]).answers,
                 await self.feedback.list_interactions(tenant, task.id),
@@ -124,11 +132,6 @@ class WorkspaceOperations:
             )
         return report
 
-    def _graded_examples(
-        self, tenant: str, task: TaskBase, count: int, sync: Session
-    ) -> tuple[GradedExample, ...]:
-        return self.feedback.graded_examples(sync.connection(), tenant, task, count)
-
     def _compute_unrecorded(
         self, tenant: str, task: TaskBase, digest: str, graded: tuple[GradedExample, ...]
     ) -> Compute:
@@ -142,11 +145,11 @@ class WorkspaceOperations:
         return compute
 
 
-async def _tasks_to_retest(session: AsyncSession, tenant: str, task_ids: list[str]) -> list[TaskRow]:
+def _tasks_to_retest(connection: Connection, tenant: str, task_ids: list[str]) -> list[TaskRow]:
     if not task_ids:
-        listing = await tasks.list_tasks(session, tenant, recent=0)
+        listing = tasks.list_tasks(connection, tenant, recent=0)
         return sorted((item.task for item in listing), key=lambda row: row.task_id)
-    found = {task_id: await tasks.get_task(session, tenant, task_id) for task_id in task_ids}
+    found = {task_id: tasks.read_task(connection, tenant, task_id) for task_id in task_ids}
     if missing := [task_id for task_id, row in found.items() if row is None]:
         raise NotFound(f"no such task in tenant {tenant!r}: {', '.join(missing)}")
     return [row for row in found.values() if row is not None]
@@ -164,7 +167,7 @@ def _test_answer_documents(task: TaskBase, answers: Sequence[TestAnswer]) -> lis
     return documents
 
 
-def _answer_set(task_id: str, rows: Sequence[m.TestAnswer]) -> TestAnswerSet:
+def _answer_set(task_id: str, rows: Sequence[Row[Any]]) -> TestAnswerSet:
     return TestAnswerSet(
         taskId=task_id,
         answers=[

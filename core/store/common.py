@@ -8,18 +8,13 @@ from typing import Any
 from sqlalchemy import Connection, Row, bindparam
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
-from sqlalchemy.ext.asyncio import AsyncSession
 
 from core.store import models as m
 
 
-def insert_for(executor: AsyncSession | Connection, table: Any) -> Any:
-    """An INSERT that supports ON CONFLICT on the executor's dialect (SQLite and PostgreSQL both do)."""
-    if isinstance(executor, Connection):
-        dialect = executor.dialect.name
-    else:
-        dialect = executor.bind.dialect.name if executor.bind is not None else "sqlite"
-    return insert_for_dialect(dialect, table)
+def insert_for(connection: Connection, table: Any) -> Any:
+    """An INSERT that supports ON CONFLICT on the connection's dialect (SQLite and PostgreSQL both do)."""
+    return insert_for_dialect(connection.dialect.name, table)
 
 
 def insert_for_dialect(dialect: str, table: Any) -> Any:

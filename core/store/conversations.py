@@ -1,8 +1,5 @@
 """Tutor conversations (chat and simulation sessions), their messages, traces and trace ratings,
-and tutor configurations.
-
-What a request writes is a plain function of a connection (the store's one writer runs them,
-Database.run_write); what it reads goes through a session."""
+and tutor configurations."""
 
 from __future__ import annotations
 
@@ -11,7 +8,6 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import Connection, Row, bindparam, func, insert, select, update
-from sqlalchemy.ext.asyncio import AsyncSession
 
 from core.api import InvalidParameter
 from core.store import models as m
@@ -52,13 +48,6 @@ def _key(tenant_id: str, conversation_id: str) -> dict[str, str]:
 def read_conversation(connection: Connection, tenant_id: str, conversation_id: str) -> Row[Any] | None:
     """The tenant's conversation of this id (each tenant names its own conversations)."""
     return connection.execute(_READ, _key(tenant_id, conversation_id)).first()
-
-
-async def get_conversation(session: AsyncSession, tenant_id: str, conversation_id: str) -> Row[Any] | None:
-    """read_conversation in the session's transaction."""
-    return await session.run_sync(
-        lambda sync: read_conversation(sync.connection(), tenant_id, conversation_id)
-    )
 
 
 def lock_conversation(connection: Connection, tenant_id: str, conversation_id: str) -> Row[Any] | None:
@@ -170,11 +159,6 @@ def read_messages(connection: Connection, tenant_id: str, conversation_id: str) 
     )
 
 
-async def list_messages(session: AsyncSession, tenant_id: str, conversation_id: str) -> list[Row[Any]]:
-    """read_messages in the session's transaction."""
-    return await session.run_sync(lambda sync: read_messages(sync.connection(), tenant_id, conversation_id))
-
-
 def add_trace(connection: Connection, values: dict[str, Any]) -> None:
     """One trace row (nothing in its transaction reads it back: inserted with its batch's others)."""
     insert_at_commit(connection, _INSERT_TRACE, values)
@@ -207,11 +191,6 @@ def read_tutor(connection: Connection, tenant_id: str, tutor_id: str) -> Row[Any
     ).first()
 
 
-async def get_tutor(session: AsyncSession, tenant_id: str, tutor_id: str) -> Row[Any] | None:
-    """read_tutor in the session's transaction."""
-    return await session.run_sync(lambda sync: read_tutor(sync.connection(), tenant_id, tutor_id))
-
-
 def tutor_tenants(connection: Connection, tutor_id: str) -> list[str]:
     """The tenants that have a tutor of this id (each tenant names its own tutors)."""
     return list(
@@ -221,16 +200,10 @@ def tutor_tenants(connection: Connection, tutor_id: str) -> list[str]:
     )
 
 
-async def tenants_of_tutor(session: AsyncSession, tutor_id: str) -> list[str]:
-    """tutor_tenants in the session's transaction."""
-    return await session.run_sync(lambda sync: tutor_tenants(sync.connection(), tutor_id))
-
-
-async def list_tutors(session: AsyncSession, tenant_id: str) -> list[m.Tutor]:
+def list_tutors(connection: Connection, tenant_id: str) -> list[Row[Any]]:
+    """The tenant's tutors, by id."""
     return list(
-        (
-            await session.execute(select(m.Tutor).where(m.Tutor.tenant_id == tenant_id).order_by(m.Tutor.id))
-        ).scalars()
+        connection.execute(select(_tutors).where(_tutors.c.tenant_id == tenant_id).order_by(_tutors.c.id))
     )
 
 
@@ -246,11 +219,6 @@ def write_tutor(connection: Connection, tenant_id: str, tutor_id: str, config: d
             index_elements=["tenant_id", "id"], set_={"config": config, "updated_at": now}
         ).returning(_tutors)
     ).one()
-
-
-async def put_tutor(session: AsyncSession, tenant_id: str, tutor_id: str, config: dict[str, Any]) -> Row[Any]:
-    """write_tutor in the session's transaction."""
-    return await session.run_sync(lambda sync: write_tutor(sync.connection(), tenant_id, tutor_id, config))
 
 
 def record_turn(

@@ -1,9 +1,15 @@
-"""The database: an async SQLAlchemy engine, SQLite by default, PostgreSQL by URL; migrated on open.
+"""The database: SQLite by default, PostgreSQL by URL; migrated on open. Every access is a job
+(a plain function of a synchronous SQLAlchemy connection) run by Database.run_write or run_read:
+
+- a SQLite file: the store's writer (core.store.writer.SqliteWriter) runs reads and writes, on
+  the event loop, in batches (group commit);
+- PostgreSQL: the writer (ServerWriter) runs writes in batches; a read runs on a pooled connection;
+- an in-memory SQLite: each job in a transaction of its own on the database's one connection.
 
 SQLite runs in WAL mode with synchronous=NORMAL: a committed transaction survives a crash of the
 process (only a power loss may drop the last commits), and readers never wait for the writer.
-Write transactions on SQLite begin IMMEDIATE so that two writers queue on the busy timeout instead
-of failing when a read lock would have to be upgraded.
+Write transactions on SQLite begin IMMEDIATE, so that two writers queue on the lock instead of
+failing when a read lock would have to be upgraded.
 """
 
 from __future__ import annotations
@@ -13,8 +19,7 @@ import asyncio
 import json
 import logging
 import time
-from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -22,11 +27,11 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from sqlalchemy import Connection, event, inspect, make_url, text
 from sqlalchemy.engine.interfaces import DBAPIConnection
 from sqlalchemy.exc import DBAPIError, DisconnectionError
-from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlalchemy.pool import ConnectionPoolEntry, PoolProxiedConnection
 
 from core.api import ApiModel
-from core.store.writer import GroupCommit, Read, ServerWriter, SqliteWriter, apply_pragmas
+from core.store.writer import GroupCommit, ServerWriter, SqliteWriter, apply_pragmas
 
 if TYPE_CHECKING:
     from alembic.config import Config
@@ -71,7 +76,7 @@ class Database:
     def __init__(self, url: str, *, echo: bool = False) -> None:
         self.url = url
         self.is_sqlite = url.startswith("sqlite")
-        self._sqlite_write_lock = asyncio.Lock()
+        self._memory_lock = asyncio.Lock()
         self.writer: GroupCommit | None = None
         """The store's writer (run_write): a SQLite file's, or PostgreSQL's; an in-memory database,
         private to its one connection, has none."""
@@ -79,9 +84,9 @@ class Database:
             file = make_url(url).database
             if file and file != ":memory:":
                 Path(file).parent.mkdir(parents=True, exist_ok=True)
-                self.writer = SqliteWriter(file, self._sqlite_write_lock, json_serializer=json_text)
-            # The Session ends every transaction itself; the pool's extra reset rollback would cost
-            # one more trip to the driver thread per request.
+                self.writer = SqliteWriter(file, asyncio.Lock(), json_serializer=json_text)
+            # Migrations (and an in-memory database's jobs) end every transaction themselves; the
+            # pool's extra reset rollback would cost one more trip to the driver thread.
             self.engine = create_async_engine(
                 url, echo=echo, pool_reset_on_return=None, json_serializer=json_text
             )
@@ -92,7 +97,6 @@ class Database:
             )
             _ping_when_idle(self.engine)
             self.writer = ServerWriter(self.engine, self._run_on_server)
-        self._sessions = async_sessionmaker(self.engine, expire_on_commit=False)
 
     async def migrate(self) -> None:
         """Bring the schema to the newest Alembic revision, one process at a time.
@@ -107,54 +111,30 @@ class Database:
                 await connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
             await connection.run_sync(_upgrade)
 
-    @asynccontextmanager
-    async def read(self) -> AsyncIterator[AsyncSession]:
-        async with self._sessions() as session:
-            yield session
-
-    @asynccontextmanager
-    async def write(self) -> AsyncIterator[AsyncSession]:
-        """A transaction that commits when the block ends and rolls back on an exception.
-
-        SQLite has one writer at a time. Writers of this process queue on an asyncio lock (cheap,
-        in order) rather than in SQLite's busy handler, which sleeps and polls; writers of other
-        processes still meet the busy timeout. The transaction begins IMMEDIATE (an option of its
-        connection, not of a copy of the engine, whose joined event dispatch costs every statement).
-        """
-        if not self.is_sqlite:
-            async with self._sessions() as session, session.begin():
-                yield session
-            return
-        async with self._sqlite_write_lock, self._sessions() as session, session.begin():
-            await session.connection(execution_options={"sqlite_immediate": True})
-            yield session
-
-    async def run_write(self, job: Callable[[Connection], T], read: Read | None = None) -> T:
+    async def run_write(self, job: Callable[[Connection], T]) -> T:
         """`job(connection)` in a write transaction; its result once that transaction is committed.
-        `read`: what the job reads first, which the writer may read for its whole batch at once.
-
-        The one way the request paths write: the job is a plain function of a synchronous
-        connection, run by the store's writer (group commit, core.store.writer: on the SQLite file
-        on the event loop, on PostgreSQL through run_sync) or, on an in-memory SQLite, through
-        run_sync in a transaction of its own. Whatever the job raises rolls back all it wrote.
-        """
+        Whatever the job raises rolls back all it wrote. The job is a plain function of a
+        synchronous connection (every store function is one), run by the store's writer (group
+        commit, core.store.writer) or, on an in-memory SQLite, in a transaction of its own."""
         if self.writer is not None:
-            return await self.writer.run(job, read)
-        # in memory: one connection, shared with the sessions under their lock
-        async with self.write() as session:
-            connection = await session.connection()
-            return await connection.run_sync(job)
+            return await self.writer.run(job)
+        return await self._run_in_memory(job)
 
     async def run_read(self, job: Callable[[Connection], T]) -> T:
         """`job(connection)`, a plain function of a synchronous connection that only reads; its
-        result. On a SQLite file the store's writer runs it (on the event loop, beside the batch's
-        other jobs): through the async driver every statement is a hand-over to the driver's thread
-        and back, and on a busy loop each waits for the loop's turn (a tutor turn's eight reads
-        took over a second under load; docs/performance.md). On PostgreSQL it runs on a pooled
-        connection of its own, not queued behind the writer's batches."""
-        if self.writer is None or self.is_sqlite:
+        result. On a SQLite file the store's writer runs it beside the batch's other jobs, on the
+        event loop (through the async driver every statement would be a hand-over to the driver's
+        thread and back). On PostgreSQL it runs on a pooled connection of its own, not queued
+        behind the writer's batches."""
+        if self.is_sqlite:
             return await self.run_write(job)
         async with self.engine.connect() as connection:
+            return await connection.run_sync(job)
+
+    async def _run_in_memory(self, job: Callable[[Connection], T]) -> T:
+        """An in-memory SQLite's jobs, one at a time on its one connection, each in a transaction
+        of its own (the database lives and dies with the process: there is nothing to batch for)."""
+        async with self._memory_lock, self.engine.begin() as connection:
             return await connection.run_sync(job)
 
     async def _run_on_server(self, job: Callable[[Connection], T]) -> T:

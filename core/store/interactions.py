@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, Row, bindparam, insert, select, update
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy import Connection, Row, bindparam, insert, select
 
 from core.store import models as m
+from core.store import tasks
 from core.store.common import put_interaction_row
 from core.store.writer import insert_at_commit
 
@@ -23,32 +24,56 @@ def add_interaction(connection: Connection, values: dict[str, Any]) -> None:
     insert_at_commit(connection, _INSERT_INTERACTION, values)
 
 
-async def get_interaction(session: AsyncSession, interaction_id: str) -> m.Interaction | None:
-    return await session.get(m.Interaction, interaction_id)
+_interactions = m.Base.metadata.tables[m.Interaction.__tablename__]
+_ratings = m.Base.metadata.tables[m.EndUserRating.__tablename__]
+_overrides = m.Base.metadata.tables[m.VerdictOverride.__tablename__]
+_graded = m.Base.metadata.tables[m.GradedAnswer.__tablename__]
 
 
-async def list_interactions(
-    session: AsyncSession, tenant_id: str, task_id: str, limit: int = 500
-) -> list[tuple[m.Interaction, m.EndUserRating | None, m.VerdictOverride | None]]:
+@dataclass(frozen=True, slots=True)
+class InteractionRows:
+    """An interaction's row with its rating's and its teacher's verdict's, None where it has none."""
+
+    interaction: Row[Any]
+    rating: Row[Any] | None
+    override: Row[Any] | None
+
+
+def read_interaction(connection: Connection, interaction_id: str) -> InteractionRows | None:
+    """The interaction with its rating and override, or None if there is no such interaction."""
+    row = connection.execute(select(_interactions).where(_interactions.c.id == interaction_id)).first()
+    if row is None:
+        return None
+    rating = connection.execute(select(_ratings).where(_ratings.c.interaction_id == interaction_id)).first()
+    override = connection.execute(
+        select(_overrides).where(_overrides.c.interaction_id == interaction_id)
+    ).first()
+    return InteractionRows(row, rating, override)
+
+
+def list_interactions(
+    connection: Connection, tenant_id: str, task_id: str, limit: int = 500
+) -> list[InteractionRows]:
     """The newest interactions of a task first, each with its rating and its teacher's verdict if
     it has them."""
-    rows = await session.execute(
-        select(m.Interaction, m.EndUserRating, m.VerdictOverride)
-        .outerjoin(m.EndUserRating, m.EndUserRating.interaction_id == m.Interaction.id)
-        .outerjoin(m.VerdictOverride, m.VerdictOverride.interaction_id == m.Interaction.id)
-        .where(m.Interaction.tenant_id == tenant_id, m.Interaction.task_id == task_id)
-        .order_by(m.Interaction.created_at.desc())
+    rows = connection.execute(
+        select(_interactions)
+        .where((_interactions.c.tenant_id == tenant_id) & (_interactions.c.task_id == task_id))
+        .order_by(_interactions.c.created_at.desc())
         .limit(limit)
-    )
-    return [(i, r, o) for i, r, o in rows]
+    ).all()
+    ids = [row.id for row in rows]
+    ratings = {
+        r.interaction_id: r
+        for r in connection.execute(select(_ratings).where(_ratings.c.interaction_id.in_(ids)))
+    }
+    overrides = {
+        o.interaction_id: o
+        for o in connection.execute(select(_overrides).where(_overrides.c.interaction_id.in_(ids)))
+    }
+    return [InteractionRows(row, ratings.get(row.id), overrides.get(row.id)) for row in rows]
 
 
-async def get_rating(session: AsyncSession, interaction_id: str) -> m.EndUserRating | None:
-    return await session.get(m.EndUserRating, interaction_id)
-
-
-_interactions = m.Interaction.__table__
-_ratings = m.EndUserRating.__table__
 _TENANT_OF_INTERACTION = select(_interactions.c.tenant_id).where(_interactions.c.id == bindparam("id"))
 
 
@@ -66,27 +91,25 @@ def put_rating(
     )
 
 
-async def add_graded_answers(
-    session: AsyncSession, tenant_id: str, task_id: str, answers: Sequence[dict[str, Any]]
+def add_graded_answers(
+    connection: Connection, tenant_id: str, task_id: str, answers: Sequence[dict[str, Any]]
 ) -> int:
-    """Store graded answers and count them on the task row; returns how many the task has now."""
+    """Store graded answers and count them on the task row; how many the task has now."""
     now = m.utcnow()
-    await session.execute(
-        insert(m.GradedAnswer),
-        [dict(tenant_id=tenant_id, task_id=task_id, created_at=now, **a) for a in answers],
+    connection.execute(
+        insert(_graded), [dict(tenant_id=tenant_id, task_id=task_id, created_at=now, **a) for a in answers]
     )
-    counted = await session.execute(
-        update(m.Task)
-        .where(m.Task.tenant_id == tenant_id, m.Task.task_id == task_id)
-        .values(graded_count=m.Task.graded_count + len(answers))
-        .returning(m.Task.graded_count)
-    )
-    return counted.scalar_one()
+    return tasks.count_graded(connection, tenant_id, task_id, len(answers))
 
 
-def list_graded(connection: Connection, tenant_id: str, task_id: str) -> Sequence[Row[Any]]:
-    """The task's graded answers, oldest first."""
-    table = m.GradedAnswer.__table__
+def list_graded(
+    connection: Connection, tenant_id: str, task_id: str, limit: int | None = None
+) -> Sequence[Row[Any]]:
+    """The task's graded answers, oldest first; the first `limit` of them (a revision of the task:
+    graded answers are only ever added) if given."""
     return connection.execute(
-        select(table).where(table.c.tenant_id == tenant_id, table.c.task_id == task_id).order_by(table.c.id)
+        select(_graded)
+        .where((_graded.c.tenant_id == tenant_id) & (_graded.c.task_id == task_id))
+        .order_by(_graded.c.id)
+        .limit(limit)
     ).all()

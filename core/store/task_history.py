@@ -1,7 +1,7 @@
 """The versions of a task: each one its create or update wrote, with its time and author.
 
 Written only by core.store.tasks.write_task, in the same transaction as the task row, so that the
-history has exactly the versions the task has had; forgotten with the task (delete_task_data), as a
+history has exactly the versions the task has had; forgotten with the task (core.store.tasks.remove_task), as a
 task created again under the id starts fresh at version 1.
 """
 
@@ -12,7 +12,6 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import Connection, insert, select
-from sqlalchemy.ext.asyncio import AsyncSession
 
 from core.store import models as m
 
@@ -65,9 +64,9 @@ def _of_task(tenant_id: str, task_id: str) -> Any:
     return (_versions.c.tenant_id == tenant_id) & (_versions.c.task_id == task_id)
 
 
-async def list_versions(session: AsyncSession, tenant_id: str, task_id: str) -> list[VersionRow]:
+def list_versions(connection: Connection, tenant_id: str, task_id: str) -> list[VersionRow]:
     """Newest first, without their definitions."""
-    rows = await session.execute(
+    rows = connection.execute(
         select(_versions.c.version, _versions.c.title, _versions.c.author, _versions.c.created_at)
         .where(_of_task(tenant_id, task_id))
         .order_by(_versions.c.version.desc())
@@ -75,16 +74,14 @@ async def list_versions(session: AsyncSession, tenant_id: str, task_id: str) -> 
     return [VersionRow(*row, definition=None) for row in rows]
 
 
-async def get_version(session: AsyncSession, tenant_id: str, task_id: str, version: int) -> VersionRow | None:
-    row = (
-        await session.execute(
-            select(
-                _versions.c.version,
-                _versions.c.title,
-                _versions.c.author,
-                _versions.c.created_at,
-                _versions.c.definition,
-            ).where(_of_task(tenant_id, task_id) & (_versions.c.version == version))
-        )
+def read_version(connection: Connection, tenant_id: str, task_id: str, version: int) -> VersionRow | None:
+    row = connection.execute(
+        select(
+            _versions.c.version,
+            _versions.c.title,
+            _versions.c.author,
+            _versions.c.created_at,
+            _versions.c.definition,
+        ).where(_of_task(tenant_id, task_id) & (_versions.c.version == version))
     ).first()
     return VersionRow(*row) if row is not None else None

@@ -9,14 +9,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from functools import lru_cache
-from typing import Any, cast
+from typing import Any, TypeVar
 
 from sqlalchemy import Connection, bindparam, delete, func, select, update
-from sqlalchemy.ext.asyncio import AsyncSession
 
 from core.api import (
     TaskAction,
@@ -30,7 +29,9 @@ from core.api import (
 from core.store import models as m
 from core.store.common import insert_for_dialect
 from core.store.task_history import record_version
-from core.store.writer import Read, forget, prefetched
+from core.store.writer import Prefetching, invalidate
+
+T = TypeVar("T")
 
 
 def canonical_json(task: TaskBase) -> dict[str, Any]:
@@ -159,30 +160,36 @@ _READ_REVISIONS = select(
 
 
 def read_revision(connection: Connection, tenant_id: str, task_id: str) -> TaskRevision | None:
-    """The task's type and revision, or None; as its writer's batch read it, if it did
-    (revision_read)."""
-    known = prefetched(connection, read_revisions)
-    if (tenant_id, task_id) in known:
-        revision: TaskRevision | None = known[(tenant_id, task_id)]
-        return revision
+    """The task's type and revision, or None."""
     row = connection.execute(_READ_REVISION, {"tenant_id": tenant_id, "task_id": task_id}).first()
     return TaskRevision(TaskType(row[0]), row[1], row[2], row[3]) if row is not None else None
 
 
-def revision_read(tenant_id: str, task_id: str) -> Read:
-    """The read of a task's revision, for a write job that starts with it (Database.run_write):
-    the writer reads the revisions of all the tasks its batch's jobs start with in one statement."""
-    return Read(read_revisions, (tenant_id, task_id))
+def at_revision(
+    tenant_id: str, task_id: str, job: Callable[[Connection, TaskRevision | None], T]
+) -> Callable[[Connection], T]:
+    """A job (Database.run_write) that starts from the task's current revision (None: no such
+    task), handed to it as its second argument. The writer reads the revisions of all such jobs of
+    a batch in one statement; a job of the batch that changes a task (write_task, remove_task,
+    count_graded) drops it, so every job gets the revision as it is when it runs."""
+    return Prefetching(_read_revisions, (tenant_id, task_id), job)
 
 
-def read_revisions(connection: Connection, keys: Sequence[Hashable]) -> dict[Hashable, TaskRevision | None]:
+def _changes(connection: Connection, tenant_id: str, task_id: str) -> None:
+    """This transaction changes the task's revision: the batch's later jobs read it anew. Every
+    statement that changes a row of the tasks table is preceded by this call."""
+    invalidate(connection, _read_revisions, (tenant_id, task_id))
+
+
+def _read_revisions(
+    connection: Connection, keys: Sequence[tuple[str, str]]
+) -> dict[tuple[str, str], TaskRevision | None]:
     """The revisions of the tasks of these (tenant id, task id) keys, None where there is none:
     one statement per tenant (a batch's are usually all of one), which finds the rows by the key's
     index (a list of pairs does not use it on SQLite)."""
-    found: dict[Hashable, TaskRevision | None] = dict.fromkeys(keys)
+    found: dict[tuple[str, str], TaskRevision | None] = dict.fromkeys(keys)
     by_tenant: dict[str, list[str]] = {}
-    for key in keys:
-        tenant_id, task_id = cast(tuple[str, str], key)  # the keys of revision_read
+    for tenant_id, task_id in keys:
         by_tenant.setdefault(tenant_id, []).append(task_id)
     for tenant_id, task_ids in by_tenant.items():
         rows = connection.execute(_READ_REVISIONS, {"tenant_id": tenant_id, "task_ids": task_ids})
@@ -215,7 +222,7 @@ def write_task(
     opened): 0 means the task must not exist yet, n that version n must still be the stored one.
     Writing what is stored already is no conflict for an editor (n); a create (0) finds any task
     with the id a conflict. The row is locked while it is checked."""
-    forget(connection, read_revisions, (tenant_id, task.id))  # the batch's later jobs read it anew
+    _changes(connection, tenant_id, task.id)
     document = canonical_json(task)
     digest = content_hash(document)
     now = m.utcnow()
@@ -289,36 +296,17 @@ def _remember(connection: Connection, row: TaskRow, author: str) -> None:
     )
 
 
-async def upsert_task(
-    session: AsyncSession,
-    tenant_id: str,
-    task: TaskBase,
-    expected_version: int | None = None,
-    *,
-    author: str,
-) -> tuple[TaskAction, TaskRow]:
-    """write_task in the session's transaction."""
-    return await session.run_sync(
-        lambda sync: write_task(sync.connection(), tenant_id, task, expected_version, author=author)
-    )
-
-
 def read_task(connection: Connection, tenant_id: str, task_id: str) -> TaskRow | None:
     """The task's row, or None."""
     row = connection.execute(select(_tasks).where(_key(tenant_id, task_id))).first()
     return TaskRow.of(row) if row is not None else None
 
 
-async def get_task(session: AsyncSession, tenant_id: str, task_id: str) -> TaskRow | None:
-    """read_task in the session's transaction."""
-    return await session.run_sync(lambda sync: read_task(sync.connection(), tenant_id, task_id))
-
-
 def remove_task(connection: Connection, tenant_id: str, task_id: str) -> bool:
     """Remove the task with its interactions (their ratings go with them), graded answers, test
     answers and versions, so that a task created again under the id starts fresh; whether there
-    was such a task. The batch's later jobs read its revision anew (none)."""
-    forget(connection, read_revisions, (tenant_id, task_id))
+    was such a task."""
+    _changes(connection, tenant_id, task_id)
     deleted = connection.execute(
         delete(_tasks).where(_key(tenant_id, task_id)).returning(_tasks.c.task_id)
     ).first()
@@ -332,11 +320,6 @@ def remove_task(connection: Connection, tenant_id: str, task_id: str) -> bool:
     return True
 
 
-async def delete_task(session: AsyncSession, tenant_id: str, task_id: str) -> bool:
-    """remove_task in the session's transaction."""
-    return await session.run_sync(lambda sync: remove_task(sync.connection(), tenant_id, task_id))
-
-
 @dataclass(frozen=True)
 class TaskListing:
     task: TaskRow
@@ -344,33 +327,47 @@ class TaskListing:
     last_verdicts: list[str]
 
 
-async def list_tasks(session: AsyncSession, tenant_id: str, recent: int = 5) -> list[TaskListing]:
-    """The tenant's tasks with how often they were answered and their most recent verdicts."""
-    tasks = (
-        await session.execute(
-            select(m.Task).where(m.Task.tenant_id == tenant_id).order_by(m.Task.updated_at.desc())
-        )
-    ).scalars()
-    counted = await session.execute(
-        select(m.Interaction.task_id, func.count())
-        .where(m.Interaction.tenant_id == tenant_id)
-        .group_by(m.Interaction.task_id)
+def list_tasks(connection: Connection, tenant_id: str, recent: int = 5) -> list[TaskListing]:
+    """The tenant's tasks, the most recently changed first, with how often they were answered and
+    their `recent` most recent verdicts."""
+    found = connection.execute(
+        select(_tasks).where(_tasks.c.tenant_id == tenant_id).order_by(_tasks.c.updated_at.desc())
+    ).all()
+    interactions = m.Base.metadata.tables[m.Interaction.__tablename__]
+    counted = connection.execute(
+        select(interactions.c.task_id, func.count())
+        .where(interactions.c.tenant_id == tenant_id)
+        .group_by(interactions.c.task_id)
     )
     counts = {task_id: count for task_id, count in counted}
     ranked = (
         select(
-            m.Interaction.task_id,
-            m.Interaction.verdict,
+            interactions.c.task_id,
+            interactions.c.verdict,
             func.row_number()
-            .over(partition_by=m.Interaction.task_id, order_by=m.Interaction.created_at.desc())
+            .over(partition_by=interactions.c.task_id, order_by=interactions.c.created_at.desc())
             .label("rank"),
         )
-        .where(m.Interaction.tenant_id == tenant_id)
+        .where(interactions.c.tenant_id == tenant_id)
         .subquery()
     )
     verdicts: dict[str, list[str]] = {}
-    for task_id, verdict in await session.execute(
+    for task_id, verdict in connection.execute(
         select(ranked.c.task_id, ranked.c.verdict).where(ranked.c.rank <= recent).order_by(ranked.c.rank)
     ):
         verdicts.setdefault(task_id, []).append(verdict)
-    return [TaskListing(TaskRow.of(t), counts.get(t.task_id, 0), verdicts.get(t.task_id, [])) for t in tasks]
+    return [TaskListing(TaskRow.of(t), counts.get(t.task_id, 0), verdicts.get(t.task_id, [])) for t in found]
+
+
+def count_graded(connection: Connection, tenant_id: str, task_id: str, added: int) -> int:
+    """Count `added` more graded answers on the task row (the revision judging caches key on);
+    how many the task has now."""
+    _changes(connection, tenant_id, task_id)
+    counted = connection.execute(
+        update(_tasks)
+        .where(_key(tenant_id, task_id))
+        .values(graded_count=_tasks.c.graded_count + added)
+        .returning(_tasks.c.graded_count)
+    )
+    total: int = counted.scalar_one()
+    return total

@@ -9,27 +9,26 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import delete, select
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy import Connection, Row, delete, insert, select
 
 from core.store import models as m
 
+_answers = m.Base.metadata.tables[m.TestAnswer.__tablename__]
 
-async def list_test_answers(session: AsyncSession, tenant_id: str, task_id: str) -> list[m.TestAnswer]:
+
+def _of_task(tenant_id: str, task_id: str) -> Any:
+    return (_answers.c.tenant_id == tenant_id) & (_answers.c.task_id == task_id)
+
+
+def list_test_answers(connection: Connection, tenant_id: str, task_id: str) -> list[Row[Any]]:
     """In the order they were added."""
     return list(
-        (
-            await session.execute(
-                select(m.TestAnswer)
-                .where(m.TestAnswer.tenant_id == tenant_id, m.TestAnswer.task_id == task_id)
-                .order_by(m.TestAnswer.id)
-            )
-        ).scalars()
+        connection.execute(select(_answers).where(_of_task(tenant_id, task_id)).order_by(_answers.c.id))
     )
 
 
-async def put_test_answers(
-    session: AsyncSession,
+def put_test_answers(
+    connection: Connection,
     tenant_id: str,
     task_id: str,
     answers: Sequence[dict[str, Any]],
@@ -37,21 +36,23 @@ async def put_test_answers(
     replace_all: bool,
 ) -> None:
     """Store answers ({label, answer, expected}); each replaces the one of its label, or all of them."""
-    scope = delete(m.TestAnswer).where(m.TestAnswer.tenant_id == tenant_id, m.TestAnswer.task_id == task_id)
+    scope = delete(_answers).where(_of_task(tenant_id, task_id))
     if not replace_all:
-        scope = scope.where(m.TestAnswer.label.in_([a["label"] for a in answers]))
-    await session.execute(scope)
-    now = m.utcnow()
-    session.add_all(m.TestAnswer(tenant_id=tenant_id, task_id=task_id, created_at=now, **a) for a in answers)
-    await session.flush()
-
-
-async def delete_test_answer(session: AsyncSession, tenant_id: str, task_id: str, label: str) -> bool:
-    deleted = await session.execute(
-        delete(m.TestAnswer)
-        .where(
-            m.TestAnswer.tenant_id == tenant_id, m.TestAnswer.task_id == task_id, m.TestAnswer.label == label
+        scope = scope.where(_answers.c.label.in_([a["label"] for a in answers]))
+    connection.execute(scope)
+    if answers:
+        now = m.utcnow()
+        connection.execute(
+            insert(_answers),
+            [dict(tenant_id=tenant_id, task_id=task_id, created_at=now, **a) for a in answers],
         )
-        .returning(m.TestAnswer.label)
+
+
+def delete_test_answer(connection: Connection, tenant_id: str, task_id: str, label: str) -> bool:
+    """Whether there was a test answer of this label."""
+    deleted = connection.execute(
+        delete(_answers)
+        .where(_of_task(tenant_id, task_id) & (_answers.c.label == label))
+        .returning(_answers.c.label)
     )
     return deleted.first() is not None

@@ -9,7 +9,6 @@ from __future__ import annotations
 from typing import Any
 
 from sqlalchemy import Connection, Row, delete
-from sqlalchemy.ext.asyncio import AsyncSession
 
 from core.store import models as m
 from core.store.common import put_interaction_row
@@ -29,7 +28,3 @@ def put_override(
 def delete_override(connection: Connection, interaction_id: str) -> None:
     """Forget the override, if there is one."""
     connection.execute(delete(_overrides).where(_overrides.c.interaction_id == interaction_id))
-
-
-async def get_override(session: AsyncSession, interaction_id: str) -> m.VerdictOverride | None:
-    return await session.get(m.VerdictOverride, interaction_id)

@@ -1,45 +1,20 @@
-"""The store's one writer: the write jobs of concurrent requests share a transaction.
+"""The store's one writer: the write jobs of concurrent requests share a transaction (group commit).
 
-A job is a plain function of a synchronous SQLAlchemy connection (Database.run_write; the
-store's functions are written that way). GroupCommit queues the jobs and delivers their results;
-jobs that arrive while a batch commits form the next batch. SqliteWriter commits a batch on a
-SQLite file, ServerWriter on PostgreSQL (see its docstring).
+A job is a plain function of a synchronous SQLAlchemy connection (every store function is one).
+GroupCommit queues the jobs; those that arrive while a batch commits form the next batch, and each
+job's result is delivered only after the COMMIT that made its writes durable. A job that raises
+leaves nothing behind and does not disturb the rest of its batch. SqliteWriter commits a batch on
+a SQLite file, on the event loop; ServerWriter on PostgreSQL. docs/architecture.md (The store)
+tells which runs where and why.
 
-On SQLite, through SQLAlchemy's async layer and aiosqlite, every statement, BEGIN and COMMIT
-would be a round trip between the event loop and aiosqlite's thread; here a job runs its statements
-synchronously on the writer's pysqlite connection, and jobs that arrive while a transaction runs
-are committed together in the next one (group commit). A job that raises leaves nothing behind
-and does not disturb the rest of its batch: most fail before they write (a task that does not
-exist, a permission refused; a failed statement undoes itself), which the connection's count of
-changed rows tells, so jobs run without a SAVEPOINT of their own; only when a job raised after
-writing is the batch rolled back and run again, each job then under its own SAVEPOINT (see
-_transaction). A job's result is delivered only after the COMMIT that made its writes durable.
+Two things a batch does for all its jobs at once, so that a job costs little more than its own
+statements:
 
-Rows that nothing in the batch reads back (every feedback's interaction) are inserted together:
-a job hands them to insert_at_commit, and the writer inserts a batch's rows of one table with
-one executemany before its COMMIT, instead of one statement per job (SQLAlchemy's per-statement
-work is most of an insert's cost; on PostgreSQL each statement is also a round trip). Where a job
-runs in a transaction of its own (an in-memory database; on PostgreSQL, a job alone in its batch
-or run again alone), insert_at_commit inserts at once.
-
-What a job reads first (every feedback: its task's revision) the writer can read for the whole
-batch at once: a job handed over with a Read (run(job, read)) finds its key's value among those
-one statement read for every job of its batch (prefetched), instead of making a statement of its
-own (each a round trip on PostgreSQL). The values are read in the batch's transaction, after every
-job of the batch arrived; a job that changes what a key names forgets it (forget), so that the
-jobs after it read it again.
-
-A batch runs on the event loop itself. That is deliberate and measured (docs/performance.md):
-with WAL and synchronous=NORMAL a commit writes to the page cache and never waits for the disk,
-so a batch is CPU work like any other, and on a worker thread it lost more time to the GIL hand-
-over than it saved. The two things that could make SQLite wait are kept off the loop: a write
-lock held by another process (the loop's attempt does not wait, busy_timeout=0; the batch is
-then retried on a thread that may) and checkpoints
-(automatic ones are off for this connection; a thread runs them after every CHECKPOINT_EVERY jobs,
-see checkpoint()).
-
-The SQLite writer shares the Database's asyncio write lock with the SQLAlchemy sessions, so the
-process has one writer at a time and never meets its own lock in SQLite's busy handler.
+- rows nothing reads back in the transaction (every feedback's interaction) are handed to
+  insert_at_commit and inserted by one executemany per table just before the COMMIT;
+- what a job reads first (a Prefetching job: a feedback's task revision) is read for every job of
+  the batch in one statement. The store function that changes such a value drops it
+  (invalidate), so a later job of the batch reads it anew; callers never see this cache.
 """
 
 from __future__ import annotations
@@ -50,7 +25,7 @@ import sqlite3
 from collections.abc import Awaitable, Callable, Hashable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 import stamina
 from sqlalchemy import Connection, Executable, create_engine, event
@@ -58,6 +33,8 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from sqlalchemy.pool import StaticPool
 
 T = TypeVar("T")
+K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
 Job = Callable[[Connection], Any]
 """A write transaction's work: a plain function of a SQLAlchemy connection (core.store's functions)."""
 BUSY_TIMEOUT_MS = 30000
@@ -73,36 +50,44 @@ seconds."""
 DEFERRED = "feedback_studio.deferred_inserts"
 """The key, in the writer's connection.info, of the rows its batch inserts before COMMIT."""
 PREFETCHED = "feedback_studio.prefetched"
-"""The key, in connection.info, of what the batch's Reads read (by their `many`, then key)."""
+"""The key, in connection.info, of what the batch's Prefetching jobs read (by their `many`, then key)."""
 
 
 @dataclass(frozen=True, slots=True)
-class Read:
-    """What a job reads first, read for its whole batch at once: `many(connection, keys)` reads the
-    value of every key of the batch in one statement (a value for each key, None where nothing is
-    stored), and the job finds its own with prefetched(connection, many)."""
+class Prefetching(Generic[K, V, T]):
+    """A job that starts from the value of `key`: `many(connection, keys)` reads the values of many
+    keys in one statement (None where nothing is stored), and the writer reads those of all the
+    Prefetching jobs of a batch at once. `then(connection, value)` is the job's work. Outside a
+    batch that read it (a job alone, an in-memory database) the value is read when the job runs."""
 
-    many: Callable[[Connection, Sequence[Hashable]], dict[Hashable, Any]]
-    key: Hashable
+    many: Callable[[Connection, Sequence[K]], dict[K, V]]
+    key: K
+    then: Callable[[Connection, V], T]
+
+    def __call__(self, connection: Connection) -> T:
+        known = _known(connection, self.many)
+        value = known[self.key] if self.key in known else self.many(connection, [self.key])[self.key]
+        return self.then(connection, value)
 
 
-def prefetched(connection: Connection, many: Callable[..., dict[Hashable, Any]]) -> dict[Hashable, Any]:
-    """The values the batch's Reads of `many` read, by key (empty outside a batch that read them)."""
-    known: dict[Any, dict[Hashable, Any]] | None = connection.info.get(PREFETCHED)
+def _known(connection: Connection, many: Callable[..., dict[Any, Any]]) -> dict[Any, Any]:
+    """The values the batch read with `many`, by key (empty outside a batch that read them)."""
+    known: dict[Any, dict[Any, Any]] | None = connection.info.get(PREFETCHED)
     return known.get(many, {}) if known else {}
 
 
-def forget(connection: Connection, many: Callable[..., dict[Hashable, Any]], key: Hashable) -> None:
-    """A job changes what `key` names: the batch's later jobs read it anew."""
-    prefetched(connection, many).pop(key, None)
+def invalidate(connection: Connection, many: Callable[..., dict[Any, Any]], key: Hashable) -> None:
+    """What `key` names changes in this transaction: the batch's later jobs read it anew. Called
+    by the store function that makes the change (core.store.tasks), never by its callers."""
+    _known(connection, many).pop(key, None)
 
 
-def _prefetch(connection: Connection, reads: Sequence[Read | None]) -> None:
-    """Make the batch's reads, one statement per kind of read."""
+def _prefetch(connection: Connection, jobs: Sequence[Job]) -> None:
+    """Make the batch's Prefetching reads, one statement per kind of read."""
     keys: dict[Any, dict[Hashable, None]] = {}
-    for read in reads:
-        if read is not None:
-            keys.setdefault(read.many, {})[read.key] = None
+    for job in jobs:
+        if isinstance(job, Prefetching):
+            keys.setdefault(job.many, {})[job.key] = None
     connection.info[PREFETCHED] = {many: many(connection, list(wanted)) for many, wanted in keys.items()}
 
 
@@ -225,14 +210,13 @@ class GroupCommit:
 
     def __init__(self, lock: asyncio.Lock) -> None:
         self._lock = lock
-        self._pending: list[tuple[Job, Read | None, asyncio.Future[Any]]] = []
+        self._pending: list[tuple[Job, asyncio.Future[Any]]] = []
         self._flusher: asyncio.Task[None] | None = None
 
-    async def run(self, job: Callable[[Connection], T], read: Read | None = None) -> T:
-        """Run `job` in a write transaction; its result once that transaction is committed. `read`:
-        what the job reads first, which its batch may read for all its jobs at once."""
+    async def run(self, job: Callable[[Connection], T]) -> T:
+        """Run `job` in a write transaction; its result once that transaction is committed."""
         future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
-        self._pending.append((job, read, future))
+        self._pending.append((job, future))
         if self._flusher is None:
             self._flusher = asyncio.create_task(self._flush())
         return await future
@@ -242,13 +226,13 @@ class GroupCommit:
         try:
             while self._pending:
                 batch, self._pending = self._pending, []
-                jobs = [job for job, _, _ in batch]
+                jobs = [job for job, _ in batch]
                 async with self._lock:
                     try:
-                        outcomes = await self._commit(jobs, [read for _, read, _ in batch])
+                        outcomes = await self._commit(jobs)
                     except Exception as exc:  # the transaction itself failed: nothing is stored
                         outcomes = [(False, exc)] * len(batch)
-                for (_, _, future), (ok, value) in zip(batch, outcomes, strict=True):
+                for (_, future), (ok, value) in zip(batch, outcomes, strict=True):
                     if future.done():  # its caller went away (cancelled); the work is stored anyway
                         continue
                     if ok:
@@ -259,7 +243,7 @@ class GroupCommit:
         finally:
             self._flusher = None
 
-    async def _commit(self, jobs: list[Job], reads: list[Read | None]) -> list[tuple[bool, Any]]:
+    async def _commit(self, jobs: list[Job]) -> list[tuple[bool, Any]]:
         """Each job's outcome (ok, result or exception), its writes committed if ok."""
         raise NotImplementedError
 
@@ -292,33 +276,31 @@ class SqliteWriter(GroupCommit):
         self._since_checkpoint = 0
         self._checkpoint: asyncio.Future[None] | None = None
 
-    async def _commit(self, jobs: list[Job], reads: list[Read | None]) -> list[tuple[bool, Any]]:
+    async def _commit(self, jobs: list[Job]) -> list[tuple[bool, Any]]:
         connection = self._connect()
         try:
             _driver(connection).execute("BEGIN IMMEDIATE")
         except sqlite3.OperationalError:  # another process writes: wait for it off the loop
-            return await asyncio.get_running_loop().run_in_executor(self._thread, self._waiting, jobs, reads)
-        return self._transaction(connection, jobs, reads)
+            return await asyncio.get_running_loop().run_in_executor(self._thread, self._waiting, jobs)
+        return self._transaction(connection, jobs)
 
-    def _waiting(self, jobs: list[Job], reads: list[Read | None]) -> list[tuple[bool, Any]]:
+    def _waiting(self, jobs: list[Job]) -> list[tuple[bool, Any]]:
         connection = self._connect()
         driver = _driver(connection)
         driver.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
         try:
             driver.execute("BEGIN IMMEDIATE")
-            return self._transaction(connection, jobs, reads)
+            return self._transaction(connection, jobs)
         finally:
             driver.execute("PRAGMA busy_timeout=0")
 
     @staticmethod
-    def _transaction(
-        connection: Connection, jobs: list[Job], reads: list[Read | None]
-    ) -> list[tuple[bool, Any]]:
+    def _transaction(connection: Connection, jobs: list[Job]) -> list[tuple[bool, Any]]:
         """Run the jobs in the transaction just begun, and commit it.
 
-        Beside others, the jobs' Reads are made first, for all of them at once. They stay good
-        when the batch starts over from its SAVEPOINT (that undoes only what jobs wrote, and a job
-        that changed a read value forgot it).
+        Beside others, the Prefetching jobs' reads are made first, for all of them at once. They
+        stay good when the batch starts over from its SAVEPOINT (that undoes only what jobs wrote,
+        and a job that changed a value dropped it).
 
         A job that raises leaves nothing behind: alone in its batch, its transaction is rolled
         back; beside others, it either changed no rows (the usual failure, which needs no undoing)
@@ -334,7 +316,7 @@ class SqliteWriter(GroupCommit):
             if len(jobs) == 1:
                 outcomes = [_outcome(connection, _with_deferred(jobs[0]))]
             else:
-                _prefetch(connection, reads)
+                _prefetch(connection, jobs)
                 driver.execute("SAVEPOINT batch")
                 try:
                     outcomes = [_undone_if_failed(connection, driver, job) for job in jobs]
@@ -419,16 +401,14 @@ class _CommitFailed(Exception):
     """The COMMIT of a PostgreSQL batch raised (its cause): it may have committed, so nothing runs again."""
 
 
-def _all_or_nothing(
-    connection: Connection, jobs: list[Job], reads: list[Read | None]
-) -> list[tuple[bool, Any]]:
-    """Every job and the rows they deferred in one transaction, committed, their Reads made first
-    for all of them at once; _BatchRefused if any of them raised (the transaction is then rolled
+def _all_or_nothing(connection: Connection, jobs: list[Job]) -> list[tuple[bool, Any]]:
+    """Every job and the rows they deferred in one transaction, committed, the Prefetching jobs'
+    reads made first for all of them at once; _BatchRefused if any of them raised (the transaction is then rolled
     back when the connection returns to the pool)."""
     connection.info[DEFERRED] = []
     try:
         transaction = connection.begin()
-        _prefetch(connection, reads)
+        _prefetch(connection, jobs)
         results = [job(connection) for job in jobs]
         _insert_deferred(connection)
     except Exception as exc:
@@ -462,11 +442,11 @@ class ServerWriter(GroupCommit):
         self._engine = engine
         self._alone = alone
 
-    async def _commit(self, jobs: list[Job], reads: list[Read | None]) -> list[tuple[bool, Any]]:
+    async def _commit(self, jobs: list[Job]) -> list[tuple[bool, Any]]:
         if len(jobs) > 1:
             try:
                 async with self._engine.connect() as connection:
-                    return await connection.run_sync(_all_or_nothing, jobs, reads)
+                    return await connection.run_sync(_all_or_nothing, jobs)
             except _CommitFailed as failed:
                 return [(False, failed.__cause__)] * len(jobs)
             except Exception:  # _BatchRefused, or no connection: each job on its own says why

@@ -25,9 +25,8 @@ from tests.contract.builders import simulation_task
 
 
 async def tenants(runtime, *names: str) -> None:
-    async with runtime.db.write() as session:
-        for name in names:
-            await principals.ensure_tenant(session, name)
+    for name in names:
+        await runtime.db.run_write(lambda c, name=name: principals.ensure_tenant(c, name))
 
 
 @pytest.fixture
@@ -49,12 +48,8 @@ def chat(
 
 async def conversation_tenant(runtime, conversation_id: str) -> str:
     """The one tenant that holds a conversation of this id."""
-    async with runtime.db.read() as session:
-        (tenant,) = (
-            await session.scalars(
-                select(m.Conversation.tenant_id).where(m.Conversation.id == conversation_id)
-            )
-        ).all()
+    query = select(m.Conversation.tenant_id).where(m.Conversation.id == conversation_id)
+    (tenant,) = await runtime.db.run_read(lambda c: c.execute(query).scalars().all())
     return tenant
 
 
@@ -102,8 +97,7 @@ async def test_a_caller_of_several_tenants_gets_the_default_tenants_tutor_or_nam
 
 
 async def learner_said(runtime, tenant: str, conversation_id: str) -> list[str]:
-    async with runtime.db.read() as session:
-        rows = await conversations.list_messages(session, tenant, conversation_id)
+    rows = await runtime.db.run_read(lambda c: conversations.read_messages(c, tenant, conversation_id))
     return [r.content for r in rows if r.role == "user"]
 
 
@@ -140,8 +134,7 @@ async def test_the_server_reserves_the_ids_of_simulation_sessions(runtime, servi
     await service.put_tutor("default", "coach", TutorUpsert(name="Coach"))
     with pytest.raises(NotFound, match="simulation session"):
         await service.chat(chat("coach", "sim:guessed"))  # a chat never makes a session
-    async with runtime.db.read() as session:
-        assert (await session.scalars(select(m.Conversation))).all() == []
+    assert await runtime.db.run_read(lambda c: c.execute(select(m.Conversation)).all()) == []
 
 
 async def test_a_simulation_scenario_stays_in_its_tenant(service, intruder):

@@ -69,8 +69,7 @@ async def stored_transcript(database_url: str, conversation_id: str) -> list[tup
     """The messages of the default tenant's conversation of this id."""
     db = Database(database_url)
     try:
-        async with db.read() as session:
-            rows = await conversations.list_messages(session, "default", conversation_id)
+        rows = await db.run_read(lambda c: conversations.read_messages(c, "default", conversation_id))
     finally:
         await db.aclose()
     assert [r.seq for r in rows] == list(range(1, len(rows) + 1))

@@ -132,12 +132,12 @@ async def test_unknown_and_expired_sessions_give_clear_errors(client, live_serve
 
     db = Database(live_server.settings.database_url)
     try:
-        async with db.write() as s:
-            await s.execute(
-                update(m.Conversation)
-                .where(m.Conversation.id == session["conversationId"])
-                .values(expires_at=m.utcnow() - timedelta(minutes=1))
-            )
+        expire = (
+            update(m.Conversation)
+            .where(m.Conversation.id == session["conversationId"])
+            .values(expires_at=m.utcnow() - timedelta(minutes=1))
+        )
+        await db.run_write(lambda c: c.execute(expire))
     finally:
         await db.aclose()
     expired = await client.post(

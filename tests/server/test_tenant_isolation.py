@@ -65,15 +65,16 @@ async def learner_messages(database_url: str, conversation_id: str) -> dict[str,
     """What the learner said in each tenant's conversation of this id, as stored."""
     db = Database(database_url)
     try:
-        async with db.read() as session:
-            return {
+        return await db.run_read(
+            lambda c: {
                 tenant: [
                     r.content
-                    for r in await conversations.list_messages(session, tenant, conversation_id)
+                    for r in conversations.read_messages(c, tenant, conversation_id)
                     if r.role == "user"
                 ]
                 for tenant in ("default", "tenB")
             }
+        )
     finally:
         await db.aclose()
 

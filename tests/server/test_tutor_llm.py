@@ -12,7 +12,7 @@ from typing import Any
 import httpx
 import pytest
 from httpx_sse import aconnect_sse
-from sqlalchemy import select
+from sqlalchemy import Row, select
 
 from core.api import FreeformTextTask, Language, TutorConfiguration
 from core.assets import load_catalogue
@@ -274,18 +274,16 @@ async def stored_turns(tmp_path, conversation_id: str) -> list[tuple[str, str]]:
     """The conversation as the store keeps it: (role, content), oldest first."""
     db = Database(sqlite_url(tmp_path))
     try:
-        async with db.read() as session:
-            rows = await conversations.list_messages(session, "default", conversation_id)
-            return [(r.role, r.content) for r in rows]
+        rows = await db.run_read(lambda c: conversations.read_messages(c, "default", conversation_id))
+        return [(r.role, r.content) for r in rows]
     finally:
         await db.aclose()
 
 
-async def stored_traces(tmp_path) -> list[m.Trace]:
+async def stored_traces(tmp_path) -> list[Row[Any]]:
     db = Database(sqlite_url(tmp_path))
     try:
-        async with db.read() as session:
-            return list((await session.scalars(select(m.Trace).order_by(m.Trace.created_at))).all())
+        return await db.run_read(lambda c: c.execute(select(m.Trace).order_by(m.Trace.created_at)).all())
     finally:
         await db.aclose()
 

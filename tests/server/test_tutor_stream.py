@@ -138,14 +138,13 @@ async def test_a_chat_grounded_by_context_task(client):
     assert missing.status_code == 404
 
 
-async def stored(live_server, conversation_id: str) -> tuple[list[tuple[str, str]], list[m.Trace]]:
+async def stored(live_server, conversation_id: str) -> tuple[list[tuple[str, str]], list]:
     """The conversation's turns (role, content) and every trace, as the store keeps them."""
     db = Database(live_server.settings.database_url)
     try:
-        async with db.read() as session:
-            rows = await conversations.list_messages(session, "default", conversation_id)
-            traces = (await session.scalars(select(m.Trace).order_by(m.Trace.created_at))).all()
-            return [(r.role, r.content) for r in rows], list(traces)
+        rows = await db.run_read(lambda c: conversations.read_messages(c, "default", conversation_id))
+        traces = await db.run_read(lambda c: c.execute(select(m.Trace).order_by(m.Trace.created_at)).all())
+        return [(r.role, r.content) for r in rows], list(traces)
     finally:
         await db.aclose()
 

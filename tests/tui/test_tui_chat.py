@@ -182,8 +182,7 @@ async def test_a_tutor_is_opened_and_chatted_with_in_the_apps_tenant(studio):
     """A teacher working in tenant B, with access to "default" too, where the demo tutor's id is
     taken: the typed id opens B's tutor of that id or none, never the other tenant's."""
     runtime = studio.runtime
-    async with runtime.db.write() as session:
-        await principals.ensure_tenant(session, "tenB")
+    await runtime.db.run_write(lambda c: principals.ensure_tenant(c, "tenB"))
     grants = dict.fromkeys(["default", "tenB"], ALL_PERMISSIONS)
     teacher = LocalService(runtime, Principal("teacher", "teacher", "tenB", grants))
     app = FeedbackStudioApp(service=teacher)
@@ -209,8 +208,7 @@ async def test_a_tutor_is_opened_and_chatted_with_in_the_apps_tenant(studio):
         assert replies(chat) == ["B here."]
         await send(pilot, chat, "Hello")
         await settle(pilot)
-    async with runtime.db.read() as session:
-        [trace] = (await session.scalars(select(m.Trace))).all()
+    [trace] = await runtime.db.run_read(lambda c: c.execute(select(m.Trace)).all())
     assert trace.tenant_id == "tenB" and trace.request["context"]["tenantId"] == "tenB"
 
 
@@ -289,8 +287,8 @@ async def test_every_turn_of_a_chat_is_one_conversation(pilot, studio):
     a new conversation (ctrl+n) is a second one."""
 
     async def conversations() -> list[tuple[str, int]]:
-        async with studio.runtime.db.read() as session:
-            rows = (await session.scalars(select(m.Trace).where(m.Trace.tutor_id == chat.tutor_id))).all()
+        query = select(m.Trace).where(m.Trace.tutor_id == chat.tutor_id)
+        rows = await studio.runtime.db.run_read(lambda c: c.execute(query).all())
         ids = [t.conversation_id for t in rows]
         return sorted((i, ids.count(i)) for i in set(ids) if i)
 

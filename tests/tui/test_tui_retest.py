@@ -74,9 +74,11 @@ async def test_retest_shows_the_changed_verdict_of_an_earlier_answer_and_accepts
 
 
 async def graded_count(app, task_id: str) -> int:
-    async with app.service.runtime.db.read() as session:
-        query = text("SELECT count(*) FROM graded_answers WHERE task_id = :task")
-        return (await session.execute(query, {"task": task_id})).scalar_one()
+    query = text("SELECT count(*) FROM graded_answers WHERE task_id = :task")
+    count: int = await app.service.runtime.db.run_read(
+        lambda c: c.execute(query, {"task": task_id}).scalar_one()
+    )
+    return count
 
 
 async def test_retest_without_answers_says_what_to_do_and_needs_the_extensions(pilot):

@@ -167,6 +167,6 @@ async def test_a_double_click_on_accept_adds_the_graded_answers_once(
 async def graded_count(task_id: str) -> int:
     from sqlalchemy import text
 
-    async with harness.runtime.db.read() as session:
-        query = text("SELECT count(*) FROM graded_answers WHERE tenant_id = 'default' AND task_id = :task")
-        return (await session.execute(query, {"task": task_id})).scalar_one()
+    query = text("SELECT count(*) FROM graded_answers WHERE tenant_id = 'default' AND task_id = :task")
+    count: int = await harness.runtime.db.run_read(lambda c: c.execute(query, {"task": task_id}).scalar_one())
+    return count

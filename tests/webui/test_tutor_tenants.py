@@ -6,7 +6,7 @@ from __future__ import annotations
 import httpx
 from nicegui import ui
 from nicegui.testing import User
-from sqlalchemy import select
+from sqlalchemy import Connection, select
 
 from core.auth import ALL_PERMISSIONS, new_token
 from core.http import tls_context
@@ -27,9 +27,12 @@ async def teacher_of_two_tenants(database_url: str) -> str:
     token = new_token("fs")
     db = Database(database_url)
     try:
-        async with db.write() as session:
-            teacher = await principals.create_principal(session, "teacher", "default", ALL_PERMISSIONS, token)
-            await principals.grant(session, teacher, "tenB", ALL_PERMISSIONS)
+
+        def create(connection: Connection) -> None:
+            teacher = principals.create_principal(connection, "teacher", "default", ALL_PERMISSIONS, token)
+            principals.grant(connection, teacher, "tenB", ALL_PERMISSIONS)
+
+        await db.run_write(create)
     finally:
         await db.aclose()
     return token
@@ -57,16 +60,15 @@ async def chats_by_tenant(database_url: str) -> dict[str, list[str]]:
     """The learner's messages stored in each tenant, over all its conversations."""
     db = Database(database_url)
     try:
-        async with db.read() as session:
-            rows = await session.execute(
-                select(m.ConversationMessage.tenant_id, m.ConversationMessage.content)
-                .where(m.ConversationMessage.role == "user")
-                .order_by(m.ConversationMessage.id)
-            )
-            said: dict[str, list[str]] = {}
-            for tenant, content in rows:
-                said.setdefault(tenant, []).append(content)
-            return said
+        query = (
+            select(m.ConversationMessage.tenant_id, m.ConversationMessage.content)
+            .where(m.ConversationMessage.role == "user")
+            .order_by(m.ConversationMessage.id)
+        )
+        said: dict[str, list[str]] = {}
+        for tenant, content in await db.run_read(lambda c: c.execute(query).all()):
+            said.setdefault(tenant, []).append(content)
+        return said
     finally:
         await db.aclose()
 
@@ -93,6 +95,7 @@ async def test_the_tutor_page_names_its_tenant_in_every_chat(user: User) -> None
     user.find(marker="send").click()
     await user.should_see(marker="thumb-up", retries=SLOW)
     assert harness.runtime is not None
-    async with harness.runtime.db.read() as session:
-        [request] = (await session.scalars(select(m.Trace.request))).all()
+    [request] = await harness.runtime.db.run_read(
+        lambda c: c.execute(select(m.Trace.request)).scalars().all()
+    )
     assert request["context"]["tenantId"] == "default"

@@ -69,10 +69,7 @@ async def test_marking_the_same_answer_again_replaces_its_verdict(service):
 async def test_learn_also_stores_a_graded_answer(service):
     task = await stored_task(service)
     await mark_gold(service, "default", task.id, {"selectedIndex": 1}, Correctness.WRONG, learn=True)
-    async with service.runtime.db.read() as session:
-        graded = await session.run_sync(
-            lambda sync: interactions.list_graded(sync.connection(), "default", task.id)
-        )
+    graded = await service.runtime.db.run_read(lambda c: interactions.list_graded(c, "default", task.id))
     assert [(g.answer, g.correctness) for g in graded] == [({"selectedIndex": 1}, "WRONG")]
 
 

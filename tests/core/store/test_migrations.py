@@ -78,12 +78,10 @@ async def test_tutors_keep_their_rows_and_become_the_tenants_own(database_url):
                 )
             )
         await db.migrate()
-        async with db.write() as session:
-            await conversations.put_tutor(session, "u", "coach", {"name": "U"})
-        async with db.read() as session:
-            kept = await conversations.get_tutor(session, "t", "coach")
-            assert kept is not None and kept.config == {"name": "T"}
-            assert await conversations.tenants_of_tutor(session, "coach") == ["t", "u"]
+        await db.run_write(lambda c: conversations.write_tutor(c, "u", "coach", {"name": "U"}))
+        kept = await db.run_read(lambda c: conversations.read_tutor(c, "t", "coach"))
+        assert kept is not None and kept.config == {"name": "T"}
+        assert await db.run_read(lambda c: conversations.tutor_tenants(c, "coach")) == ["t", "u"]
     finally:
         await db.aclose()
 
@@ -134,8 +132,7 @@ async def insert_conversations_at_0003(connection) -> None:
 
 
 async def transcript(db: Database, tenant: str, conversation_id: str) -> list[tuple[int, str, str]]:
-    async with db.read() as session:
-        rows = await conversations.list_messages(session, tenant, conversation_id)
+    rows = await db.run_read(lambda c: conversations.read_messages(c, tenant, conversation_id))
     return [(r.seq, r.role, r.content) for r in rows]
 
 
@@ -152,11 +149,10 @@ async def test_conversations_keep_their_rows_and_become_the_tenants_own(database
             (2, "assistant", "What closes the circuit?"),
         ]
         assert await transcript(db, "u", "sim:s") == [(1, "system", "You are Mrs Rossi.")]
-        async with db.read() as session:
-            kept = await conversations.get_conversation(session, "t", "conv-1")
-            assert kept is not None
-            assert (kept.tutor_id, kept.kind, kept.turns, kept.state) == ("coach", "chat", 1, {"engine": {}})
-            assert await conversations.get_conversation(session, "u", "conv-1") is None
+        kept = await db.run_read(lambda c: conversations.read_conversation(c, "t", "conv-1"))
+        assert kept is not None
+        assert (kept.tutor_id, kept.kind, kept.turns, kept.state) == ("coach", "chat", 1, {"engine": {}})
+        assert await db.run_read(lambda c: conversations.read_conversation(c, "u", "conv-1")) is None
 
         # Tenant u now takes "conv-1" for itself, and t's conversation of that id goes on untouched.
         def take_and_go_on(connection):

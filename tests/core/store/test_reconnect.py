@@ -72,8 +72,7 @@ async def test_a_connection_dropped_while_idle_is_found_by_a_ping(database, capl
 
 
 async def slow_read(database: Database) -> int:
-    async with database.read() as session:
-        return (await session.execute(text("SELECT 42 FROM pg_sleep(0.02)"))).scalar_one()
+    return await database.run_read(lambda c: c.execute(text("SELECT 42 FROM pg_sleep(0.02)")).scalar_one())
 
 
 async def test_more_requests_at_once_than_the_pool_holds_wait_for_its_connections_and_keep_them(database):

@@ -12,7 +12,7 @@ from sqlalchemy import Connection, event, text
 from sqlalchemy.exc import IntegrityError
 
 from core.store.db import Database
-from core.store.writer import Read, ServerWriter, forget, insert_at_commit, prefetched
+from core.store.writer import Prefetching, ServerWriter, insert_at_commit, invalidate
 
 INSERT_NOTE = text("INSERT INTO notes (text) VALUES (:text)")
 
@@ -101,7 +101,7 @@ async def test_a_refused_row_fails_only_the_job_that_wrote_it(database):
 
 
 class NoteReads:
-    """A Read of notes by id, counting the statements it makes for whole batches."""
+    """Prefetching jobs reading notes by id, counting the statements they make for whole batches."""
 
     def __init__(self) -> None:
         self.batches: list[list[int]] = []
@@ -111,30 +111,26 @@ class NoteReads:
         rows = connection.execute(text("SELECT id, text FROM notes WHERE id = ANY(:ids)"), {"ids": list(ids)})
         return {**dict.fromkeys(ids), **dict(rows.all())}
 
-    def job(self, note_id: int, *, rewrite: str | None = None):
-        """The note's text as the job finds it; with `rewrite`, the text is changed first."""
+    def job(self, note_id: int, *, rewrite: str | None = None) -> Prefetching:
+        """The note's text as the job finds it; with `rewrite`, the text it changes it to."""
 
-        def job(connection: Connection) -> str | None:
-            if rewrite is not None:
-                connection.execute(
-                    text("UPDATE notes SET text = :text WHERE id = :id"), {"text": rewrite, "id": note_id}
-                )
-                forget(connection, self.many, note_id)
-            known = prefetched(connection, self.many)
-            if note_id in known:
-                return known[note_id]
-            return connection.execute(text("SELECT text FROM notes WHERE id = :id"), {"id": note_id}).scalar()
+        def then(connection: Connection, found: str | None) -> str | None:
+            if rewrite is None:
+                return found
+            connection.execute(
+                text("UPDATE notes SET text = :text WHERE id = :id"), {"text": rewrite, "id": note_id}
+            )
+            invalidate(connection, self.many, note_id)
+            return rewrite
 
-        return job
+        return Prefetching(self.many, note_id, then)
 
 
 async def test_a_batchs_reads_are_made_by_one_statement_for_all_its_jobs(database):
     database, _ = database
     await asyncio.gather(database.run_write(add_note("one")), database.run_write(add_note("two")))
     notes = NoteReads()
-    texts = await asyncio.gather(
-        *(database.run_write(notes.job(i % 3 + 1), Read(notes.many, i % 3 + 1)) for i in range(12))
-    )
+    texts = await asyncio.gather(*(database.run_write(notes.job(i % 3 + 1)) for i in range(12)))
     assert texts == ["one", "two", None] * 4
     assert len(notes.batches) < 12 and {n for batch in notes.batches for n in batch} == {1, 2, 3}
 
@@ -144,9 +140,9 @@ async def test_a_value_a_job_changed_is_read_anew_by_the_jobs_after_it(database)
     await database.run_write(add_note("old"))
     notes = NoteReads()
     texts = await asyncio.gather(
-        database.run_write(notes.job(1), Read(notes.many, 1)),
-        database.run_write(notes.job(1, rewrite="new"), Read(notes.many, 1)),
-        database.run_write(notes.job(1), Read(notes.many, 1)),
+        database.run_write(notes.job(1)),
+        database.run_write(notes.job(1, rewrite="new")),
+        database.run_write(notes.job(1)),
     )
     assert texts == ["old", "new", "new"]
-    assert len(notes.batches) == 1
+    assert notes.batches == [[1], [1]]  # the batch's read, then the last job's own

@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 from pydantic import TypeAdapter
-from sqlalchemy import inspect, text
+from sqlalchemy import Connection, inspect, text
 
 from core.api import TaskAction, TaskDefinition, TaskType, WrongTaskType
 from core.auth import ALL_PERMISSIONS, Permission, new_token
@@ -33,15 +33,13 @@ def mc(task_id: str = "mc-1", title: str = "Capital") -> TaskDefinition:
 async def db(database_url):
     database = Database(database_url)
     await database.migrate()
-    async with database.write() as session:
-        await principals.ensure_tenant(session, "t1")
+    await database.run_write(lambda connection: principals.ensure_tenant(connection, "t1"))
     yield database
     await database.aclose()
 
 
 async def upsert(db: Database, task) -> TaskAction:
-    async with db.write() as session:
-        action, _ = await tasks.upsert_task(session, "t1", task, author="test")
+    action, _ = await db.run_write(lambda connection: tasks.write_task(connection, "t1", task, author="test"))
     return action
 
 
@@ -49,10 +47,11 @@ async def test_migrations_are_idempotent(db):
     """A second start finds the schema at head: same revision, same tables, the data kept."""
 
     async def schema() -> tuple[str, list[str]]:
-        async with db.read() as session:
-            revision = (await session.execute(text("SELECT version_num FROM alembic_version"))).scalar_one()
-            tables = await session.run_sync(lambda s: sorted(inspect(s.connection()).get_table_names()))
-        return revision, tables
+        def read(connection: Connection) -> tuple[str, list[str]]:
+            revision = connection.execute(text("SELECT version_num FROM alembic_version")).scalar_one()
+            return revision, sorted(inspect(connection).get_table_names())
+
+        return await db.run_read(read)
 
     assert await upsert(db, mc()) is TaskAction.CREATED
     before = await schema()
@@ -66,8 +65,7 @@ async def test_upsert_actions_follow_the_canonical_hash(db):
     assert await upsert(db, mc()) is TaskAction.CREATED
     assert await upsert(db, mc()) is TaskAction.UNCHANGED
     assert await upsert(db, mc(title="Federal city")) is TaskAction.UPDATED
-    async with db.read() as session:
-        row = await tasks.get_task(session, "t1", "mc-1")
+    row = await db.run_read(lambda connection: tasks.read_task(connection, "t1", "mc-1"))
     assert row.version == 2
     assert row.title == "Federal city"
     assert row.created_at.tzinfo is not None
@@ -128,9 +126,8 @@ async def test_rating_upsert_keeps_one_rating(db):
 
     await asyncio.gather(*(rate("GOOD" if i % 2 else "BAD") for i in range(10)))
     await rate("GOOD")
-    async with db.read() as session:
-        rating = await interactions.get_rating(session, interaction_id)
-    assert rating.type == "GOOD"
+    found = await db.run_read(lambda connection: interactions.read_interaction(connection, interaction_id))
+    assert found.rating.type == "GOOD"
 
 
 async def test_delete_forgets_the_tasks_answers(db):
@@ -139,14 +136,17 @@ async def test_delete_forgets_the_tasks_answers(db):
     await db.run_write(
         lambda connection: interactions.put_rating(connection, interaction_id, "GOOD", None, None)
     )
-    async with db.write() as session:
-        await interactions.add_graded_answers(
-            session, "t1", "mc-1", [{"answer": {"selectedIndex": 0}, "correctness": "CORRECT"}]
-        )
+    graded = [{"answer": {"selectedIndex": 0}, "correctness": "CORRECT"}]
+    await db.run_write(lambda connection: interactions.add_graded_answers(connection, "t1", "mc-1", graded))
     assert await db.run_write(lambda connection: tasks.remove_task(connection, "t1", "mc-1"))
-    async with db.read() as session:
-        assert await interactions.get_interaction(session, interaction_id) is None
-        assert await interactions.get_rating(session, interaction_id) is None
+    assert (
+        await db.run_read(lambda connection: interactions.read_interaction(connection, interaction_id))
+        is None
+    )
+    ratings = await db.run_read(
+        lambda connection: connection.execute(m.EndUserRating.__table__.select()).all()
+    )
+    assert ratings == []
     assert await graded_answers(db) == []
 
 
@@ -155,8 +155,8 @@ async def test_listing_counts_and_recent_verdicts(db):
     await upsert(db, mc("b"))
     for _ in range(3):
         await add_interaction(db, "a")
-    async with db.read() as session:
-        listing = {item.task.task_id: item for item in await tasks.list_tasks(session, "t1", recent=2)}
+    found = await db.run_read(lambda connection: tasks.list_tasks(connection, "t1", recent=2))
+    listing = {item.task.task_id: item for item in found}
     assert listing["a"].interaction_count == 3
     assert listing["a"].last_verdicts == ["CORRECT", "CORRECT"]
     assert listing["b"].interaction_count == 0
@@ -164,14 +164,16 @@ async def test_listing_counts_and_recent_verdicts(db):
 
 async def test_tokens_are_stored_hashed_and_resolve_to_their_grants(db):
     token = new_token("fs")
-    async with db.write() as session:
-        await principals.create_principal(
-            session, "author", "t1", frozenset({Permission.ACCESS, Permission.WRITE}), token
-        )
-    async with db.read() as session:
-        principal = await principals.principal_for_token(session, token)
-        assert await principals.principal_for_token(session, token + "x") is None
-        stored = [row.token_hash for row in (await session.execute(m.ApiToken.__table__.select())).all()]
+    permissions = frozenset({Permission.ACCESS, Permission.WRITE})
+    await db.run_write(
+        lambda connection: principals.create_principal(connection, "author", "t1", permissions, token)
+    )
+    principal = await db.run_read(lambda connection: principals.principal_for_token(connection, token))
+    assert (
+        await db.run_read(lambda connection: principals.principal_for_token(connection, token + "x")) is None
+    )
+    rows = await db.run_read(lambda connection: connection.execute(m.ApiToken.__table__.select()).all())
+    stored = [row.token_hash for row in rows]
     assert principal.name == "author"
     assert principal.can("t1", Permission.WRITE)
     assert not principal.can("t1", Permission.DELETE)
@@ -180,37 +182,36 @@ async def test_tokens_are_stored_hashed_and_resolve_to_their_grants(db):
 
 async def test_grants_can_be_widened(db):
     token = new_token("fs")
-    async with db.write() as session:
-        pid = await principals.create_principal(session, "admin", "t1", frozenset({Permission.ACCESS}), token)
-        await principals.grant(session, pid, "t2", ALL_PERMISSIONS)
-    async with db.read() as session:
-        principal = await principals.principal_for_token(session, token)
+
+    def create(connection: Connection) -> None:
+        pid = principals.create_principal(connection, "admin", "t1", frozenset({Permission.ACCESS}), token)
+        principals.grant(connection, pid, "t2", ALL_PERMISSIONS)
+
+    await db.run_write(create)
+    principal = await db.run_read(lambda connection: principals.principal_for_token(connection, token))
     assert principal.can("t2", Permission.DELETE)
 
 
 async def test_webhook_tokens_and_events(db):
     token = new_token("wh")
-    async with db.write() as session:
-        await principals.create_webhook_token(session, "t1", token)
-    async with db.read() as session:
-        assert await principals.tenant_for_webhook_token(session, token) == "t1"
-        assert await principals.tenant_for_webhook_token(session, "wh_other") is None
-    async with db.write() as session:
-        event_id = await principals.record_webhook_event(session, "t1", "ping", {"n": 1})
-    async with db.read() as session:
-        event = await session.get(m.WebhookEvent, event_id)
+    await db.run_write(lambda connection: principals.create_webhook_token(connection, "t1", token))
+    assert (
+        await db.run_read(lambda connection: principals.tenant_for_webhook_token(connection, token)) == "t1"
+    )
+    assert await db.run_read(lambda c: principals.tenant_for_webhook_token(c, "wh_other")) is None
+    event_id = await db.run_write(lambda c: principals.record_webhook_event(c, "t1", "ping", {"n": 1}))
+    events = m.WebhookEvent.__table__
+    event = await db.run_read(lambda c: c.execute(events.select().where(events.c.id == event_id)).one())
     assert event.payload == {"event": "ping", "data": {"n": 1}}
 
 
 async def test_graded_answers_are_counted_on_their_task(db):
     await upsert(db, mc())
     graded = [{"answer": {"selectedIndex": 0}, "correctness": "CORRECT"}]
-    async with db.write() as session:
-        assert await interactions.add_graded_answers(session, "t1", "mc-1", graded) == 1
-        assert await interactions.add_graded_answers(session, "t1", "mc-1", graded * 2) == 3
+    assert await db.run_write(lambda c: interactions.add_graded_answers(c, "t1", "mc-1", graded)) == 1
+    assert await db.run_write(lambda c: interactions.add_graded_answers(c, "t1", "mc-1", graded * 2)) == 3
     await upsert(db, mc(title="Changed"))  # an update of the task keeps its graded answers
-    async with db.read() as session:
-        assert (await tasks.get_task(session, "t1", "mc-1")).graded_count == 3
+    assert (await db.run_read(lambda c: tasks.read_task(c, "t1", "mc-1"))).graded_count == 3
     assert len(await graded_answers(db)) == 3
 
 

@@ -14,7 +14,7 @@ from core.api import ComputeFeedbackRequest, ComputeTaskFeedbackRequest, TaskAct
 from core.service.local import LocalService
 from core.store import interactions, tasks
 from core.store.db import Database, json_text
-from core.store.writer import Read, SqliteWriter, forget, insert_at_commit, prefetched
+from core.store.writer import Prefetching, SqliteWriter, insert_at_commit, invalidate
 
 
 @pytest.fixture
@@ -224,7 +224,7 @@ async def test_a_refused_deferred_row_fails_only_the_job_that_deferred_it(writer
 
 
 class NoteReads:
-    """A Read of notes by id, counting the statements it makes for whole batches."""
+    """Prefetching jobs reading notes by id, counting the statements they make for whole batches."""
 
     def __init__(self) -> None:
         self.batches: list[list[int]] = []
@@ -235,32 +235,28 @@ class NoteReads:
         rows = connection.exec_driver_sql(f"SELECT id, text FROM notes WHERE id IN ({marks})", tuple(ids))
         return {**dict.fromkeys(ids), **dict(rows.all())}
 
-    def job(self, note_id: int, *, rewrite: str | None = None):
-        """The note's text as the job finds it; with `rewrite`, the text is changed first."""
+    def job(self, note_id: int, *, rewrite: str | None = None) -> Prefetching:
+        """The note's text as the job finds it; with `rewrite`, the text it changes it to."""
 
-        def job(connection: Connection) -> str | None:
-            if rewrite is not None:
-                connection.exec_driver_sql("UPDATE notes SET text = ? WHERE id = ?", (rewrite, note_id))
-                forget(connection, self.many, note_id)
-            known = prefetched(connection, self.many)
-            if note_id in known:
-                return known[note_id]
-            return connection.exec_driver_sql("SELECT text FROM notes WHERE id = ?", (note_id,)).scalar()
+        def then(connection: Connection, found: str | None) -> str | None:
+            if rewrite is None:
+                return found
+            connection.exec_driver_sql("UPDATE notes SET text = ? WHERE id = ?", (rewrite, note_id))
+            invalidate(connection, self.many, note_id)
+            return rewrite
 
-        return job
+        return Prefetching(self.many, note_id, then)
 
 
 async def test_a_batchs_reads_are_made_by_one_statement_for_all_its_jobs(writer):
     writer, _ = writer
     await asyncio.gather(writer.run(add_note("one")), writer.run(add_note("two")))
     notes = NoteReads()
-    texts = await asyncio.gather(
-        *(writer.run(notes.job(i % 3 + 1), Read(notes.many, i % 3 + 1)) for i in range(12))
-    )
+    texts = await asyncio.gather(*(writer.run(notes.job(i % 3 + 1)) for i in range(12)))
     assert texts == ["one", "two", None] * 4
     assert notes.batches == [[1, 2, 3]]
-    assert await writer.run(notes.job(2), Read(notes.many, 2)) == "two"  # alone: its own statement
-    assert notes.batches == [[1, 2, 3]]
+    assert await writer.run(notes.job(2)) == "two"  # alone: its own statement
+    assert notes.batches == [[1, 2, 3], [2]]
 
 
 async def test_a_value_a_job_changed_is_read_anew_by_the_jobs_after_it(writer):
@@ -268,12 +264,12 @@ async def test_a_value_a_job_changed_is_read_anew_by_the_jobs_after_it(writer):
     await writer.run(add_note("old"))
     notes = NoteReads()
     texts = await asyncio.gather(
-        writer.run(notes.job(1), Read(notes.many, 1)),
-        writer.run(notes.job(1, rewrite="new"), Read(notes.many, 1)),
-        writer.run(notes.job(1), Read(notes.many, 1)),
+        writer.run(notes.job(1)),
+        writer.run(notes.job(1, rewrite="new")),
+        writer.run(notes.job(1)),
     )
     assert texts == ["old", "new", "new"]
-    assert len(notes.batches) == 1
+    assert notes.batches == [[1], [1]]  # the batch's read, then the last job's own
 
 
 async def test_a_database_file_has_a_writer_and_an_in_memory_one_none(tmp_path):
@@ -329,8 +325,10 @@ async def test_computations_are_recorded_by_the_writer_and_read_back(service: Lo
         "tryCount": 2,
         "sessionId": "s1",
     }
-    async with runtime.db.read() as session:
-        row = await interactions.get_interaction(session, by_id.metaData.interactionId)
+    found = await runtime.db.run_read(
+        lambda c: interactions.read_interaction(c, by_id.metaData.interactionId)
+    )
+    row = found.interaction
     assert (row.task_version, row.verdict, row.user_id) == (1, "CORRECT", "learner")
 
     # As stored: the timestamps in the text format SQL compares and orders, JSON as pydantic wrote it.
