@@ -29,7 +29,7 @@ from webui.i18n import set_default
 from webui.login import LoginRequired, login_secret, use_private_storage
 from webui.page_services import Connection, PageServices, ServiceOpener
 from webui.pages.learner import LearnersOnly
-from webui.theme import APP_TITLE, FAVICON
+from webui.theme import APP_TITLE, FAVICON, use_shared_css
 
 
 def create_web_app(settings: Settings) -> FastAPI:
@@ -39,6 +39,7 @@ def create_web_app(settings: Settings) -> FastAPI:
     api = create_app(settings)
     studio = PageServices(settings, _service_opener(api, settings))
     set_default(settings.ui_language)
+    use_shared_css()
     pages.register(studio)
     api.state.login_secret = login_secret(settings)
     if settings.learner_tasks:

@@ -36,7 +36,14 @@ VERDICT_COLORS: dict[str, str] = {
 # One brand colour cannot carry white text (header, buttons) and be text on a dark page too, so
 # dark mode keeps the brand colours as backgrounds and gives their text a light shade.
 BRAND = {"primary": "#4f46e5", "secondary": "#0369a1", "accent": "#9333ea", "positive": "#15803d"}
-DARK_TEXT = {"primary": "#a5b4fc", "secondary": "#7dd3fc", "accent": "#d8b4fe"}
+DARK_TEXT = {
+    "primary": "#a5b4fc",
+    "secondary": "#7dd3fc",
+    "accent": "#d8b4fe",
+    # verdict text, outlined badges and chips (a misconception, a missed concept) on a dark page
+    "positive": "#4ade80",
+    "negative": "#f87171",
+}
 QUASAR = {"negative": "#c10015", "warning": "#f2c037", "grey-8": "#616161", "grey-3": "#eeeeee"}
 """Quasar's own shades of the colours we leave as they are."""
 ICON_GREY = ("grey-7", "#757575")
@@ -47,7 +54,22 @@ VERDICT_TEXT = {  # class: (on a light page, on a dark page)
     "fs-good": ("#15803d", "#4ade80"),
     "fs-bad": ("#b91c1c", "#f87171"),
     "fs-changed": ("#b45309", "#fbbf24"),
+    "fs-unknown": ("#4b5563", "#9ca3af"),
 }
+VERDICT_TEXT_CLASSES = {
+    Correctness.CORRECT: "fs-good",
+    Correctness.PARTIAL: "fs-changed",
+    Correctness.WRONG: "fs-bad",
+    Correctness.UNKNOWN: "fs-unknown",
+}
+"""Text (or a glyph such as the library's verdict dots) in a verdict's colour, readable in both modes."""
+TOOLTIP = "#424242"
+"""Tooltips: Quasar's grey-7 gives its 10 px white text 4.6:1, none to spare while it fades in."""
+FOCUS_RING = {"light": ("#ffffff", "#4f46e5"), "dark": ("#121212", "#a5b4fc")}
+"""The keyboard focus ring: a gap in the page's colour, then a ring in the brand colour (light mode)
+or its light shade (dark mode), so it shows on the page, on a card, on a filled button and on the
+header alike. It is drawn as a box shadow: Quasar's buttons carry ``no-outline``, whose !important
+outline: 0 sits in a cascade layer no rule of ours can override."""
 VERDICT_ICONS: dict[str, str] = {
     Correctness.CORRECT: "check_circle",
     Correctness.PARTIAL: "contrast",
@@ -84,7 +106,27 @@ tr.fs-retest-changed > td:first-child { box-shadow: inset 4px 0 #f59e0b; }
 .fs-bubble .q-message-text-content p { margin: 0 0 .4em 0; }
 .fs-bubble .q-message-text-content p:last-child { margin-bottom: 0; }
 """
+    # the learner's own bubble is white on the brand colour in both modes, not on its light shade
+    + f".body--dark .q-message-text.text-primary {{ --q-primary: {BRAND['primary']}; }}\n"
+    + f".q-tooltip {{ background: {TOOLTIP}; }}\n"
+    + "".join(
+        f"{scope} :is(.q-btn, .q-chip, .q-checkbox, .q-radio, .q-toggle, a):focus-visible "
+        f"{{ box-shadow: 0 0 0 2px {gap}, 0 0 0 4px {ring}; }}\n"
+        f"{scope} :is(.q-tab, .q-item):focus-visible {{ box-shadow: inset 0 0 0 3px {ring}; }}\n"
+        for scope, (gap, ring) in (("body", FOCUS_RING["light"]), (".body--dark", FOCUS_RING["dark"]))
+    )
+    # on the header (the brand colour) the ring is white
+    + ".q-header .q-btn:focus-visible { box-shadow: 0 0 0 2px #ffffff; }\n"
 )
+
+
+ERROR_PAGE_CSS = '.body--dark [style*="color: rgb(107, 114, 128)"] { color: #9ca3af !important; }\n'
+"""NiceGUI's error page (a 404, say) writes its message in a grey that a dark page makes 3.9:1."""
+
+
+def use_shared_css() -> None:
+    """CSS of every page, NiceGUI's own error page included (which is built without ``frame``)."""
+    ui.add_css(ERROR_PAGE_CSS, shared=True)
 
 
 def verdict_color(verdict: str) -> str:
@@ -93,7 +135,9 @@ def verdict_color(verdict: str) -> str:
 
 
 def verdict_badge(verdict: str) -> ui.badge:
-    return ui.badge(verdict, color=verdict_color(verdict)).classes("text-xs")
+    color = verdict_color(verdict)
+    text = "black" if color == "warning" else "white"  # white on amber is hard to read
+    return ui.badge(verdict, color=color, text_color=text).classes("text-xs")
 
 
 def verdict_chip(verdict: str) -> ui.chip:

@@ -194,9 +194,11 @@ def test_delete_confirmation(snap_compare, app):
         # taken on a loaded machine before the focus lands would show no focused button.
         await wait_until(
             pilot,
-            lambda: isinstance(pilot.app.screen, ConfirmScreen)
-            and pilot.app.focused is not None
-            and pilot.app.focused.id == "cancel",
+            lambda: (
+                isinstance(pilot.app.screen, ConfirmScreen)
+                and pilot.app.focused is not None
+                and pilot.app.focused.id == "cancel"
+            ),
         )
 
     assert compare(snap_compare, app, steps)

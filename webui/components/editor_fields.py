@@ -33,9 +33,10 @@ def list_editor(
                         "text-sm font-medium opacity-80"
                     )
                     ui.space()
+                    remove_this = _("Remove this {item}").format(item=noun)
                     ui.button(icon="delete", on_click=lambda i=index: remove(i)).props(
                         "flat round dense"
-                    ).tooltip(_("Remove this {item}").format(item=noun))
+                    ).tooltip(remove_this).props["aria-label"] = remove_this
                 render(item, index)
         ui.button(_("Add {item}").format(item=noun), icon="add", on_click=add).props("flat dense no-caps")
 

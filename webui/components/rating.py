@@ -51,7 +51,7 @@ def rating_bar(studio: PageServices, interaction_id: str, rating: EndUserRating 
         )
         reason = ui.select({}, label=_("Reason"), clearable=True).classes("min-w-48").props("dense outlined")
         remark = ui.input(placeholder=_("Remark (optional)"), value=rating.message or "" if rating else "")
-        remark.classes("grow").props("dense outlined")
+        remark.classes("grow").props("dense outlined").props["aria-label"] = _("Remark (optional)")
         sends(ui.button(_("Send rating"), icon="send"), send).props("flat dense").mark("send-rating")
         offer_reasons()
         if rating is not None and rating.subtype is not None:

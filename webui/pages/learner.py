@@ -141,9 +141,9 @@ class LearnerPage:
             self.input = (
                 ui.input(placeholder=_("Ask the tutor…")).props("outlined rounded dense").classes("grow")
             ).on("keydown.enter", self._send)
-            self.input.mark("chat-input")
+            self.input.mark("chat-input").props["aria-label"] = _("Message to the tutor")
             self.send_button = ui.button(icon="send", on_click=self._send).props("round unelevated")
-            self.send_button.tooltip(_("Send"))
+            self.send_button.tooltip(_("Send")).props["aria-label"] = _("Send")
 
     async def _send(self) -> None:
         text = (self.input.value or "").strip()

@@ -24,7 +24,7 @@ from webui.components.task_files import ACCEPTED, task_file, task_from_upload, u
 from webui.components.task_types import action_word, type_icon, type_label
 from webui.i18n import N_, _, number, plural
 from webui.page_services import BUILD_SECONDS, PageServices, reporting
-from webui.theme import CHART_COLORS, ICON_GREY, dialog, empty_state, frame
+from webui.theme import ICON_GREY, VERDICT_TEXT_CLASSES, dialog, empty_state, frame
 
 
 def register(studio: PageServices) -> None:
@@ -55,22 +55,26 @@ class Library:
         with ui.row().classes("w-full items-center gap-2"):
             ui.input(placeholder=_("Filter by title or id"), on_change=lambda e: self._search(e.value)).props(
                 "dense outlined clearable"
-            ).classes("grow min-w-48").mark("library-filter")
+            ).props(f'aria-label="{_("Filter by title or id")}"').classes("grow min-w-48").mark(
+                "library-filter"
+            )
             ui.select(
                 {None: _("All types"), **{t.schema_name: type_label(t) for t in TYPE_LABELS}},
                 value=None,
                 on_change=lambda e: self._narrow(kind=e.value),
-            ).props("dense outlined").classes("min-w-44").mark("library-type")
+            ).props(f'dense outlined aria-label="{_("Type")}"').classes("min-w-44").mark("library-type")
             ui.select(
                 {None: _("All languages"), **{language.value: language.value for language in Language}},
                 value=None,
                 on_change=lambda e: self._narrow(language=e.value),
-            ).props("dense outlined").classes("min-w-36").mark("library-language")
+            ).props(f'dense outlined aria-label="{_("Language")}"').classes("min-w-36").mark(
+                "library-language"
+            )
             ui.select(
                 {key: _(label) for key, (label, _key) in SORTS.items()},
                 value=self.order,
                 on_change=lambda e: self._narrow(order=e.value),
-            ).props("dense outlined").classes("min-w-44").mark("library-order")
+            ).props(f'dense outlined aria-label="{_("Order")}"').classes("min-w-44").mark("library-order")
             with ui.button(_("New task"), icon="add").props("unelevated"), ui.menu():
                 for task_type in TYPE_LABELS:
                     target = f"/new/{task_type.value}"
@@ -399,7 +403,7 @@ def _about(summary: TaskSummary) -> str:
     """The title (a link to the task page), the id, the last verdicts and the number of answers."""
     link = f"/tasks/{quote(summary.tenantId)}/{quote(summary.taskId)}"
     dots = "".join(
-        f'<span title="{v}" style="color: {CHART_COLORS.get(v, CHART_COLORS["UNKNOWN"])}">●</span>'
+        f'<span title="{v}" class="{VERDICT_TEXT_CLASSES.get(v, "fs-unknown")}">●</span>'
         for v in summary.lastVerdicts
     )
     answers = summary.interactionCount
@@ -407,7 +411,7 @@ def _about(summary: TaskSummary) -> str:
     return (
         f'<a href="{html.escape(link)}" class="text-base font-medium text-primary no-underline">'
         f"{html.escape(summary.title or summary.taskId)}</a>"
-        '<div class="flex items-center gap-1 text-xs opacity-70">'
-        f'<span class="truncate mr-auto">{html.escape(summary.taskId)}</span>'
-        f'<span class="whitespace-nowrap">{dots} {html.escape(answer_count)}</span></div>'
+        '<div class="flex items-center gap-1 text-xs">'  # the dots at full strength, the words faded
+        f'<span class="truncate mr-auto opacity-70">{html.escape(summary.taskId)}</span>'
+        f'<span class="whitespace-nowrap">{dots} <span class="opacity-70">{html.escape(answer_count)}</span></span></div>'
     )

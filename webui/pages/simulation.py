@@ -163,13 +163,14 @@ class SimulationPage:
                     .classes("grow")
                     .on("keydown.enter", self._send)
                 )
-                self.input.mark("chat-input")
+                self.input.mark("chat-input").props["aria-label"] = _("Your reply")
                 self.send_button = (
                     ui.button(icon="send", on_click=self._send)
                     .props("round unelevated")
                     .tooltip(_("Send"))
                     .mark("send")
                 )
+                self.send_button.props["aria-label"] = _("Send")
             # one conversation, one feedback: a double click would judge it twice
             self.finish_button = sends(ui.button(_("Finish and get feedback"), icon="flag"), self._finish)
             self.finish_button.props("outline")

@@ -97,9 +97,9 @@ class TutorPage:
                 .classes("grow")
                 .on("keydown.enter", self._send)
             )
-            self.input.mark("chat-input")
+            self.input.mark("chat-input").props["aria-label"] = _("Message to the tutor")
             self.send_button = ui.button(icon="send", on_click=self._send).props("round unelevated")
-            self.send_button.tooltip(_("Send")).mark("send")
+            self.send_button.tooltip(_("Send")).mark("send").props["aria-label"] = _("Send")
         await self._restart()
 
     async def _choose_tutor(self) -> None:
