@@ -343,16 +343,21 @@ class ClassSetOperations:
         return state
 
     async def _judge(self, state: _State, waiting: Sequence[store.AnswerRow]) -> None:
+        """Judges the waiting answers; a text the set has judged already (a class repeats "I don't
+        know", and copies) is judged once."""
         await self.ctx.runtime.text_models()
+        known = {state.answers[p].text: unmoved for p, unmoved in state.judged.items()}
+        new = list(dict.fromkeys(a.text for a in waiting if a.text not in known))
         # Judged without the set's own grades: what is kept must not depend on them (a grade then
         # moves the verdicts without judging again); the task's graded answers do not count either.
         bare = replace(state.ctx, graded=(), cache_key=(state.digest, "unmoved"))
-        kept = await asyncio.to_thread(judge_answers, state.task, [a.text for a in waiting], bare)
+        known.update(zip(new, await asyncio.to_thread(judge_answers, state.task, new, bare), strict=True))
         judged = [
             store.Judged(
                 a.position, k.basis.value, k.verdict.value, k.score, k.probability, k.vector.tobytes()
             )
-            for a, k in zip(waiting, kept, strict=True)
+            for a in waiting
+            for k in (known[a.text],)
         ]
         await self.ctx.runtime.db.run_write(
             lambda c: store.write_judged(c, state.row.id, state.digest, judged)
