@@ -1,21 +1,27 @@
 """Feedback in the local service: compute (API.md 2.1, 2.4), the interactions it records, and
 their ratings (2.5; listing and reading interactions are extensions).
 
-Both compute routes judge and record in one write job of the store's writer: the stored task's
-revision is read, the answer judged, and the interaction inserted in one transaction, so a
-refused or failing request stores nothing. The writer reads the revisions of all the tasks of a
-batch's jobs in one statement (tasks.revision_read) and inserts their interactions in another.
-Parsed tasks and graded answers are cached per revision (the content hash and the graded count
-name it), valid across processes. A freeform task's engine model is built outside the job when it
-is missing (:class:`_Unprepared`): with many long graded answers that takes up to seconds, and the
-job runs on the event loop (on a SQLite file), where it would hold every other request.
+Both compute routes judge, then write. The answer is judged against a revision of the task (its
+type, content hash, version and count of graded answers) outside any transaction, a missing engine
+model built on a worker thread first; then one write job records the interaction only if the
+task's revision is still the one judged against, else the answer is judged again against the
+revision the write found (at most ATTEMPTS times). A refused or failing request stores nothing.
+
+The revision judged against is the one the last read or write of this process found
+(Runtime.revisions), or is read when none is known or it would refuse the request (a refusal is
+made only on what was read): an answer to an unchanged task costs one write job, which the store's
+writer batches with others (one statement reads the revisions of a batch's jobs, one inserts their
+interactions). Parsed tasks and graded answers are cached per revision, valid across processes. A
+supplied task is checked against the revision before it is judged (its type; the write permission
+if it differs), and again in the write; one that learns nothing from graded answers is recorded
+whatever revision the write finds.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
@@ -38,6 +44,7 @@ from core.api import (
     InvalidParameter,
     LearnerMetaData,
     NotFound,
+    ServiceUnavailable,
     SimulationAnswer,
     TaskAction,
     TaskBase,
@@ -53,24 +60,32 @@ from core.service.context import Context
 from core.service.simulation import SimulationOperations
 from core.store import interactions, tasks
 from core.store import models as m
+from core.store.tasks import TaskRevision
 
 log = logging.getLogger(__name__)
 
 JUDGES_TEXT = frozenset({TaskType.FREEFORM_TEXT, TaskType.SIMULATION})
 """Task types whose feedback reads free text with the sentence encoder and the lemma dictionaries."""
+LEARNS = TaskType.FREEFORM_TEXT
+"""The task type whose judgement depends on the stored task's graded answers."""
+ATTEMPTS = 4
+"""Judgements of one answer at most, each against the revision the previous write found."""
 
-Judging = Callable[[bool], Callable[[Connection], Feedback]]
-"""A compute route's write job, given whether it may build the engine's model of its task itself."""
+
+@dataclass(frozen=True, slots=True)
+class _Recorded:
+    """The write job recorded the interaction; `revision`: the task's, as it stands now."""
+
+    feedback: Feedback
+    revision: TaskRevision
 
 
-class _Unprepared(Exception):
-    """Raised by a compute job, before it writes anything, whose task's engine model is not built:
-    the model is then built in a worker thread, and the job runs again."""
+@dataclass(frozen=True, slots=True)
+class _Changed:
+    """The write job found the task at another revision than the answer was judged against (None:
+    the task is gone) and wrote nothing."""
 
-    def __init__(self, task: TaskBase, ctx: EngineContext) -> None:
-        super().__init__(task.id)
-        self.task = task
-        self.ctx = ctx
+    revision: TaskRevision | None
 
 
 class FeedbackOperations:
@@ -81,110 +96,166 @@ class FeedbackOperations:
     async def compute_feedback(self, request: ComputeFeedbackRequest) -> Feedback:
         """Implicitly create or update the task, then judge the answer against the supplied definition.
 
-        One write transaction reads the stored task's revision, judges, and records: an unchanged
-        task (the usual case, since clients send the task with every request) costs a read and an
-        insert; changing a task needs the write permission. Anything refused or failing rolls
-        back, storing nothing.
+        An unchanged task (the usual case, since clients send the task with every request) costs
+        the write of the interaction; changing a task needs the write permission and is written in
+        the same job. A freeform task is judged with the stored graded answers of its id, so its
+        judgement is recorded only if their count is still the one judged with.
         """
         tenant = self.ctx.tenant(request.tenantId, Permission.ACCESS)
-        check_task(request.taskDefinition)
-        digest = tasks.task_hash(request.taskDefinition)
-        if request.taskDefinition.task_type in JUDGES_TEXT:
+        task = request.taskDefinition
+        check_task(task)
+        digest = tasks.task_hash(task)
+        if task.task_type in JUDGES_TEXT:
             await self.ctx.runtime.text_models()
         transcript = await self.transcript(tenant, request.answer)
-        return await self._judged(
-            lambda build: tasks.at_revision(
-                tenant,
-                request.taskDefinition.id,
-                partial(self._judge_supplied, tenant, request, digest, transcript, build=build),
-            )
+        known = self.ctx.runtime.revisions.get((tenant, task.id))  # a guess, until a read or write says so
+        if known is None or self._refused(tenant, task, digest, known):  # refused only as read
+            known = await self._read_revision(tenant, task.id)
+        tasks.check_type_unchanged(known, task)
+        if known is None or known.content_hash != digest:
+            self.ctx.principal.require(tenant, Permission.WRITE)
+        graded_count: int | None = None  # judged by the definition alone
+        if task.task_type is LEARNS:
+            graded_count = known.graded_count if known is not None else 0
+        for _ in range(ATTEMPTS):
+            graded = await self._graded(tenant, task, graded_count or 0)
+            result = await self.judge(tenant, task, request.answer, digest, graded, transcript)
+            record = partial(self._record_supplied, tenant, request, digest, graded_count, result)
+            outcome = await self.ctx.runtime.db.run_write(tasks.at_revision(tenant, task.id, record))
+            self._found(tenant, task.id, outcome.revision)
+            if isinstance(outcome, _Recorded):
+                return outcome.feedback
+            graded_count = outcome.revision.graded_count if outcome.revision is not None else 0
+        raise _kept_changing(tenant, task.id)
+
+    def _refused(self, tenant: str, task: TaskBase, digest: str, stored: TaskRevision) -> bool:
+        """Whether the supplied task would be refused against this stored revision (another type,
+        or a change the caller may not write)."""
+        changes = stored.content_hash != digest
+        return stored.type is not task.task_type or (
+            changes and not self.ctx.principal.can(tenant, Permission.WRITE)
         )
 
-    async def _judged(self, job: Judging) -> Feedback:
-        """Run a compute route's write job; if its task's model is missing, build it in a worker
-        thread and run the job again (then allowed to build it itself, should the task have changed
-        in between)."""
-        try:
-            return await self.ctx.runtime.db.run_write(job(False))
-        except _Unprepared as unprepared:
-            await asyncio.to_thread(prepare, unprepared.task, unprepared.ctx)
-        return await self.ctx.runtime.db.run_write(job(True))
-
-    def _judge_supplied(
+    def _record_supplied(
         self,
         tenant: str,
         request: ComputeFeedbackRequest,
         digest: str,
-        transcript: Any,
+        graded_count: int | None,
+        result: FeedbackResult,
         connection: Connection,
-        stored: tasks.TaskRevision | None,
-        *,
-        build: bool = True,
-    ) -> Feedback:
+        stored: TaskRevision | None,
+    ) -> _Recorded | _Changed:
+        """The write job of compute_feedback: the task written if it changed, and the interaction,
+        unless the graded answers judged with (`graded_count`, None: none) are not the stored ones."""
         task = request.taskDefinition
         tasks.check_type_unchanged(stored, task)
-        unchanged = stored is not None and stored.content_hash == digest
-        if not unchanged:
-            self.ctx.principal.require(tenant, Permission.WRITE)
-        graded = self.graded_examples(
-            connection, tenant, task, stored.graded_count if stored is not None else 0
-        )
-        result = self.judge(tenant, task, request.answer, digest, graded, transcript, build=build)
-        if stored is not None and unchanged:
-            action, version = TaskAction.UNCHANGED, stored.version
+        if graded_count is not None and graded_count != (stored.graded_count if stored is not None else 0):
+            return _Changed(stored)
+        if stored is not None and stored.content_hash == digest:
+            action, revision = TaskAction.UNCHANGED, stored
         else:
-            action, row = tasks.write_task(connection, tenant, task, author=self.ctx.principal.name)
-            version = row.version
-        return self._record(connection, tenant, version, action, request, task, result)
+            self.ctx.principal.require(tenant, Permission.WRITE)
+            action, revision = tasks.write_task(connection, tenant, task, author=self.ctx.principal.name)
+        feedback = self._record(connection, tenant, revision.version, action, request, task, result)
+        return _Recorded(feedback, _revision_of(revision))
 
     async def compute_feedback_for_task(self, task_id: str, request: ComputeTaskFeedbackRequest) -> Feedback:
-        """Judge the answer against the stored task, in one write transaction like compute_feedback."""
+        """Judge the answer against the stored task, then record it if the task is still as judged."""
         tenant = self.ctx.tenant(request.tenantId, Permission.ACCESS)
         if request.taskType in JUDGES_TEXT:
             await self.ctx.runtime.text_models()
         transcript = await self.transcript(tenant, request.answer)
-        return await self._judged(
-            lambda build: tasks.at_revision(
-                tenant,
-                task_id,
-                partial(self._judge_stored, tenant, task_id, request, transcript, build=build),
-            )
-        )
+        known = self.ctx.runtime.revisions.get((tenant, task_id))  # a guess, until a read or write says so
+        revision = known if known is not None else await self._read_revision(tenant, task_id)
+        checked = known is None
+        for _ in range(ATTEMPTS):
+            if not checked and (revision is None or revision.type is not request.taskType):
+                revision, checked = await self._read_revision(tenant, task_id), True  # refused only as read
+            if revision is None:
+                raise NotFound(f"task {task_id!r} does not exist in tenant {tenant!r}")
+            if revision.type is not request.taskType:
+                raise InvalidParameter(
+                    f"taskType {request.taskType.value} does not match task {task_id!r}, "
+                    f"a {revision.type.value} task"
+                )
+            found = await self._stored(tenant, task_id, revision)
+            if found is None:  # the definition read is another revision's: judged against that one
+                revision, checked = await self._read_revision(tenant, task_id), True
+                continue
+            task, graded = found
+            result = await self.judge(tenant, task, request.answer, revision.content_hash, graded, transcript)
+            record = partial(self._record_stored, tenant, request, task, revision, result)
+            outcome = await self.ctx.runtime.db.run_write(tasks.at_revision(tenant, task_id, record))
+            self._found(tenant, task_id, outcome.revision)
+            if isinstance(outcome, _Recorded):
+                return outcome.feedback
+            revision, checked = outcome.revision, True
+        raise _kept_changing(tenant, task_id)
 
-    def _judge_stored(
+    def _record_stored(
         self,
         tenant: str,
-        task_id: str,
         request: ComputeTaskFeedbackRequest,
-        transcript: Any,
+        task: TaskBase,
+        judged: TaskRevision,
+        result: FeedbackResult,
         connection: Connection,
-        stored: tasks.TaskRevision | None,
-        *,
-        build: bool = True,
-    ) -> Feedback:
-        if stored is None:
-            raise NotFound(f"task {task_id!r} does not exist in tenant {tenant!r}")
-        if stored.type is not request.taskType:
-            raise InvalidParameter(
-                f"taskType {request.taskType.value} does not match task {task_id!r}, a {stored.type.value} task"
-            )
-        task = self._stored_task(connection, tenant, task_id, stored.content_hash)
-        graded = self.graded_examples(connection, tenant, task, stored.graded_count)
-        result = self.judge(
-            tenant, task, request.answer, stored.content_hash, graded, transcript, build=build
+        stored: TaskRevision | None,
+    ) -> _Recorded | _Changed:
+        """The write job of compute_feedback_for_task: the interaction, if the task is still at the
+        revision judged against."""
+        if stored != judged:
+            return _Changed(stored)
+        feedback = self._record(
+            connection, tenant, judged.version, TaskAction.UNCHANGED, request, task, result
         )
-        return self._record(connection, tenant, stored.version, TaskAction.UNCHANGED, request, task, result)
+        return _Recorded(feedback, judged)
 
-    def _stored_task(self, connection: Connection, tenant: str, task_id: str, digest: str) -> TaskBase:
-        """The stored definition as its model, parsed once per revision (the hash names the content)."""
-        key = (tenant, task_id, digest)
+    async def _read_revision(self, tenant: str, task_id: str) -> TaskRevision | None:
+        """The task's revision as stored now (remembered); None: no such task."""
+        revision = await self.ctx.runtime.db.run_read(
+            partial(tasks.read_revision, tenant_id=tenant, task_id=task_id)
+        )
+        self._found(tenant, task_id, revision)
+        return revision
+
+    def _found(self, tenant: str, task_id: str, revision: TaskRevision | None) -> None:
+        """Remember the task's revision as a read or write found it (the next answer's guess)."""
+        if revision is None:
+            self.ctx.runtime.revisions.pop((tenant, task_id))
+        else:
+            self.ctx.runtime.revisions.put((tenant, task_id), revision)
+
+    async def _stored(
+        self, tenant: str, task_id: str, revision: TaskRevision
+    ) -> tuple[TaskBase, tuple[GradedExample, ...]] | None:
+        """The stored task at this revision as its model, with its graded answers, each read once per
+        revision and cached; None when the stored definition is no longer this revision's."""
+        key = (tenant, task_id, revision.content_hash)
         task = self.ctx.runtime.task_cache.get(key)
         if task is None:
-            task = parse_task(tasks.read_definition(connection, tenant, task_id))
+            row = await self.ctx.runtime.db.run_read(
+                partial(tasks.read_task, tenant_id=tenant, task_id=task_id)
+            )
+            if row is None or row.content_hash != revision.content_hash:
+                return None
+            task = parse_task(row.definition)
             self.ctx.runtime.task_cache.put(key, task)
-        return task
+        return task, await self._graded(tenant, task, revision.graded_count)
 
-    def judge(
+    async def _graded(self, tenant: str, task: TaskBase, graded_count: int) -> tuple[GradedExample, ...]:
+        """graded_examples, read in a read job when not cached."""
+        if task.task_type is not LEARNS or graded_count == 0:
+            return ()
+        cached = self.ctx.runtime.graded_cache.get((tenant, task.id, graded_count))
+        if cached is not None:
+            return cached
+        return await self.ctx.runtime.db.run_read(
+            partial(self.graded_examples, tenant=tenant, task=task, graded_count=graded_count)
+        )
+
+    async def judge(
         self,
         tenant: str,
         task: TaskBase,
@@ -192,15 +263,14 @@ class FeedbackOperations:
         digest: str,
         graded: tuple[GradedExample, ...],
         transcript: Any,
-        *,
-        build: bool = True,
     ) -> FeedbackResult:
-        """Feedback on an answer as both compute routes and the retest give it; with `build` false,
-        _Unprepared when the task's engine model is not built yet."""
+        """Feedback on an answer as both compute routes and the retest give it, judged on the event
+        loop; the task's engine model, when missing, is built on a worker thread first (with many
+        long graded answers that takes seconds, which would hold every other request)."""
         ctx = self._engine_context(tenant, task, digest, graded, transcript)
-        if not build and not prepared(task, ctx):
-            raise _Unprepared(task, ctx)
         try:
+            if not prepared(task, ctx):
+                await asyncio.to_thread(prepare, task, ctx)
             return compute_result(task, answer, ctx)
         except EngineUnavailable as exc:
             raise InvalidParameter(str(exc)) from None
@@ -224,12 +294,16 @@ class FeedbackOperations:
         building its model ahead, ordering answers for review."""
 
         def revision(connection: Connection) -> tuple[TaskBase, EngineContext] | None:
-            stored = tasks.read_revision(connection, tenant, task_id)
-            if stored is None:
+            row = tasks.read_task(connection, tenant, task_id)
+            if row is None:
                 return None
-            task = self._stored_task(connection, tenant, task_id, stored.content_hash)
-            graded = self.graded_examples(connection, tenant, task, stored.graded_count)
-            return task, self._engine_context(tenant, task, stored.content_hash, graded, None)
+            key = (tenant, task_id, row.content_hash)
+            task = self.ctx.runtime.task_cache.get(key)
+            if task is None:
+                task = row.task
+                self.ctx.runtime.task_cache.put(key, task)
+            graded = self.graded_examples(connection, tenant, task, row.graded_count)
+            return task, self._engine_context(tenant, task, row.content_hash, graded, None)
 
         return await self.ctx.runtime.db.run_read(revision)
 
@@ -247,34 +321,17 @@ class FeedbackOperations:
         except Exception:  # what was asked for is stored; the next answer builds the model (or says why not)
             log.exception("building the engine model of task %r ahead of its answers failed", task_id)
 
-    async def judge_off_loop(
-        self,
-        tenant: str,
-        task: TaskBase,
-        answer: Answer,
-        digest: str,
-        graded: tuple[GradedExample, ...],
-        transcript: Any,
-    ) -> FeedbackResult:
-        """judge, for a caller on the event loop outside a write job (the retest): the task's
-        engine model, when missing, is built in a worker thread first."""
-        try:
-            return self.judge(tenant, task, answer, digest, graded, transcript, build=False)
-        except _Unprepared as unprepared:
-            await asyncio.to_thread(prepare, unprepared.task, unprepared.ctx)
-        return self.judge(tenant, task, answer, digest, graded, transcript)
-
     def graded_examples(
         self, connection: Connection, tenant: str, task: TaskBase, graded_count: int
     ) -> tuple[GradedExample, ...]:
-        """The task's graded answers, read once per revision and cached (valid across processes:
-        the count on the task row is the revision, since graded answers are only ever added)."""
-        if task.task_type is not TaskType.FREEFORM_TEXT or graded_count == 0:
+        """The task's first `graded_count` graded answers (those of that revision: graded answers
+        are only ever added), read once per revision and cached (valid across processes)."""
+        if task.task_type is not LEARNS or graded_count == 0:
             return ()
         key = (tenant, task.id, graded_count)
         cached = self.ctx.runtime.graded_cache.get(key)
         if cached is None:
-            rows = interactions.list_graded(connection, tenant, task.id)
+            rows = interactions.list_graded(connection, tenant, task.id, limit=graded_count)
             cached = tuple(
                 GradedExample(r.answer, Correctness(r.correctness), r.points, r.feedback) for r in rows
             )
@@ -282,7 +339,7 @@ class FeedbackOperations:
         return cached
 
     async def transcript(self, tenant: str, answer: Answer) -> Any:
-        """A simulation's conversation, read before the feedback's transaction (it is not changed there)."""
+        """A simulation's conversation, read before the answer is judged (it is not changed there)."""
         if not isinstance(answer, SimulationAnswer) or not answer.conversationId:
             return None
         return await self.simulations.transcript(tenant, answer.conversationId)
@@ -382,6 +439,18 @@ class FeedbackOperations:
             raise NotFound(f"interaction {interaction_id!r} does not exist")
         self.ctx.principal.require(found.interaction.tenant_id, Permission.ACCESS)
         return _interaction_record(found)
+
+
+def _revision_of(row: TaskRevision) -> TaskRevision:
+    """Only the revision of a task's row (a TaskRow is one, with more)."""
+    return TaskRevision(row.type, row.content_hash, row.version, row.graded_count)
+
+
+def _kept_changing(tenant: str, task_id: str) -> ServiceUnavailable:
+    return ServiceUnavailable(
+        f"task {task_id!r} of tenant {tenant!r} changed {ATTEMPTS} times while the answer was judged; "
+        "send the answer again"
+    )
 
 
 def _interaction_record(found: interactions.InteractionRows) -> InteractionRecord:

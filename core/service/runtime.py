@@ -28,6 +28,7 @@ from core.engine.text.preload import preload_in_background
 from core.store import conversations, principals, tasks
 from core.store.db import Database
 from core.store.task_history import DEMO_AUTHOR
+from core.store.tasks import TaskRevision
 
 if TYPE_CHECKING:
     from core.service.local import LocalService
@@ -63,6 +64,10 @@ class LruCache(Generic[K, V]):
             self._items.move_to_end(key)
             while len(self._items) > self._size:
                 self._items.popitem(last=False)
+
+    def pop(self, key: K) -> None:
+        with self._lock:
+            self._items.pop(key, None)
 
 
 class TimedCache(Generic[V]):
@@ -121,6 +126,10 @@ class Runtime:
         self.task_cache: LruCache[tuple[str, str, str], TaskBase] = LruCache(1024)
         """Stored task definitions as models by (tenant, task id, content hash): compute by id
         parses a task once per revision, not once per answer."""
+        self.revisions: LruCache[tuple[str, str], TaskRevision] = LruCache(4096)
+        """Each task's revision by (tenant, task id) as the last read or write of this process found
+        it: what the next answer is judged against, checked by the write that records it
+        (core.service.feedback)."""
         self.callers: TimedCache[LocalService] = TimedCache(PRINCIPAL_TTL_SECONDS)
         """The API's callers by token hash: each a LocalService of the token's principal, built once
         per TTL rather than per request (core.server.deps); a revoked token or a changed grant is

@@ -140,7 +140,7 @@ class WorkspaceOperations:
         async def compute(answer: dict[str, Any]) -> FeedbackResult:
             parsed = parse_answer(task.task_type, answer)
             transcript = await self.feedback.transcript(tenant, parsed)
-            return await self.feedback.judge_off_loop(tenant, task, parsed, digest, graded, transcript)
+            return await self.feedback.judge(tenant, task, parsed, digest, graded, transcript)
 
         return compute
 

@@ -57,8 +57,9 @@ def _hash_of_task_json(document: str) -> str:
 
 @dataclass(frozen=True)
 class TaskRevision:
-    """What judging an answer needs of a task's row; the definition itself is read only when the
-    caller does not have it (read_definition)."""
+    """What a judgement of an answer depends on of a task's row (its type, content, version and
+    count of graded answers); an answer is recorded only if the revision it was judged against is
+    still the stored one (core.service.feedback)."""
 
     type: TaskType
     content_hash: str
@@ -121,7 +122,6 @@ _READ_REVISION = select(_tasks.c.type, _tasks.c.content_hash, _tasks.c.version, 
 )
 """Built once: the read every feedback computation starts with (building a statement costs as much
 as running it)."""
-_READ_DEFINITION = select(_tasks.c.definition).where(_BY_KEY)
 _LOCK_ROW = select(_tasks).where(_BY_KEY).with_for_update()
 
 
@@ -196,13 +196,6 @@ def _read_revisions(
         for task_id, type_, digest, version, graded_count in rows:
             found[(tenant_id, task_id)] = TaskRevision(TaskType(type_), digest, version, graded_count)
     return found
-
-
-def read_definition(connection: Connection, tenant_id: str, task_id: str) -> dict[str, Any]:
-    definition: dict[str, Any] = connection.execute(
-        _READ_DEFINITION, {"tenant_id": tenant_id, "task_id": task_id}
-    ).scalar_one()
-    return definition
 
 
 def write_task(
