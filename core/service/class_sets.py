@@ -393,11 +393,10 @@ def _ordered(state: _State, order: ClassSetOrder) -> tuple[list[int], dict[int, 
         return [a.position for a in state.answers], {}
     judged = sorted(state.found)
     if order is ClassSetOrder.REVIEW:
-        ungraded = [p for p in judged if state.graded_by(state.answers[p]) is GradedBy.JUDGE]
+        grades = [i for i, p in enumerate(judged) if state.answers[p].grade]
         unmoved = [state.judged[p] for p in judged]
         found = [state.found[p] for p in judged]
-        index = {p: i for i, p in enumerate(judged)}
-        picks = review_order(unmoved, found, [index[p] for p in ungraded], len(ungraded))
+        picks = review_order(unmoved, found, grades, len(judged))
         return [judged[i] for i in picks], {}
     numbers = groups([state.judged[p] for p in judged], [state.found[p].verdict for p in judged])
     group_of = dict(zip(judged, numbers, strict=True))

@@ -137,12 +137,19 @@ def groups(answers: Sequence[Unmoved], verdicts_of: Sequence[Correctness]) -> li
     return numbers
 
 
+VERDICT_CLASSES = {Correctness.CORRECT: 0, Correctness.PARTIAL: 1, Correctness.WRONG: 2}
+
+
 def review_order(
-    answers: Sequence[Unmoved], found: Sequence[Verdict], ungraded: Sequence[int], limit: int
+    answers: Sequence[Unmoved], found: Sequence[Verdict], graded: Sequence[int], limit: int
 ) -> list[int]:
-    """Positions among ``ungraded`` to grade first (:mod:`review`), at most ``limit``."""
-    if not ungraded or limit <= 0:
+    """Indices of answers to grade next (:mod:`review`), at most ``limit``. The ``graded`` ones
+    stand for their neighbours and count among the picks of the verdict the judge gave them
+    before any grade (so the picks keep taking turns among the judge's verdicts after every
+    grade); neither they nor answers with their words are picked."""
+    if not answers or limit <= 0:
         return []
-    vectors = np.stack([answers[i].vector for i in ungraded])
-    order = order_by_value([found[i].shares for i in ungraded], vectors @ vectors.T, limit)
-    return [ungraded[i] for i in order]
+    vectors = np.stack([a.vector for a in answers])
+    done = [(i, VERDICT_CLASSES.get(answers[i].verdict, 1)) for i in graded]
+    order = order_by_value([v.shares for v in found], vectors @ vectors.T, len(answers), done)
+    return [i for i in order if not found[i].same_as_graded][:limit]

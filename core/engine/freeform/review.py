@@ -49,18 +49,39 @@ def review_order(task: FreeformTextTask, texts: Sequence[str], ctx: EngineContex
 
 
 def order_by_value(
-    shares: Sequence[tuple[float, float, float]], similarity: np.ndarray, limit: int
+    shares: Sequence[tuple[float, float, float]],
+    similarity: np.ndarray,
+    limit: int,
+    graded: Sequence[tuple[int, int]] = (),
 ) -> list[int]:
-    """The greedy order over answers with these verdict shares and pairwise cosines."""
+    """The greedy order over answers with these verdict shares and pairwise cosines. ``graded``:
+    answers among them graded already, each with its grade (0 CORRECT, 1 PARTIAL, 2 WRONG): they
+    stand for their neighbours and count among their grade's picks, and are not picked again (a
+    class set orders its answers again after every grade)."""
     count = len(shares)
     near = np.exp(STANDS_FOR * (np.minimum(similarity, 1.0) - 1.0)).astype(np.float32)
     verdicts = np.array([0 if s[0] >= 0.5 else 2 if s[2] > 0.5 else 1 for s in shares])
     picks_of = dict.fromkeys(sorted(set(verdicts.tolist())), 0)
     uncovered = np.ones(count, dtype=np.float32)
     value = near @ uncovered
+    taken: list[int] = []
+
+    def stand_for(pick: int) -> None:
+        # Only the answers near the pick lose cover: update the values through those columns
+        # (a class set of thousands of answers costs milliseconds a pick, not a full product).
+        nonlocal value
+        taken.append(pick)
+        touched = np.flatnonzero(near[pick] > NEGLIGIBLE)
+        lost = uncovered[touched] * near[pick, touched]
+        uncovered[touched] -= lost
+        value -= near[:, touched] @ lost
+
+    for done, grade in graded:
+        stand_for(done)
+        picks_of[grade] = picks_of.get(grade, 0) + 1
     order: list[int] = []
-    for _ in range(min(limit, count)):
-        value[order] = -np.inf
+    for _ in range(min(limit, count - len(taken))):
+        value[taken] = -np.inf
         verdict = min(
             (v for v in picks_of if np.isfinite(value[verdicts == v]).any()), key=lambda v: (picks_of[v], v)
         )
@@ -68,10 +89,5 @@ def order_by_value(
         pick = int(candidates[np.argmax(value[candidates])])
         order.append(pick)
         picks_of[verdict] += 1
-        # Only the answers near the pick lose cover: update the values through those columns
-        # (a class set of thousands of answers costs milliseconds a pick, not a full product).
-        touched = np.flatnonzero(near[pick] > NEGLIGIBLE)
-        lost = uncovered[touched] * near[pick, touched]
-        uncovered[touched] -= lost
-        value -= near[:, touched] @ lost
+        stand_for(pick)
     return order

@@ -91,9 +91,20 @@ def test_alike_answers_share_a_group_within_their_verdict_and_the_largest_comes_
     assert numbers[7] not in {numbers[i] for i in range(len(ANSWERS)) if i != 7}  # no words: alone
 
 
-def test_the_review_order_picks_among_the_ungraded_only() -> None:
+def test_the_review_order_picks_among_the_ungraded_only_and_turns_to_other_answers() -> None:
     kept = judge_answers(TASK, ANSWERS, context(()))
-    found = verdicts(TASK, context(()), kept)
-    ungraded = [i for i in range(len(ANSWERS)) if i not in (0, 2)]
-    order = review_order(kept, found, ungraded, 5)
-    assert len(order) == 5 and len(set(order)) == 5 and not {0, 2} & set(order)
+    graded = (GradedExample({"content": ANSWERS[0]}, Correctness.CORRECT),)
+    found = verdicts(TASK, context(graded), kept)
+    order = review_order(kept, found, [0], 5)
+    assert len(order) == 5 and len(set(order)) == 5 and 0 not in order
+    # "The nail is iron so the magnet pulls it" says what the graded answer says: graded as good
+    # as it is, it comes after answers that say something else
+    assert order[0] != 1
+
+
+def test_a_graded_answers_twins_are_not_picked() -> None:
+    kept = judge_answers(TASK, ANSWERS, context(()))
+    graded = (GradedExample({"content": ANSWERS[2]}, Correctness.WRONG),)
+    found = verdicts(TASK, context(graded), kept)
+    order = review_order(kept, found, [2], len(ANSWERS))
+    assert 2 not in order and 6 not in order and len(order) == len(ANSWERS) - 2
