@@ -16,11 +16,13 @@ from urllib.parse import quote
 
 from nicegui import ui
 
-from core.api import ServiceError, SimulationTask, TaskBase, try_parse_task_type
+from core.api import ServiceError, SimulationTask, TaskBase, TaskType, try_parse_task_type
 from core.api.validation import GAP
 from core.client.library import OpenedTask
 from core.client.templates import new_task
 from core.client.vocabulary import AUTHOR_ID
+from webui.components.class_sets import TAB as CLASS_SETS_TAB
+from webui.components.class_sets import ClassSetsPanel
 from webui.components.history import history_view
 from webui.components.retest_view import RetestPanel
 from webui.components.task_editor import task_editor
@@ -96,6 +98,8 @@ class Tab:
     """Built again each time it is shown, as what it shows changes on other tabs (a lazy tab)."""
     extension: bool = False
     """Needs Feedback Studio's authoring extensions, which a remote server of the API may lack."""
+    only: TaskType | None = None
+    """The one task type that has the tab (None: every type)."""
 
 
 class TaskPage:
@@ -107,7 +111,11 @@ class TaskPage:
         self.task: TaskBase = task.task
         self.version = task.version
         """The stored version (None on a remote without the extensions, which keeps none)."""
-        self.tabs = [tab for tab in TABS if extensions or not tab.extension]
+        self.tabs = [
+            tab
+            for tab in TABS
+            if (extensions or not tab.extension) and tab.only in (None, task.task.task_type)
+        ]
         self.opened = opened if any(tab.name == opened for tab in self.tabs) else self.tabs[0].name
         self.panels: dict[str, ui.tab_panel] = {}
         self.pending: set[str] = set()
@@ -188,6 +196,9 @@ class TaskPage:
     async def _test_answers(self) -> None:
         await TaskTestAnswersPanel(self.studio, self.tenant_id, self.task).build()
 
+    async def _class_sets(self) -> None:
+        await ClassSetsPanel(self.studio, self.tenant_id, self.task).build()
+
     async def _versions(self) -> None:
         await VersionsPanel(self.studio, self.tenant_id, self.task.id).build()
 
@@ -202,5 +213,8 @@ TABS = [
     Tab(N_("Retest"), "published_with_changes", TaskPage._retest, lazy=True, extension=True),
     Tab(TEST_ANSWERS_TAB, "verified", TaskPage._test_answers, lazy=True, reread=True, extension=True),
     Tab(VERSIONS_TAB, "history", TaskPage._versions, lazy=True, extension=True),
+    Tab(
+        CLASS_SETS_TAB, "groups", TaskPage._class_sets, lazy=True, extension=True, only=TaskType.FREEFORM_TEXT
+    ),
 ]
 """The tabs of the task page, in order; a workflow of its own adds one here."""
