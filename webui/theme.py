@@ -15,6 +15,7 @@ from typing import Any
 from nicegui import app, ui
 
 from core.api import Correctness
+from core.client.vocabulary import verdict_label_source
 from webui.i18n import N_, _
 
 APP_TITLE = "Feedback Studio"
@@ -134,10 +135,15 @@ def verdict_color(verdict: str) -> str:
     return VERDICT_COLORS.get(verdict, "grey")
 
 
+def verdict_word(verdict: str) -> str:
+    """A verdict's name in the browser's language ("RICHTIG")."""
+    return _(verdict_label_source(verdict))
+
+
 def verdict_badge(verdict: str) -> ui.badge:
     color = verdict_color(verdict)
     text = "black" if color == "warning" else "white"  # white on amber is hard to read
-    return ui.badge(verdict, color=color, text_color=text).classes("text-xs")
+    return ui.badge(verdict_word(verdict), color=color, text_color=text).classes("text-xs")
 
 
 def verdict_chip(verdict: str) -> ui.chip:
@@ -145,7 +151,7 @@ def verdict_chip(verdict: str) -> ui.chip:
     icon = VERDICT_ICONS.get(verdict, "help")
     color = verdict_color(verdict)
     text = "black" if color == "warning" else "white"  # white on amber is hard to read
-    return ui.chip(verdict, icon=icon, color=color, text_color=text).props("dense square")
+    return ui.chip(verdict_word(verdict), icon=icon, color=color, text_color=text).props("dense square")
 
 
 @contextmanager

@@ -121,7 +121,7 @@ async def test_create_answer_read_feedback_and_rate(pilot, studio, task_type):
         )
 
     await rate(pilot, view, RatingType.GOOD, RatingSubtype.HELPFUL_HINT)
-    assert text_of(view.query_one("#rate-status")) == "✔ Rated GOOD · Helpful hint"
+    assert text_of(view.query_one("#rate-status")) == "✔ Rated Good · Helpful hint"
     stored = await studio.get_interaction(view.feedback.metaData.interactionId)
     assert (stored.rating.type, stored.rating.subtype) == (RatingType.GOOD, RatingSubtype.HELPFUL_HINT)
 

@@ -17,14 +17,13 @@ from textual.widgets import Button, DataTable, Input, Select
 
 from core.api import Correctness, InteractionRecord
 from core.client.history import HistoryFilter, csv_bytes, day_of
-from core.workspace.table import answer_summary
 from tui.i18n import _, date_time, number, plural
-from tui.labels import verdict_text
+from tui.labels import answer_brief, verdict_text, verdict_word
 from tui.widgets.empty import EmptyState
 from tui.widgets.feedback.rating import rating_summary
 from tui.widgets.list_table import ListTable, cut
 
-NO_ANSWERS = "No answers yet. Try one in the “Try” tab; every feedback is kept here."
+NO_ANSWERS = _("No answers yet. Try one in the “Try” tab; every feedback is kept here.")
 NO_MATCH = _("No answer matches the filters: clear one to see more.")
 
 
@@ -44,7 +43,10 @@ class HistoryPanel(Vertical):
         with Horizontal(id="history-filters"):
             yield Input(placeholder=_("Learner"), id="history-user", compact=True)
             yield Select(
-                [(v.value, v.value) for v in (Correctness.CORRECT, Correctness.PARTIAL, Correctness.WRONG)],
+                [
+                    (verdict_word(v), v.value)
+                    for v in (Correctness.CORRECT, Correctness.PARTIAL, Correctness.WRONG)
+                ],
                 prompt=_("Any verdict"),
                 id="history-verdict",
                 compact=True,
@@ -122,7 +124,7 @@ class HistoryPanel(Vertical):
                 verdict_text(record.verdict),
                 verdict_text(record.override.verdict) if record.override else "",
                 f"{number(points.achievedPoints)}/{number(points.achievablePoints)}",
-                cut(answer_summary(record.answer)),
+                cut(answer_brief(record.answer)),
                 rating_summary(record.rating) if record.rating else "",
                 key=record.interactionId,
             )

@@ -17,9 +17,8 @@ from textual.widgets import Button, DataTable, Static
 
 from core.api import AnswerRetest, AnswerSource, Correctness, FeedbackSnapshot, TaskBase, TaskRetest
 from core.client.i18n import N_
-from core.workspace.table import answer_summary
 from tui.i18n import _, plural
-from tui.labels import VERDICT_STYLES, verdict_text
+from tui.labels import VERDICT_STYLES, answer_brief, verdict_text
 from tui.widgets.empty import EmptyState
 from tui.widgets.list_table import ListTable, cut
 
@@ -145,7 +144,7 @@ def _given(answer: dict[str, Any], task: TaskBase | None) -> str:
         chosen = [i == answer["selectedIndex"] for i in range(len(options))]
     if options and isinstance(chosen, list) and len(chosen) == len(options) and any(chosen):
         return ", ".join(option for option, on in zip(options, chosen, strict=True) if on)
-    return answer_summary(answer)
+    return answer_brief(answer)
 
 
 def _verdicts(item: AnswerRetest) -> Text:
@@ -186,5 +185,5 @@ def _check(item: AnswerRetest) -> Text:
     if item.error:
         return Text(_("no feedback: {error}").format(error=item.error), style=FAILURE_STYLE)
     if item.changed:
-        return Text("changed", style=VERDICT_STYLES[Correctness.PARTIAL])
-    return Text("passed" if item.expected else "unchanged", style="dim")
+        return Text(_("changed"), style=VERDICT_STYLES[Correctness.PARTIAL])
+    return Text(_("passed") if item.expected else _("unchanged"), style="dim")

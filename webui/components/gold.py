@@ -10,10 +10,10 @@ from nicegui import ui
 
 from core.api import Correctness, Feedback
 from core.client.gold import LEARN_HINT, LEARN_LABEL, gold_outcome, learns_from_graded, mark_gold
+from core.client.vocabulary import VERDICTS
 from webui.i18n import _
 from webui.page_services import PageServices, reporting
-
-VERDICTS = (Correctness.CORRECT, Correctness.PARTIAL, Correctness.WRONG)
+from webui.theme import verdict_word
 
 
 def gold_bar(studio: PageServices, feedback: Feedback) -> None:
@@ -41,9 +41,9 @@ def gold_bar(studio: PageServices, feedback: Feedback) -> None:
 
     with ui.row().classes("w-full items-center gap-2"):
         ui.label(_("This should be")).classes("text-sm opacity-70")
-        verdict = ui.toggle([v.value for v in VERDICTS], value=feedback.result.points.verdict.value).props(
-            "dense no-caps"
-        )
+        verdict = ui.toggle(
+            {v.value: verdict_word(v) for v in VERDICTS}, value=feedback.result.points.verdict.value
+        ).props("dense no-caps")
         learn: ui.checkbox | None = None
         if learns_from_graded(feedback.taskType):  # no other judge uses graded answers
             learn = ui.checkbox(_(LEARN_LABEL)).props("dense").mark("gold-learn")

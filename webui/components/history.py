@@ -16,14 +16,14 @@ from nicegui import ui
 from core.api import AspectType, Correctness, InteractionRecord, TaskBase
 from core.client.history import HistoryFilter, csv_bytes, day_of
 from core.client.overrides import effective_verdict
+from core.client.vocabulary import VERDICTS
 from webui.components.answer_text import answer_excerpt
 from webui.components.feedback_view import feedback_view
 from webui.components.verdict_override import override_section
 from webui.i18n import _, date_time, day, number
 from webui.page_services import PageServices
-from webui.theme import CHART_COLORS, dialog, empty_state, section_title, verdict_badge
+from webui.theme import CHART_COLORS, dialog, empty_state, section_title, verdict_badge, verdict_word
 
-VERDICTS = [Correctness.CORRECT, Correctness.PARTIAL, Correctness.WRONG]
 SPLIT_LINE = {"lineStyle": {"color": "rgba(128, 128, 128, 0.25)"}}
 """Grid lines that read on a light and on a dark page alike."""
 
@@ -41,7 +41,7 @@ def verdicts_over_time(records: Sequence[InteractionRecord]) -> dict[str, Any]:
         "yAxis": {"type": "value", "minInterval": 1, "splitLine": SPLIT_LINE},
         "series": [
             {
-                "name": v.value,
+                "name": verdict_word(v),
                 "type": "bar",
                 "stack": "verdicts",
                 "barMaxWidth": 40,
@@ -130,7 +130,7 @@ def history_view(studio: PageServices, task: TaskBase, records: Sequence[Interac
             ).bind_value(chosen, field).on_value_change(
                 lambda: answers.refresh()
             )  # made with its value: see editor_fields.text
-        ui.select([v.value for v in VERDICTS], multiple=True, label=_("Verdicts")).props(
+        ui.select({v.value: verdict_word(v) for v in VERDICTS}, multiple=True, label=_("Verdicts")).props(
             "outlined dense use-chips"
         ).classes("min-w-48").bind_value(chosen, "verdicts").on_value_change(lambda: answers.refresh())
         ui.space()

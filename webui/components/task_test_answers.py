@@ -12,15 +12,15 @@ from nicegui import ui
 from core.api import Correctness, TaskBase, TestAnswer
 from core.client.history import answer_text
 from core.client.task_test_answers import answer_from_text, edit_test_answer
+from core.client.vocabulary import VERDICTS
 from webui.components.answer_text import answer_excerpt
 from webui.i18n import N_, _
 from webui.page_services import PageServices, reporting
-from webui.theme import dialog, empty_state, verdict_chip
+from webui.theme import dialog, empty_state, verdict_chip, verdict_word
 
 TAB = N_("Test answers")
 ANY = "ANY"
 """The select's value for "any verdict" (None is the select's own 'nothing chosen')."""
-VERDICTS = (Correctness.CORRECT, Correctness.PARTIAL, Correctness.WRONG)
 
 
 class TaskTestAnswersPanel:
@@ -103,7 +103,7 @@ class TaskTestAnswersPanel:
             label.mark("test-answer-label")
             text = ui.textarea(_("Answer"), value=answer_text(test.answer)).props("outlined autogrow")
             text.classes("w-full").mark("test-answer-text")
-            choices = {ANY: _("Any verdict")} | {v.value: v.value for v in VERDICTS}
+            choices = {ANY: _("Any verdict")} | {v.value: verdict_word(v) for v in VERDICTS}
             verdict = (
                 ui.select(
                     choices,

@@ -12,11 +12,10 @@ from nicegui import ui
 from core.api import Correctness, InteractionRecord
 from core.client.gold import gold_outcome
 from core.client.overrides import override_verdict
+from core.client.vocabulary import VERDICTS
 from webui.i18n import _, date_time
 from webui.page_services import PageServices, reporting
-from webui.theme import verdict_chip
-
-VERDICTS = (Correctness.CORRECT, Correctness.PARTIAL, Correctness.WRONG)
+from webui.theme import verdict_chip, verdict_word
 
 
 def override_summary(record: InteractionRecord) -> None:
@@ -82,7 +81,7 @@ def override_section(
         with ui.row().classes("w-full items-center gap-2"):
             verdict = (
                 ui.toggle(
-                    [v.value for v in VERDICTS],
+                    {v.value: verdict_word(v) for v in VERDICTS},
                     value=(start if start in VERDICTS else Correctness.CORRECT).value,
                 )
                 .props("dense no-caps")

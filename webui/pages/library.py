@@ -22,7 +22,7 @@ from core.workspace.documents import Format
 from webui.components.busy import sends
 from webui.components.task_files import ACCEPTED, task_file, task_from_upload, upload_limit
 from webui.components.task_types import action_word, type_icon, type_label
-from webui.i18n import N_, _, number, plural
+from webui.i18n import N_, _, language, number, plural
 from webui.page_services import BUILD_SECONDS, PageServices, reporting
 from webui.theme import ICON_GREY, VERDICT_TEXT_CLASSES, dialog, empty_state, frame
 
@@ -207,7 +207,7 @@ class Library:
     def _duplicate_dialog(self, summary: TaskSummary) -> None:
         async def duplicate() -> None:
             new_id = new_id_input.value.strip()
-            if problem := id_problem(new_id):
+            if problem := id_problem(new_id, language()):
                 new_id_input.props(f'error error-message="{html.escape(problem)}"')
                 return
             new_id_input.props(remove="error error-message")

@@ -3,7 +3,9 @@ with the same placeholders, and the compiled catalogues are those of the current
 
 from __future__ import annotations
 
+import ast
 import io
+import re
 import string
 from pathlib import Path
 
@@ -42,6 +44,10 @@ def marked_strings() -> set[str | tuple[str, str]]:
 MARKED = marked_strings()
 
 
+CALL = re.compile(r"""\b_\(\s*("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')\s*\)""")
+"""A call of ``_`` on one string literal, as the source spells it."""
+
+
 def placeholders(text: str) -> set[str]:
     return {name for _, name, _, _ in string.Formatter().parse(text) if name}
 
@@ -52,6 +58,18 @@ def catalogue_path(language: str, suffix: str) -> Path:
 
 def test_the_apps_mark_their_strings() -> None:
     assert {"Library", "New task", "Save task", ("{count} answer", "{count} answers")} <= MARKED
+
+
+def test_every_string_the_apps_translate_is_extracted() -> None:
+    """A ``_("…")`` the extractor does not see (inside an f-string, say) is never in a catalogue:
+    the screen shows it in English whatever the language."""
+    unseen = []
+    for folder in ("tui", "webui", "core/client"):
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            for literal in CALL.findall(path.read_text(encoding="utf-8")):
+                if ast.literal_eval(literal) not in MARKED:
+                    unseen.append(f"{path.relative_to(ROOT)}: {literal}")
+    assert unseen == [], "take the _() call out of the f-string: `make translations` skips it"
 
 
 @pytest.mark.parametrize("language", TRANSLATED)

@@ -16,6 +16,7 @@ from textual.widget import Widget
 from textual.widgets import Button, Checkbox, Input, Label, Select, Static, TextArea
 
 from tui.i18n import _
+from tui.labels import choice_word
 
 Loc = tuple[Any, ...]
 Kind = Literal["line", "optional", "number", "integer", "list", "text", "select", "check"]
@@ -55,7 +56,10 @@ def _widget(spec: Spec, value: Any) -> Widget:
         return TextArea(str(value or ""), soft_wrap=True, show_line_numbers=False, compact=True)
     if spec.kind == "select":
         return Select(
-            [(c, c) for c in spec.choices], value=value or spec.choices[0], allow_blank=False, compact=True
+            [(choice_word(c), c) for c in spec.choices],
+            value=value or spec.choices[0],
+            allow_blank=False,
+            compact=True,
         )
     if spec.kind == "check":
         return Checkbox(spec.label, bool(value), compact=True)

@@ -32,12 +32,12 @@ BLANKS = (
     Spec(("acceptedAnswers",), _("Accepted answers (a | b)"), "list"),
     Spec(("matching",), _("Matching"), "select", choices=tuple(m.value for m in Matching)),
     Spec(("tolerance",), _("Tolerance"), "number"),
-    Spec(("feedback",), _("Feedback"), "optional", placeholder="hint when wrong"),
+    Spec(("feedback",), _("Feedback"), "optional", placeholder=_("hint when wrong")),
 )
 CHOICES = (
     Spec(("options",), _("Options (a | b)"), "list"),
     Spec(("correct",), _("Correct option"), placeholder=_("one of the options")),
-    Spec(("feedback",), _("Feedback"), "optional", placeholder="hint when wrong"),
+    Spec(("feedback",), _("Feedback"), "optional", placeholder=_("hint when wrong")),
 )
 SIMULATION = (
     Spec(("scenarioDescription",), _("Scenario"), "text"),

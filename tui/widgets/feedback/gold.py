@@ -13,10 +13,10 @@ from textual.widgets import Button, Checkbox, Label, Select
 
 from core.api import Correctness, Feedback
 from core.client.gold import LEARN_HINT, LEARN_LABEL, gold_outcome, learns_from_graded, mark_gold
+from core.client.vocabulary import VERDICTS
 from tui.i18n import _
+from tui.labels import verdict_word
 from tui.service_calls import service_call, studio
-
-VERDICTS = (Correctness.CORRECT, Correctness.PARTIAL, Correctness.WRONG)
 
 
 class GoldBar(Vertical):
@@ -30,7 +30,7 @@ class GoldBar(Vertical):
         yield Label(_("As the author, this answer should be:"), classes="rating-question")
         with Horizontal(classes="rating-row"):
             yield Select(
-                [(v.value, v) for v in VERDICTS],
+                [(verdict_word(v), v) for v in VERDICTS],
                 value=self.feedback.result.verdict,
                 allow_blank=False,
                 id="gold-verdict",

@@ -14,11 +14,10 @@ from textual.widgets import Button, Checkbox, Input, Label, Select
 from core.api import Correctness, InteractionRecord
 from core.client.gold import gold_outcome
 from core.client.overrides import override_verdict
+from core.client.vocabulary import VERDICTS
 from tui.i18n import _, date_time
-from tui.labels import verdict_text
+from tui.labels import verdict_text, verdict_word
 from tui.service_calls import service_call, studio
-
-VERDICTS = (Correctness.CORRECT, Correctness.PARTIAL, Correctness.WRONG)
 
 
 def override_text(record: InteractionRecord) -> Text:
@@ -51,7 +50,7 @@ class OverrideBar(Vertical):
         with Horizontal(classes="rating-row"):
             current = self.record.override.verdict if self.record.override else self.record.verdict
             yield Select(
-                [(v.value, v) for v in VERDICTS],
+                [(verdict_word(v), v) for v in VERDICTS],
                 value=current if current in VERDICTS else Correctness.CORRECT,
                 allow_blank=False,
                 id="override-verdict",

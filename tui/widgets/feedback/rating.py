@@ -16,7 +16,8 @@ from tui.service_calls import service_call, studio
 
 def rating_summary(rating: EndUserRating) -> str:
     subtype = f" · {subtype_label(rating.subtype)}" if rating.subtype else ""
-    return _("Rated {rating}{reason}").format(rating=rating.type.value, reason=subtype)
+    kind = _("Good") if rating.type is RatingType.GOOD else _("Bad")
+    return _("Rated {rating}{reason}").format(rating=kind, reason=subtype)
 
 
 class RatingBar(Vertical):

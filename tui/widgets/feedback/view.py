@@ -19,18 +19,18 @@ from tui.widgets.feedback.gold import GoldBar
 from tui.widgets.feedback.rating import RatingBar
 
 LEGEND = Text.assemble(
-    ("correct", EVIDENCE_STYLES["CORRECT"]),
+    (_("correct"), EVIDENCE_STYLES["CORRECT"]),
     " ",
-    ("partly", EVIDENCE_STYLES["PARTIAL"]),
+    (_("partly"), EVIDENCE_STYLES["PARTIAL"]),
     " ",
-    ("wrong", EVIDENCE_STYLES["WRONG"]),
+    (_("wrong"), EVIDENCE_STYLES["WRONG"]),
     " ",
-    ("no remark", EVIDENCE_STYLES["UNKNOWN"]),
-    "  evidence · ",
-    ("concept", ASPECT_STYLES[AspectType.CONCEPT]),
+    (_("no remark"), EVIDENCE_STYLES["UNKNOWN"]),
+    "  " + _("evidence") + " · ",
+    (_("concept"), ASPECT_STYLES[AspectType.CONCEPT]),
     " ",
-    ("misconception", ASPECT_STYLES[AspectType.MISCONCEPTION]),
-    " detected",
+    (_("misconception"), ASPECT_STYLES[AspectType.MISCONCEPTION]),
+    " " + _("detected"),
     style="dim",
 )
 
@@ -50,7 +50,10 @@ def aspects_text(feedback: Feedback) -> Text:
     lines = []
     for found in feedback.result.allAspects:
         concept = found.aspect.type is AspectType.CONCEPT
-        mark = ("✔ concept" if concept else "⚠ misconception", ASPECT_STYLES[found.aspect.type])
+        mark = (
+            "✔ " + _("concept") if concept else "⚠ " + _("misconception"),
+            ASPECT_STYLES[found.aspect.type],
+        )
         lines.append(Text.assemble(mark, "        " if concept else "  ", found.aspect.name))
     return Text("\n").join(lines) if lines else Text(_("No concept or misconception detected."), style="dim")
 
