@@ -12,6 +12,7 @@ from typing import Any
 from nicegui import ui
 
 from core.api import AspectType
+from core.client.vocabulary import ASPECT_TYPE_LABELS
 from webui.i18n import _
 
 Item = dict[str, Any]
@@ -71,10 +72,11 @@ def number(owner: Item, key: str, label: str, **limits: float) -> ui.number:
 
 def chips(owner: Item, key: str, label: str) -> ui.input_chips:
     owner.setdefault(key, [])
+    hint = _("Enter after each")  # outside the f-string, where `make translations` finds it
     return (
         ui.input_chips(label, new_value_mode="add-unique")
         .props("outlined dense")
-        .props(f'hint="{_("Enter after each")}"')
+        .props(f'hint="{hint}"')
         .classes("w-full")
         .bind_value(owner, key)
     )
@@ -90,7 +92,7 @@ def aspects_editor(owner: Item) -> None:
     def render(aspect: Item, _index: int) -> None:
         with ui.row().classes("w-full gap-2 no-wrap max-sm:flex-wrap"):
             text(aspect, "name", _("Name"))
-            ui.select({t.value: t.value.capitalize() for t in AspectType}, label=_("Kind")).props(
+            ui.select({t.value: _(ASPECT_TYPE_LABELS[t]) for t in AspectType}, label=_("Kind")).props(
                 "outlined dense"
             ).classes("min-w-40").bind_value(aspect, "type")
             number(aspect, "points", _("Points"), min=0)

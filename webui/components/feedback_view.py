@@ -11,6 +11,7 @@ from nicegui import ui
 from core.api import AspectType, ChatTurn, Correctness, EndUserRating, Feedback, FeedbackItem, TaskBase
 from core.client.interactions import interaction_label
 from core.client.learner import learner_result
+from core.client.vocabulary import ASPECT_TYPE_LABELS
 from webui.components.answer_text import answer_html, sample_solution_text
 from webui.components.gold import gold_bar
 from webui.components.rating import rating_bar
@@ -69,7 +70,7 @@ def feedback_view(
                         aspect.name,
                         icon="report" if misconception else "lightbulb",
                         color="negative" if misconception else "positive",
-                    ).props("outline dense").tooltip(aspect.description or aspect.type.value)
+                    ).props("outline dense").tooltip(aspect.description or _(ASPECT_TYPE_LABELS[aspect.type]))
 
         solution = None if for_learner else sample_solution_text(task, result)
         if solution:

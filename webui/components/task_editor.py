@@ -22,9 +22,10 @@ from core.api import (
 )
 from core.client.authoring import failing_sample_solutions, warning
 from core.client.validation import problem_lines, validate
+from core.client.vocabulary import MATCHING_LABELS, language_name
 from webui.components.editor_fields import Item, aspects_editor, chips, cleaned, list_editor, number, text
 from webui.components.task_types import action_word
-from webui.i18n import _
+from webui.i18n import N_, _, language
 from webui.page_services import PageServices, reporting
 from webui.theme import dialog, notify_on_next_page, section_title
 
@@ -45,11 +46,11 @@ def task_editor(
             text(draft, "id", _("Id")).props("" if is_new else "readonly").tooltip(
                 _("The id names the task for good; duplicate the task to give it another")
             )
-            ui.select([lang.value for lang in Language], label=_("Language")).props("outlined dense").classes(
-                "min-w-32"
-            ).bind_value(draft, "language")
+            ui.select(
+                {lang.value: language_name(lang, language()) for lang in Language}, label=_("Language")
+            ).props("outlined dense").classes("min-w-32").bind_value(draft, "language")
         text(draft, "title", _("Title"))
-        statement_hint = GAP_HINT.get(task_type)
+        statement_hint = _(GAP_HINT[task_type]) if task_type in GAP_HINT else None
         text(draft, "problemStatement", _("Problem statement"), area=True, hint=statement_hint)
         text(draft, "context", _("Context for the feedback (subject, level)"), area=True)
         FORMS[task_type](draft)
@@ -124,7 +125,7 @@ def _ask_to_overwrite(conflict: str, overwrite: Callable[[], Awaitable[None]]) -
 
 def _checked(document: Item, problems: ui.column) -> TaskBase | None:
     """The task the draft describes, or None with every problem listed in ``problems``."""
-    task, found = validate(document)
+    task, found = validate(document, language())
     if task is not None:
         return task
     with problems:
@@ -136,8 +137,10 @@ def _checked(document: Item, problems: ui.column) -> TaskBase | None:
 
 
 GAP_HINT = {
-    TaskType.IN_TEXT_FILL_IN_BLANKS: "Mark the gaps {{1}}, {{2}} … in order; gap n is answered by blank n",
-    TaskType.IN_TEXT_CHOICES: "Mark the choice points {{1}}, {{2}} … in order; point n offers choice n",
+    TaskType.IN_TEXT_FILL_IN_BLANKS: N_(
+        "Mark the gaps {{1}}, {{2}} … in order; gap n is answered by blank n"
+    ),
+    TaskType.IN_TEXT_CHOICES: N_("Mark the choice points {{1}}, {{2}} … in order; point n offers choice n"),
 }
 
 
@@ -186,9 +189,9 @@ def _blanks(draft: Item) -> None:
     def render(blank: Item, _index: int) -> None:
         chips(blank, "acceptedAnswers", _("Accepted answers"))
         with ui.row().classes("w-full gap-2 items-center"):
-            ui.select([m.value for m in Matching], label=_("Matching")).props("outlined dense").classes(
-                "min-w-48"
-            ).bind_value(blank, "matching")
+            ui.select({m.value: _(MATCHING_LABELS[m]) for m in Matching}, label=_("Matching")).props(
+                "outlined dense"
+            ).classes("min-w-48").bind_value(blank, "matching")
             number(blank, "tolerance", _("Tolerance (numeric)"), min=0).bind_visibility_from(
                 blank, "matching", value=Matching.NUMERIC.value
             )
