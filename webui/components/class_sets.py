@@ -72,7 +72,9 @@ def set_facts(summary: ClassSet) -> str:
         [
             plural("{count} answer", "{count} answers", answers).format(count=number(answers, 0)),
             _("{count} judged").format(count=number(summary.judgedCount, 0)),
-            _("{count} graded by you").format(count=number(summary.gradedCount, 0)),
+            plural("{count} graded by you", "{count} graded by you", summary.gradedCount).format(
+                count=number(summary.gradedCount, 0)
+            ),
             _("imported {when}").format(when=date_time(summary.createdAt)),
         ]
     )
