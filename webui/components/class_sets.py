@@ -114,7 +114,11 @@ class ClassSetsPanel:
         self.body.clear()
         with self.body:
             if not sets:
-                empty_state("groups", _("No class sets yet"), _(NO_CLASS_SETS)).mark("no-class-sets")
+                empty_state(
+                    "groups",
+                    _(NO_CLASS_SETS),
+                    _("Every answer is judged; you grade a few, and the other verdicts follow your grades."),
+                ).mark("no-class-sets")
                 return
             with ui.list().props("bordered separator").classes("w-full rounded-borders"):
                 for summary in sets:
@@ -168,8 +172,7 @@ class ClassSetsPanel:
             ui.label(
                 _(
                     "A CSV file whose header row names the answer column, JSON Lines, or a text file with "
-                    "one answer per line; UTF-8; at most {count} answers. Every answer is judged; then "
-                    "you grade a few and the studio moves the other verdicts."
+                    "one answer per line; UTF-8; at most {count} answers."
                 ).format(count=number(CLASS_SET_MAX_ANSWERS, 0))
             ).classes("text-sm opacity-70")
             self.upload = ui.upload(
