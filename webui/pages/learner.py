@@ -30,6 +30,7 @@ from core.api import (
 )
 from webui.components.busy import locked
 from webui.components.chat import ChatView
+from webui.components.drafts import keep_drafts
 from webui.components.task_types import type_icon, type_label
 from webui.components.try_answer import TryAnswer
 from webui.i18n import _
@@ -113,6 +114,7 @@ class LearnerPage:
 
     async def build(self) -> None:
         task = self.task
+        keep_drafts()  # a phone that was away too long gets the page anew, with what it typed
         with ui.row().classes("items-center gap-2"):
             ui.icon(type_icon(task.type), color="primary", size="md")
             ui.label(task.display_title).classes("text-xl font-semibold")
