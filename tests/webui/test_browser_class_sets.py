@@ -70,6 +70,7 @@ def journey(page: Any, tmp_path: Path, label: str) -> None:
     page.locator(".q-uploader input[type=file]").set_input_files(str(class_file(tmp_path, f"{label}.csv")))
     page.get_by_text(f"{label}.csv: 10 answers · 1 repeat an earlier answer").wait_for()
     expect(page.get_by_label("Name of the set")).to_have_value(label)
+    page.screenshot(path=str(ARTIFACTS / f"class-set-{label}-import.png"), full_page=True)
     page.get_by_role("button", name="Import and judge").click()
     page.get_by_text("10 answers · 10 judged · 0 graded by you").wait_for()
     page.get_by_text("alike answers").first.wait_for()  # grouped: the twins together

@@ -15,7 +15,7 @@ from nicegui.elements.upload_files import SmallFileUpload
 from nicegui.testing import User
 
 from core.api import Correctness
-from core.api.class_sets import ClassSetCreate, ClassSetOrder
+from core.api.class_sets import ClassSetCreate, ClassSetJudgeRequest, ClassSetOrder
 from core.auth import local_principal
 from core.service.local import LocalService
 from tests.webui import harness
@@ -36,6 +36,9 @@ ANSWERS = [
     "The battery pushes electrons around the closed circuit.",
     "Light comes out of the battery.",
 ]
+JUDGING = 4 * SLOW
+"""should_see's retries for what waits for answers to be judged: the first judgement of a test
+process loads the text models, which a loaded machine takes long for."""
 
 
 def service() -> LocalService:
@@ -84,7 +87,7 @@ async def test_import_grade_five_from_the_review_order_and_export(user: User) ->
     [name] = user.find(marker="class-set-name").elements
     assert isinstance(name, ui.input) and name.value == "7b"
     user.find(marker="class-set-start").click()
-    await user.should_see("10 answers imported into “7b” and judged.", retries=SLOW)
+    await user.should_see("10 answers imported into “7b” and judged.", retries=JUDGING)
     await user.should_see("10 answers · 10 judged · 0 graded by you", retries=SLOW)
 
     with user:
@@ -138,9 +141,9 @@ async def test_a_reopened_set_judges_the_rest_and_a_grade_is_taken_back(user: Us
     created = await service().create_class_set("default", TASK, ClassSetCreate(name="9a", answers=answers))
     await user.open(f"/tasks/default/{TASK}/class-sets/{created.classSetId}")
     # not judged yet (imported elsewhere, or the task changed): the first page is judged as read
-    await user.should_see("55 answers · 50 judged", retries=SLOW)
+    await user.should_see("55 answers · 50 judged", retries=JUDGING)
     user.find("Judge 5 answers").click()
-    await user.should_see("55 answers · 55 judged", retries=SLOW)
+    await user.should_see("55 answers · 55 judged", retries=JUDGING)
     await user.should_see(marker="verdict-header", retries=SLOW)  # grouped once judged
     with user:
         user.find(marker="class-set-order").elements.pop().value = ClassSetOrder.REVIEW
@@ -210,7 +213,7 @@ async def test_a_cancelled_import_keeps_nothing(user: User) -> None:
     [cancel] = user.find(marker="class-set-cancel").elements
     await eventually(lambda: cancel.enabled, "cancel offered")  # once the set judges a batch at a time
     user.find(marker="class-set-cancel").click()
-    await user.should_see("Import cancelled: nothing was kept.", retries=SLOW)
+    await user.should_see("Import cancelled: nothing was kept.", retries=JUDGING)
     assert await sets() == 0
     await user.should_see(marker="class-set-start")  # the file is still there to import
 
@@ -243,6 +246,39 @@ async def test_a_deleted_set_is_gone_from_the_tab(user: User) -> None:
     assert await sets() == 0
 
 
+async def test_a_double_press_grades_once(user: User) -> None:
+    created = await service().create_class_set("default", TASK, ClassSetCreate(name="5e", answers=ANSWERS))
+    await service().judge_class_set("default", created.classSetId, ClassSetJudgeRequest(limit=100))
+    await user.open(f"/tasks/default/{TASK}/class-sets/{created.classSetId}")
+    await user.should_see(marker="class-set-order", retries=SLOW)
+    with user:
+        user.find(marker="class-set-order").elements.pop().value = ClassSetOrder.REVIEW
+    await user.should_see(marker="review-answer", retries=SLOW)
+    card = user.find(marker="class-set-review")
+    card.trigger("keydown.c.exact")
+    card.trigger("keydown.w.exact")  # another key while the first grade is on its way
+    await user.should_see(marker="undo-grade", retries=SLOW)
+    card.trigger("keydown.c.exact")  # the second press of a double press, just after the grade came back
+    await asyncio.sleep(0.3)
+    assert (await service().get_class_set("default", created.classSetId)).gradedCount == 1
+    await asyncio.sleep(DOUBLE_CLICK_SECONDS)
+    card.trigger("keydown.p.exact")  # a later press grades the next answer
+    await eventually(lambda: "PARTIAL" in _said(user), "graded PARTIAL")
+    assert (await service().get_class_set("default", created.classSetId)).gradedCount == 2
+
+
+async def test_the_tab_and_the_set_speak_german(user: User) -> None:
+    await user.open("/settings")
+    with user:
+        user.find(marker="ui-language").elements.pop().value = "de"
+    await user.open(TAB)
+    await user.should_see("Noch keine Klassensätze", retries=SLOW)
+    await user.should_see("Antworten einer Klasse importieren")
+    await upload(user, "7b.txt", "\n".join(ANSWERS).encode())
+    await user.should_see("7b.txt: 10 Antworten", retries=SLOW)
+    await user.should_see("Importieren und beurteilen")
+
+
 async def test_only_free_text_tasks_have_the_tab(user: User) -> None:
     await user.open("/tasks/default/mc-photosynthesis-en")
     await user.should_see("Versions", retries=SLOW)
@@ -259,7 +295,7 @@ async def test_against_a_remote_service(user: User, live_server) -> None:
     await user.should_see(f"Service: OK ({live_server.base_url})", retries=SLOW)
 
     await import_file(user, "remote.txt", "\n".join(ANSWERS[:6]).encode())
-    await user.should_see("6 answers imported into “remote” and judged.", retries=SLOW)
+    await user.should_see("6 answers imported into “remote” and judged.", retries=JUDGING)
     await user.should_see("6 answers · 6 judged · 0 graded by you", retries=SLOW)
     with user:
         user.find(marker="class-set-order").elements.pop().value = ClassSetOrder.REVIEW

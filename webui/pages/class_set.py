@@ -128,6 +128,8 @@ class ClassSetView:
         except ServiceError as exc:
             await self._gone(exc)
             return
+        if self.summary.judgedCount < self.summary.answerCount:
+            self.order = ClassSetOrder.POSITION  # grouping or reviewing would judge every answer first
         title = task.display_title
         ui.page_title(f"{self.summary.name or _('Class set')} · {title}")
         with self.root:
@@ -152,9 +154,6 @@ class ClassSetView:
             self.answers = ui.column().classes("w-full gap-1").mark("class-set-answers")
             self.more = ui.button(on_click=self._more).props("flat no-caps").classes("self-center")
             self.more.mark("class-set-more")
-        if self.summary.judgedCount < self.summary.answerCount:
-            self.order = ClassSetOrder.POSITION  # grouping or reviewing would judge every answer first
-            self.toggle.set_value(self.order)
         await self._read()
 
     def _header(self, task_title: str) -> None:
