@@ -71,10 +71,14 @@ def journey(page: Any, tmp_path: Path, label: str) -> None:
     page.get_by_text(f"{label}.csv: 10 answers · 1 repeat an earlier answer").wait_for()
     expect(page.get_by_label("Name of the set")).to_have_value(label)
     page.screenshot(path=str(ARTIFACTS / f"class-set-{label}-import.png"), full_page=True)
+    found = audit(page, f"{label} import")
     page.get_by_role("button", name="Import and judge").click()
     page.get_by_text("10 answers · 10 judged · 0 graded by you").wait_for()
     page.get_by_text("alike answers").first.wait_for()  # grouped: the twins together
+    page.locator(".q-expansion-item").filter(has_text="The bulb is magic.").first.click()  # its feedback
+    page.get_by_text("Your grade:").wait_for()
     page.screenshot(path=str(ARTIFACTS / f"class-set-{label}-grouped.png"), full_page=True)
+    found += audit(page, f"{label} grouped")
 
     page.get_by_role("button", name="Review order").click()
     card = page.get_by_role("group", name="Answer to grade: keys C correct, P partly, W wrong")
@@ -88,6 +92,8 @@ def journey(page: Any, tmp_path: Path, label: str) -> None:
         page.get_by_text(re.compile(r"verdicts? changed")).wait_for()
         page.wait_for_timeout(700)  # a later key is a new grade, not the second of a double press
     page.screenshot(path=str(ARTIFACTS / f"class-set-{label}-review.png"), full_page=True)
+    found += audit(page, f"{label} review")
+    assert found == [], "\n".join(found)  # contrast and a name on every control, light and dark
 
     with page.expect_download() as download:
         page.get_by_role("button", name="Export CSV").click()
@@ -112,9 +118,6 @@ def test_import_grade_with_keys_export_and_reopen(mode_page: Any, tmp_path: Path
     page, label = mode_page, f"class-{mode_page.mode}"
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     journey(page, tmp_path, label)
-    page.get_by_role("button", name="Review order").click()
-    page.get_by_role("group", name="Answer to grade: keys C correct, P partly, W wrong").wait_for()
-    assert audit(page, f"{page.mode} class set") == []
     page.screenshot(path=str(ARTIFACTS / f"class-set-{label}-reopened.png"), full_page=True)
     delete_set(page, label)
 

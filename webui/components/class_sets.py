@@ -10,6 +10,7 @@ leaves no set behind. The page of one set is webui.pages.class_set.
 from __future__ import annotations
 
 import asyncio
+import json
 from pathlib import Path
 from urllib.parse import quote
 
@@ -78,6 +79,25 @@ def set_facts(summary: ClassSet) -> str:
             _("imported {when}").format(when=date_time(summary.createdAt)),
         ]
     )
+
+
+NAME_UPLOADER = """
+(function name(tries) {
+  const root = getHtmlElement(%(id)d);
+  if (!root) { if (tries < 100) setTimeout(() => name(tries + 1), 100); return; }
+  const label = %(label)s;
+  const apply = () => root.querySelectorAll('.q-uploader__input, .q-uploader__header a.q-btn').forEach(
+    (element) => element.getAttribute('aria-label') === label || element.setAttribute('aria-label', label));
+  apply();
+  new MutationObserver(apply).observe(root, {childList: true, subtree: true});
+})(0);
+"""
+
+
+def name_uploader(upload: ui.upload, label: str) -> None:
+    """Give Quasar's uploader a name where it has none: its add button (an icon) and the file input
+    inside it, drawn anew as files come and go, so named again whenever they are."""
+    ui.run_javascript(NAME_UPLOADER % {"id": upload.id, "label": json.dumps(label)})
 
 
 class ClassSetsPanel:
@@ -183,6 +203,7 @@ class ClassSetsPanel:
             )
             self.upload.props(f'accept="{ACCEPTED}" flat bordered').classes("w-full max-w-xl")
             self.upload.mark("class-set-upload")
+            name_uploader(self.upload, _("Choose a file of answers"))
             # what the browser refused to send (too big): names and sizes only
             self.upload.on(
                 "rejected",
