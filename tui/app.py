@@ -24,6 +24,7 @@ from core.client.library import TaskLibrary
 from core.client.vocabulary import TYPE_LABELS
 from core.config import Settings
 from core.service import Service, connect
+from tui.dialogs.confirm import ConfirmScreen
 from tui.i18n import _
 from tui.labels import type_label
 from tui.navigation import OpenChat, OpenTask
@@ -243,7 +244,6 @@ class FeedbackStudioApp(App[int | None]):
         if self.unsaved_edits() is None:
             then()
             return
-        from tui.screens.confirm import ConfirmScreen
 
         self.push_screen(ConfirmScreen(question, _("Discard")), lambda yes: yes and then())
 

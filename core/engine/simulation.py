@@ -31,6 +31,7 @@ from core.api import (
     SimulationTask,
     TextSpan,
 )
+from core.engine import compute_result
 from core.engine.base import EngineContext, to_aspect, topic_for
 
 LEARNER = "user"
@@ -55,7 +56,6 @@ def shown_aspects(
 
     Raises EngineUnavailable when this build has no freeform engine.
     """
-    from core.engine import compute_result
 
     result = cast(
         FreeformTextResult, compute_result(_as_freeform(task), FreeformTextAnswer(content=text), ctx)

@@ -8,6 +8,7 @@ from fastapi import Depends, Request
 
 from core.api import InvalidToken
 from core.auth import hash_token
+from core.service.base import Service
 from core.service.local import LocalService
 from core.service.runtime import Runtime
 from core.service.tokens import principal_for_token
@@ -21,7 +22,7 @@ async def get_runtime(request: Request) -> Runtime:
 RuntimeDep = Annotated[Runtime, Depends(get_runtime)]
 
 
-async def local_service(request: Request) -> LocalService:
+async def local_service(request: Request) -> Service:
     """The caller's Service: the principal of its bearer token over the process's runtime.
 
     One dependency that reads the header itself, rather than a chain of runtime, HTTPBearer and
@@ -34,7 +35,7 @@ async def local_service(request: Request) -> LocalService:
     return await _service_for(runtime, bearer_token(request.headers.get("authorization")))
 
 
-ServiceDep = Annotated[LocalService, Depends(local_service)]
+ServiceDep = Annotated[Service, Depends(local_service)]
 
 
 def bearer_token(header: str | None) -> str:
@@ -49,13 +50,13 @@ def bearer_token(header: str | None) -> str:
     return token.strip()
 
 
-async def _service_for(runtime: Runtime, token: str) -> LocalService:
+async def _service_for(runtime: Runtime, token: str) -> Service:
     """The token's principal's service, remembered for a few seconds to spare a query per call."""
     key = hash_token(token)
     service = runtime.callers.fresh(key)
     if service is None:
 
-        async def lookup() -> LocalService | None:
+        async def lookup() -> Service | None:
             principal = await principal_for_token(runtime, token)
             return None if principal is None else LocalService(runtime, principal)
 

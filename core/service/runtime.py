@@ -14,7 +14,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Hashable
 from functools import lru_cache, partial
-from typing import TYPE_CHECKING, Generic, TypeVar
+from typing import Generic, TypeVar
 from urllib.parse import quote
 
 from sqlalchemy import Connection
@@ -25,13 +25,11 @@ from core.config import Settings
 from core.engine.base import GradedExample
 from core.engine.messages import Catalogue
 from core.engine.text.preload import preload_in_background
+from core.service.base import Service
 from core.store import conversations, principals, tasks
 from core.store.db import Database
 from core.store.task_history import DEMO_AUTHOR
 from core.store.tasks import TaskRevision
-
-if TYPE_CHECKING:
-    from core.service.local import LocalService
 
 log = logging.getLogger(__name__)
 PRINCIPAL_TTL_SECONDS = 5.0
@@ -130,8 +128,8 @@ class Runtime:
         """Each task's revision by (tenant, task id) as the last read or write of this process found
         it: what the next answer is judged against, checked by the write that records it
         (core.service.feedback)."""
-        self.callers: TimedCache[LocalService] = TimedCache(PRINCIPAL_TTL_SECONDS)
-        """The API's callers by token hash: each a LocalService of the token's principal, built once
+        self.callers: TimedCache[Service] = TimedCache(PRINCIPAL_TTL_SECONDS)
+        """The API's callers by token hash: each the LocalService of the token's principal, built once
         per TTL rather than per request (core.server.deps); a revoked token or a changed grant is
         noticed within the TTL."""
 

@@ -9,6 +9,7 @@ from textual.pilot import Pilot
 from textual.widget import Widget
 
 from tui.app import FeedbackStudioApp
+from tui.dialogs.new_task import NewTaskScreen
 from tui.screens.library import LibraryScreen
 
 SIZE = (120, 40)
@@ -117,7 +118,6 @@ async def new_task_editor(pilot: Pilot, task_type):
 
     from core.api import TaskType
     from tui.screens.editor import EditorScreen
-    from tui.screens.new_task import NewTaskScreen
 
     app = pilot.app
     await pilot.press("n")

@@ -27,6 +27,7 @@ from tests.tui.helpers import (
     wait_until,
 )
 from tui.app import FeedbackStudioApp
+from tui.dialogs.new_tutor import NewTutorScreen
 from tui.screens.chat import ChatScreen
 from tui.widgets.chat.view import Bubble, ChatView, LearnerBubble
 
@@ -307,7 +308,6 @@ async def test_every_turn_of_a_chat_is_one_conversation(pilot, studio):
 async def test_chat_about_a_task_without_a_tutor_offers_to_create_one(pilot, studio):
     """It opened the first tutor in alphabetical order, another task's; now it offers a tutor
     grounded in this task, saved through the service's tutor upsert."""
-    from tui.screens.new_tutor import NewTutorScreen
 
     app = pilot.app
     await open_task(pilot, "blanks-water-cycle-en")

@@ -19,8 +19,8 @@ from tests.tui.helpers import (
     wait_until,
 )
 from tests.tui.test_tui_app import run_command
+from tui.dialogs.confirm import ConfirmScreen
 from tui.screens.chat import ChatScreen
-from tui.screens.confirm import ConfirmScreen
 from tui.screens.connection import ConnectionScreen
 from tui.screens.editor import EditorScreen
 from tui.screens.library import LibraryScreen

@@ -9,7 +9,7 @@ from textual.widgets import Checkbox, DataTable, RadioButton
 
 from core.api import TaskType
 from tests.tui.helpers import new_task_editor, notifications, open_task, text_of, wait_until
-from tui.screens.confirm import ConfirmScreen
+from tui.dialogs.confirm import ConfirmScreen
 from tui.screens.editor import EditorScreen
 from tui.screens.task import TaskScreen
 from tui.widgets.feedback.view import FeedbackView

@@ -19,8 +19,8 @@ from core.api import (
 from core.config import Settings
 from tests.tui.helpers import SIZE, library_loaded, new_task_editor, open_task, settle, wait_until
 from tui.app import FeedbackStudioApp
+from tui.dialogs.confirm import ConfirmScreen
 from tui.screens.chat import ChatScreen
-from tui.screens.confirm import ConfirmScreen
 from tui.screens.connection import ConnectionScreen
 from tui.widgets.chat.view import ChatView
 from tui.widgets.feedback.view import FeedbackView

@@ -14,9 +14,9 @@ from core.api import (
     TestAnswersRequest,
 )
 from tests.tui.helpers import open_task, text_of, wait_until
-from tui.screens.confirm import ConfirmScreen
+from tui.dialogs.confirm import ConfirmScreen
+from tui.dialogs.task_test_answer import TaskTestAnswerScreen
 from tui.screens.interaction import InteractionScreen
-from tui.screens.task_test_answer import TaskTestAnswerScreen
 from tui.widgets.feedback.override import OverrideBar
 from tui.widgets.task_test_answers import TaskTestAnswersPanel
 

@@ -16,9 +16,9 @@ from tests.tui.helpers import (
     text_of,
     wait_until,
 )
-from tui.screens.confirm import ConfirmScreen
+from tui.dialogs.confirm import ConfirmScreen
+from tui.dialogs.files import FilesScreen
 from tui.screens.editor import EditorScreen
-from tui.screens.files import FilesScreen
 from tui.screens.library import LibraryScreen
 from tui.widgets.empty import EmptyState
 

@@ -8,7 +8,7 @@ from textual.widgets import Button, DataTable, Select, Static
 
 from core.api import TaskAction
 from tests.tui.helpers import notifications, open_task, wait_until
-from tui.screens.confirm import ConfirmScreen
+from tui.dialogs.confirm import ConfirmScreen
 from tui.screens.task import TaskScreen
 from tui.widgets.empty import EmptyState
 from tui.widgets.versions import VersionsPanel

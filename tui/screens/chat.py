@@ -15,6 +15,7 @@ from textual.widgets import Button, Checkbox, Header, Input, Label, RichLog, Sel
 
 from core.api import TutorConfiguration, TutorUpsert
 from core.client.vocabulary import TEACHER_ID
+from tui.dialogs.new_tutor import NewTutorScreen
 from tui.i18n import _
 from tui.service_calls import service_call, studio
 from tui.widgets.chat.view import ChatView
@@ -87,7 +88,6 @@ class ChatScreen(Screen):
         grounded = next((t.id for t in ordered if self.task_id and t.taskId == self.task_id), None)
         if self.task_id and grounded is None and studio(self).extensions:
             # another task's tutor would talk about that task: offer one grounded in this one
-            from tui.screens.new_tutor import NewTutorScreen
 
             self.app.push_screen(
                 NewTutorScreen(self.task_id, self.task_title or self.task_id, self.tutors), self._tutor_wanted

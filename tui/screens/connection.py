@@ -15,6 +15,7 @@ from textual.screen import Screen
 from textual.widgets import Button, Header, Input, Label, Static
 
 from core.config import Settings
+from tui.dialogs.confirm import ConfirmScreen
 from tui.i18n import _, number
 from tui.service_calls import service_call, studio
 from tui.widgets.footer import KeysFooter
@@ -95,8 +96,6 @@ class ConnectionScreen(Screen):
         base = studio(self).settings or Settings()
         settings = base.model_copy(update={"remote_url": url, "token": token})
         if (editing := studio(self).unsaved_edits()) is not None:
-            from tui.screens.confirm import ConfirmScreen
-
             question = _(
                 "You have unsaved changes to {id}. Switching the service closes the editor and "
                 "discards them (a task of the other service is never overwritten with them)."

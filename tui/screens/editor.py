@@ -19,6 +19,7 @@ from textual.widgets import Button, Checkbox, Header, Input, Select, Static, Tex
 from core.api import InTextChoicesTask, InTextFillInBlanksTask, TaskBase, VersionConflict
 from core.client.authoring import failing_sample_solutions, warning
 from core.client.validation import field_path, validate
+from tui.dialogs.confirm import ConfirmScreen
 from tui.i18n import _
 from tui.labels import type_label
 from tui.service_calls import service_call, studio
@@ -192,7 +193,6 @@ class EditorScreen(Screen[str | None]):
 
     def ask_to_overwrite(self, task: TaskBase, conflict: str) -> None:
         """Another save came first (or the id is taken): the author decides, nothing is lost."""
-        from tui.screens.confirm import ConfirmScreen
 
         question = _(
             "{conflict}.\n\nSave your version over it? Cancel keeps your edits here, unsaved."
@@ -209,7 +209,6 @@ class EditorScreen(Screen[str | None]):
         if not self.unsaved:
             self.dismiss(None)
             return
-        from tui.screens.confirm import ConfirmScreen
 
         self.app.push_screen(
             ConfirmScreen(_("Leave the editor and discard your changes?"), _("Discard")),

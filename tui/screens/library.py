@@ -21,6 +21,9 @@ from core.client.library import TaskLibrary, copy_id
 from core.client.templates import new_task
 from core.client.vocabulary import COPY_TITLE
 from core.workspace.documents import Format
+from tui.dialogs.confirm import ConfirmScreen
+from tui.dialogs.files import FilesScreen
+from tui.dialogs.new_task import NewTaskScreen
 from tui.i18n import _, plural
 from tui.labels import type_label, verdict_trail
 from tui.navigation import OpenTask
@@ -260,8 +263,6 @@ class LibraryScreen(Screen):
         self.load_tasks()
 
     def action_new(self) -> None:
-        from tui.screens.new_task import NewTaskScreen
-
         self.app.push_screen(NewTaskScreen(), lambda t: t and self.new_task(t))
 
     def new_task(self, task_type: TaskType) -> None:
@@ -307,7 +308,6 @@ class LibraryScreen(Screen):
         task = next((t for t in self.tasks if t.taskId == self.selected_id), None)
         if task is None or in_flight(self, "library-edit"):
             return
-        from tui.screens.confirm import ConfirmScreen
 
         tried = (
             plural(
@@ -330,7 +330,6 @@ class LibraryScreen(Screen):
     def action_import(self) -> None:
         if in_flight(self, "library-files"):
             return
-        from tui.screens.files import FilesScreen
 
         self.app.push_screen(
             FilesScreen(export=False, default_path="tasks"), lambda c: c and self.import_from(c[0])
@@ -344,7 +343,6 @@ class LibraryScreen(Screen):
                 _("This remote cannot list its tasks, so there is nothing to export."), severity="warning"
             )
             return
-        from tui.screens.files import FilesScreen
 
         self.app.push_screen(
             FilesScreen(export=True, default_path="tasks"), lambda c: c and self.confirm_export(*c)
@@ -370,7 +368,6 @@ class LibraryScreen(Screen):
         if not existing:
             self.export_to(path, fmt)
             return
-        from tui.screens.confirm import ConfirmScreen
 
         shown = ", ".join(existing[:5]) + (" …" if len(existing) > 5 else "")
         question = plural(
@@ -406,8 +403,6 @@ class LibraryScreen(Screen):
             self.load_tasks(select=done[0].taskId if done else None)
 
     def _confirm_replacing(self, path: Path, replacements: list[Replacement]) -> None:
-        from tui.screens.confirm import ConfirmScreen
-
         listed = "\n".join(
             _("• {id} (version {version}): {fields}").format(
                 id=r.taskId, version=r.version, fields=", ".join(r.fields)

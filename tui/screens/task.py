@@ -35,6 +35,7 @@ from core.api import (
 )
 from core.client.retest import reassign
 from core.client.vocabulary import AUTHOR_ID
+from tui.dialogs.confirm import ConfirmScreen
 from tui.i18n import _, plural
 from tui.labels import type_label
 from tui.navigation import OpenChat
@@ -294,8 +295,6 @@ class TaskScreen(Screen):
 
     @on(RetestPanel.AcceptWanted)
     def _confirm_accept(self, message: RetestPanel.AcceptWanted) -> None:
-        from tui.screens.confirm import ConfirmScreen
-
         count = sum(a.changed and a.passed for a in message.report.answers)
         question = plural(
             "Accept the new feedback of {count} changed answer as a graded answer of this task?",

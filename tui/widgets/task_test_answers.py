@@ -19,6 +19,8 @@ from textual.widgets import Button, DataTable
 
 from core.api import TestAnswer
 from core.workspace.table import answer_summary
+from tui.dialogs.confirm import ConfirmScreen
+from tui.dialogs.task_test_answer import TaskTestAnswerScreen
 from tui.i18n import _
 from tui.labels import verdict_text
 from tui.service_calls import service_call, studio
@@ -97,8 +99,6 @@ class TaskTestAnswersPanel(Vertical):
     @on(DataTable.RowSelected, "#test-answers-table")
     @on(Button.Pressed, "#test-answer-edit")
     def action_edit(self) -> None:
-        from tui.screens.task_test_answer import TaskTestAnswerScreen
-
         if test := self.selected():
             self.app.push_screen(
                 TaskTestAnswerScreen(self.task_id, test), lambda saved: saved and self.load()
@@ -106,8 +106,6 @@ class TaskTestAnswersPanel(Vertical):
 
     @on(Button.Pressed, "#test-answer-delete")
     def action_delete(self) -> None:
-        from tui.screens.confirm import ConfirmScreen
-
         if test := self.selected():
             question = _("Delete the test answer “{label}”? Retests no longer check it.").format(
                 label=test.label

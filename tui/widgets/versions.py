@@ -19,6 +19,7 @@ from textual.widgets import Button, DataTable, Select, Static
 
 from core.api import TaskAction, TaskVersion, TaskVersionSummary
 from core.client.task_history import Change, differs, restore_version, side_by_side
+from tui.dialogs.confirm import ConfirmScreen
 from tui.i18n import _, date_time
 from tui.service_calls import service_call, studio
 from tui.widgets.empty import EmptyState
@@ -147,8 +148,6 @@ class VersionsPanel(Vertical):
 
     @on(Button.Pressed, "#versions-restore")
     def _confirm_restore(self) -> None:
-        from tui.screens.confirm import ConfirmScreen
-
         sides = self._sides()
         if sides is None or not self.versions:
             return
