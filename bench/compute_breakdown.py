@@ -13,7 +13,7 @@ with:
 - no engine: the task's first result is handed back for every answer (the engine's judgement and
   its result's JSON are gone; the interaction is still stored);
 - no insert: the interaction's row is not written (the write job, its batch and commit stay);
-- no service: the route gets a ready Feedback (what is left is the HTTP side: the edge, FastAPI's
+- no service: the route gets a ready Feedback (what is left is the HTTP side: the middleware, FastAPI's
   routing, the token's dependency, the body's validation, the response);
 - no access log: the access logger above INFO;
 - the echo (bench/echo_app.py) with the same requests.
@@ -50,7 +50,7 @@ import realistic  # noqa: E402
 from harness import server_log  # noqa: E402
 
 import core.service.feedback as feedback_service  # noqa: E402
-from core.service.local import LocalService  # noqa: E402
+from core.service.feedback import FeedbackOperations  # noqa: E402
 from core.store import interactions  # noqa: E402
 
 KINDS = {"multiple choice": "MultipleChoiceTask", "fill-in blanks": "InTextFillInBlanksTask"}
@@ -60,14 +60,14 @@ def variants() -> dict[str, Callable[[ExitStack], None]]:
     """Each variant enters its replacements into the round's ExitStack."""
     first_results: dict[str, Any] = {}
     first_feedback: dict[str, Any] = {}
-    judge, serve = feedback_service.compute_result, LocalService.compute_feedback_for_task
+    judge, serve = feedback_service.compute_result, FeedbackOperations.compute_feedback_for_task
 
     def remembered_result(task: Any, answer: Any, ctx: Any) -> Any:
         if task.id not in first_results:
             first_results[task.id] = judge(task, answer, ctx)
         return first_results[task.id]
 
-    async def ready_feedback(self: LocalService, task_id: str, request: Any) -> Any:
+    async def ready_feedback(self: FeedbackOperations, task_id: str, request: Any) -> Any:
         if task_id not in first_feedback:
             first_feedback[task_id] = await serve(self, task_id, request)
         return first_feedback[task_id]
@@ -82,7 +82,7 @@ def variants() -> dict[str, Callable[[ExitStack], None]]:
             mock.patch.object(interactions, "add_interaction", lambda connection, values: None)
         ),
         "no service": lambda stack: stack.enter_context(
-            mock.patch.object(LocalService, "compute_feedback_for_task", ready_feedback)
+            mock.patch.object(FeedbackOperations, "compute_feedback_for_task", ready_feedback)
         ),
         "no access log": lambda stack: (
             access.setLevel(logging.WARNING),

@@ -137,12 +137,12 @@ async def test_unknown_paths_answer_in_the_error_body(client):
 
 async def test_a_failing_request_does_not_break_the_connection(client, monkeypatch):
     """An internal error answers 500 with an error id, and the same connection serves the next call."""
-    from core.service.local import LocalService
+    from core.service.tasks import TaskOperations
 
     async def explode(self, tenant_id):
         raise RuntimeError("disk on fire")
 
-    monkeypatch.setattr(LocalService, "list_tasks", explode)
+    monkeypatch.setattr(TaskOperations, "list_tasks", explode)
     failed = await client.get("/tenants/default/tasks")
     assert failed.status_code == 500
     assert failed.json()["type"] == "INTERNAL"
