@@ -26,9 +26,10 @@ from core.config import Settings
 from core.service import Service, connect
 from tui.dialogs.confirm import ConfirmScreen
 from tui.i18n import _
-from tui.labels import type_label
+from tui.labels import service_word, type_label
 from tui.navigation import OpenChat, OpenTask
 from tui.screens.library import LibraryScreen
+from tui.textual_words import Palette, translate_bindings, translated
 
 THEME = Theme(
     name="feedback-studio",
@@ -61,6 +62,16 @@ class FeedbackStudioApp(App[int | None]):
         Binding("f3", "chat", _("Tutor chat"), priority=True),
         Binding("question_mark", "help", _("Help"), show=False),
         Binding("q", "quit", _("Quit"), show=False),
+        # Textual's own palette key, with its words in the app's language (Textual adds it in
+        # English unless the app binds it)
+        Binding(
+            "ctrl+p",
+            "command_palette",
+            _("palette"),
+            show=False,
+            priority=True,
+            tooltip=_("Open the command palette"),
+        ),
     ]
     KEYS_HELD_AT_MOST = 30.0
     """Seconds that keys typed while a screen opens wait for its field before they are dropped."""
@@ -136,7 +147,7 @@ class FeedbackStudioApp(App[int | None]):
             message.service, message.info.defaultTenantId, extensions=message.info.extensions
         )
         self.sub_title = _("{mode} · tenant {tenant}").format(
-            mode=message.info.mode, tenant=message.info.defaultTenantId
+            mode=service_word(message.info.mode), tenant=message.info.defaultTenantId
         )
         self._connected.set()
         if switched:
@@ -286,13 +297,52 @@ class FeedbackStudioApp(App[int | None]):
         """Every screen that opens takes the keys typed while it opens: held until it has placed
         its focus (a screen that waits for the service releases them itself: WAITS_FOR_FOCUS)."""
         self.hold_keys()
+        translate_bindings()  # the classes of the screen's widgets, imported since
+        if isinstance(screen, Screen):
+            screen._bindings = translated(screen._bindings)
         result = super().push_screen(screen, *args, **kwargs)
         if isinstance(screen, Screen) and not getattr(screen, "WAITS_FOR_FOCUS", False):
             screen.call_after_refresh(self.release_keys)
         return result
 
+    # --- the command palette, in the app's language -----------------------------------------
+
+    def action_command_palette(self) -> None:
+        if self.use_command_palette and not Palette.is_open(self):
+            self.push_screen(Palette(id="--command-palette"))
+
+    def search_themes(self) -> None:
+        from textual.theme import ThemeProvider
+
+        self.push_screen(Palette(providers=[ThemeProvider], placeholder=_("Search for themes…")))
+
+    def action_screenshot_here(self) -> None:
+        """Save the screen as an SVG file in the working folder and say where."""
+        path = self.save_screenshot()
+        self.notify(_("Saved to {path}").format(path=path), title=_("Screenshot"), markup=False)
+
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
-        yield from super().get_system_commands(screen)
+        """Textual's own commands (theme, quit, keys, maximize, screenshot) in the app's language,
+        then the app's."""
+        yield SystemCommand(_("Theme"), _("Change the current theme"), self.action_change_theme)
+        yield SystemCommand(_("Quit"), _("Quit the application"), self.action_quit)
+        if screen.query("HelpPanel"):
+            yield SystemCommand(_("Keys"), _("Hide the keys and widget help panel"), self.action_help)
+        else:
+            yield SystemCommand(
+                _("Keys"), _("Show the keys of this screen and the focused field"), self.action_help
+            )
+        if screen.maximized is not None:
+            yield SystemCommand(
+                _("Minimize"), _("Restore the widget to its normal size"), screen.action_minimize
+            )
+        elif screen.focused is not None and screen.focused.allow_maximize:
+            yield SystemCommand(_("Maximize"), _("Maximize the focused widget"), screen.action_maximize)
+        yield SystemCommand(
+            _("Screenshot"),
+            _("Save an SVG picture of the screen"),
+            lambda: self.set_timer(0.1, self.action_screenshot_here),
+        )
         yield SystemCommand(_("Task library"), _("Back to the table of tasks"), self.action_library)
         yield SystemCommand(_("Tutor chat"), _("Chat with a tutor; the reply streams in"), self.action_chat)
         yield SystemCommand(
@@ -325,6 +375,9 @@ def _preload(settings: Settings) -> None:
 def run(settings: Settings) -> int | None:
     """Entry point of ``feedback-studio tui``: run the app until the user quits."""
     return FeedbackStudioApp(settings).run()
+
+
+translate_bindings()  # the classes defined so far, the app's own included, before any is made
 
 
 async def _open(settings: Settings) -> Service:

@@ -167,16 +167,18 @@ def frame(title: str, *, navigation: bool = True) -> Iterator[ui.column]:
     dark = ui.dark_mode(None).bind_value(app.storage.user, "dark")  # None: follow the system until chosen
     with ui.header(elevated=True).classes("items-center gap-2 px-3 py-2 bg-primary"):
         if navigation:
+            menu = _("Menu")
             ui.button(icon="menu", on_click=lambda: drawer.toggle()).props(
-                'flat round color=white dense aria-label="Menu"'
+                f'flat round color=white dense aria-label="{menu}"'
             )
         ui.html(FAVICON, sanitize=False).classes("w-7 h-7")
         ui.label(APP_TITLE).classes("text-lg font-semibold text-white max-sm:hidden")
         ui.label(f"· {title}").classes("text-lg text-white/80 truncate")
         ui.space()
+        dark_mode = _("Dark mode")
         ui.button(icon="dark_mode", on_click=lambda: dark.set_value(not dark.value)).props(
-            'flat round color=white dense aria-label="Dark mode"'
-        ).tooltip(_("Dark mode"))
+            f'flat round color=white dense aria-label="{dark_mode}"'
+        ).tooltip(dark_mode)
     if navigation:
         with (
             ui.left_drawer(bordered=True).props("width=220 breakpoint=900") as drawer,

@@ -152,10 +152,7 @@ async def test_editor_adds_and_removes_items(pilot):
     await pilot.pause()
     assert len(editor.query(".item-row")) == 3
     new_row = editor.query(".item-row").last()
-    assert (
-        text_of(new_row.query_one(".row-error"))
-        == "Accepted answers: List should have at least 1 item after validation, not 0"
-    )
+    assert text_of(new_row.query_one(".row-error")) == "Accepted answers: List should have at least 1 item"
     assert new_row.query_one("Input.field-acceptedAnswers").has_class("-invalid")
     new_row.query_one("Input.field-acceptedAnswers", Input).value = "5"
     await pilot.pause()

@@ -17,6 +17,7 @@ from core.api import Correctness, TestAnswer
 from core.client.history import answer_text
 from core.client.task_test_answers import answer_from_text, edit_test_answer
 from tui.i18n import _
+from tui.labels import verdict_word
 from tui.service_calls import service_call, studio
 
 VERDICTS = (Correctness.CORRECT, Correctness.PARTIAL, Correctness.WRONG)
@@ -46,7 +47,7 @@ class TaskTestAnswerScreen(ModalScreen[bool]):
             yield TextArea(answer_text(self.test.answer), id="test-answer-text", soft_wrap=True)
             yield Label(_("It must get"))
             yield Select(
-                [(v.value, v) for v in VERDICTS],
+                [(verdict_word(v), v) for v in VERDICTS],
                 value=self.test.expected.verdict or Select.NULL,
                 prompt=_("Any verdict"),
                 id="test-answer-verdict",

@@ -17,6 +17,7 @@ from textual.widgets import Button, Header, Input, Label, Static
 from core.config import Settings
 from tui.dialogs.confirm import ConfirmScreen
 from tui.i18n import _, number
+from tui.labels import service_word
 from tui.service_calls import service_call, studio
 from tui.widgets.footer import KeysFooter
 
@@ -68,14 +69,15 @@ class ConnectionScreen(Screen):
             table.add_row(
                 _("Service"), _("remote at {url}").format(url=settings.remote_url if settings else "?")
             )
-            table.add_row(_("Token"), "given" if settings and settings.token else "none")
+            table.add_row(_("Token"), _("given") if settings and settings.token else _("none"))
         else:
-            where = settings.database_url if settings else "given by the caller"
+            where = settings.database_url if settings else _("given by the caller")
             table.add_row(_("Service"), _("embedded (on this machine, no network)"))
             table.add_row(_("Database"), where)
-        table.add_row(_("Principal"), info.principal)
+        table.add_row(_("Principal"), service_word(info.principal))
         table.add_row(_("Tenant"), info.defaultTenantId)
-        permissions = ", ".join(info.permissions.get(info.defaultTenantId, [])) or "none"
+        permissions = ", ".join(service_word(p) for p in info.permissions.get(info.defaultTenantId, []))
+        permissions = permissions or _("none")
         table.add_row(_("Permissions"), permissions)
         table.add_row(
             _("Version"),
@@ -83,7 +85,7 @@ class ConnectionScreen(Screen):
                 name=info.name, version=info.version, api=info.apiVersion
             ),
         )
-        extensions = "yes" if info.extensions else _("no: task library, history and tutor list are hidden")
+        extensions = _("yes") if info.extensions else _("no: task library, history and tutor list are hidden")
         table.add_row(_("Authoring extensions"), extensions)
         return table
 

@@ -19,6 +19,7 @@ from textual.widgets import Button, Checkbox, Header, Input, Select, Static, Tex
 from core.api import InTextChoicesTask, InTextFillInBlanksTask, TaskBase, VersionConflict
 from core.client.authoring import failing_sample_solutions, warning
 from core.client.validation import field_path, validate
+from tui import i18n
 from tui.dialogs.confirm import ConfirmScreen
 from tui.i18n import _
 from tui.labels import type_label
@@ -83,7 +84,7 @@ class EditorScreen(Screen[str | None]):
     @property
     def unsaved(self) -> bool:
         """Whether the form differs from the task as opened (an invalid form is a change too)."""
-        task, _problems = validate(self.document())
+        task, _problems = validate(self.document(), i18n.LANGUAGE)
         return task is None or task.to_wire() != self.original
 
     def document(self) -> dict:
@@ -108,7 +109,7 @@ class EditorScreen(Screen[str | None]):
         """Validate the whole document and show each problem at its field; returns the valid task."""
         self._check_pending = False
         document = self.document()
-        task, problems = validate(document)
+        task, problems = validate(document, i18n.LANGUAGE)
         shown = self.common.show_errors(problems)
         for part in self.parts:
             shown |= part.show_errors(problems)

@@ -21,6 +21,7 @@ from core.client.library import TaskLibrary, copy_id
 from core.client.templates import new_task
 from core.client.vocabulary import COPY_TITLE
 from core.workspace.documents import Format
+from tui import i18n
 from tui.dialogs.confirm import ConfirmScreen
 from tui.dialogs.files import FilesScreen
 from tui.dialogs.new_task import NewTaskScreen
@@ -269,7 +270,9 @@ class LibraryScreen(Screen):
         from tui.screens.editor import EditorScreen
 
         taken = frozenset(t.taskId for t in self.tasks)
-        self.app.push_screen(EditorScreen(new_task(task_type, taken), version=0, taken=taken), self._saved)
+        self.app.push_screen(
+            EditorScreen(new_task(task_type, taken, i18n.LANGUAGE), version=0, taken=taken), self._saved
+        )
 
     def _saved(self, task_id: str | None) -> None:
         """A new task goes straight to trying answers; that is what an author does next."""

@@ -18,11 +18,10 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, DataTable
 
 from core.api import TestAnswer
-from core.workspace.table import answer_summary
 from tui.dialogs.confirm import ConfirmScreen
 from tui.dialogs.task_test_answer import TaskTestAnswerScreen
 from tui.i18n import _
-from tui.labels import verdict_text
+from tui.labels import answer_brief, verdict_text
 from tui.service_calls import service_call, studio
 from tui.widgets.empty import EmptyState
 from tui.widgets.list_table import ListTable, cut
@@ -81,7 +80,7 @@ class TaskTestAnswersPanel(Vertical):
         for test in answers:
             table.add_row(
                 Text(test.label),
-                cut(answer_summary(test.answer)),
+                cut(answer_brief(test.answer)),
                 expectation_text(test),
                 key=test.label,
             )

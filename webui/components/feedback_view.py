@@ -17,7 +17,7 @@ from webui.components.gold import gold_bar
 from webui.components.rating import rating_bar
 from webui.i18n import _, language, number
 from webui.page_services import PageServices
-from webui.theme import VERDICT_ICONS, section_title, verdict_color
+from webui.theme import VERDICT_ICONS, section_title, verdict_color, verdict_word
 
 
 def feedback_view(
@@ -38,7 +38,7 @@ def feedback_view(
     with ui.card().classes("w-full gap-3").props("flat bordered"):
         with ui.row().classes("w-full items-center gap-3"):
             ui.icon(VERDICT_ICONS[verdict], color=verdict_color(verdict), size="2rem")
-            ui.label(verdict.value).classes(f"text-xl font-bold text-{verdict_color(verdict)}")
+            ui.label(verdict_word(verdict)).classes(f"text-xl font-bold text-{verdict_color(verdict)}")
             points = result.points
             ui.label(
                 _("{achieved} / {achievable} points").format(

@@ -32,7 +32,7 @@ from webui.components.task_types import type_icon, type_label
 from webui.components.task_versions import TAB as VERSIONS_TAB
 from webui.components.task_versions import VersionsPanel
 from webui.components.try_answer import TryAnswer
-from webui.i18n import N_, _
+from webui.i18n import N_, _, language
 from webui.page_services import BUILD_SECONDS, PageServices, reporting
 from webui.theme import APP_TITLE, empty_state, frame
 
@@ -72,7 +72,7 @@ def register(studio: PageServices) -> None:
             tenant = library.tenant_id
             # the example of the type (core.client.templates), as in the terminal app: an author
             # starts from a valid task of the shape to fill, under an id the library has free
-            draft = new_task(task_type, taken).to_wire()
+            draft = new_task(task_type, taken, language()).to_wire()
             with ui.row().classes("items-center gap-2"):
                 ui.icon(type_icon(task_type), color="primary", size="md")
                 ui.label(_("New task: {type}").format(type=type_label(task_type))).classes(
