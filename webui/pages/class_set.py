@@ -59,6 +59,8 @@ GRADES = (
 )
 SHOWN_VERDICTS = (Correctness.CORRECT, Correctness.PARTIAL, Correctness.WRONG, Correctness.UNKNOWN)
 EXCERPT = 60
+LONG = 120
+"""Characters of an answer beyond which its row's two lines may not hold it: opened, it shows whole."""
 
 
 def register(studio: PageServices) -> None:
@@ -351,9 +353,11 @@ class ClassSetView:
         counts = self.summary.verdicts.model_dump() if self.summary.verdicts else {}
         verdict: Correctness | None = None
         group: int | None = None
+        alike: ui.column | None = None
+        """The box of the alike answers being laid out (a line beside them holds them together)."""
         for index, answer in enumerate(answers):
             if grouped and (index == 0 or answer.verdict != verdict):
-                verdict = answer.verdict
+                verdict, alike = answer.verdict, None
                 with ui.row().classes("items-center gap-2 mt-3").mark("verdict-header"):
                     if verdict is None:
                         ui.label(_("not judged yet")).classes("font-semibold")
@@ -363,12 +367,22 @@ class ClassSetView:
                         ui.label(
                             plural("{count} answer", "{count} answers", count).format(count=number(count, 0))
                         ).classes("text-sm font-semibold")
-            if grouped and answer.group is not None and answer.group != group and (answer.groupSize or 0) > 1:
-                ui.label(_("{count} alike answers").format(count=number(answer.groupSize or 0, 0))).classes(
-                    "text-xs opacity-70 pl-2 mt-1"
-                ).mark("alike-header")
+            if grouped and answer.group != group:
+                alike = None
+                if answer.group is not None and (answer.groupSize or 0) > 1:
+                    alike = (
+                        ui.column().classes("w-full gap-0 pl-2 my-1").style("border-left: 4px solid #9e9e9e")
+                    )
+                    with alike:
+                        ui.label(
+                            _("{count} alike answers").format(count=number(answer.groupSize or 0, 0))
+                        ).classes("text-xs opacity-70").mark("alike-header")
             group = answer.group
-            self._row(answer)
+            if alike is not None:
+                with alike:
+                    self._row(answer)
+            else:
+                self._row(answer)
 
     def _row(self, answer: ClassSetAnswer) -> None:
         with ui.expansion().classes("w-full").props("dense dense-toggle switch-toggle-side") as row:
@@ -382,7 +396,8 @@ class ClassSetView:
         def opened(event: object) -> None:  # the feedback is built when first read
             if row.value and not list(body):
                 with body:
-                    ui.label(answer.text).classes("whitespace-pre-wrap")
+                    if len(answer.text) > LONG:  # the header shows two lines of it
+                        ui.label(answer.text).classes("whitespace-pre-wrap")
                     self._feedback(answer)
                     self._grade_buttons(answer)
 
