@@ -1,6 +1,6 @@
 """One task: try answers and read the feedback, browse the history of its interactions, retest
 its answers against the current definition (issue 9), edit its test answers, or compare and
-restore its versions.
+restore its versions, and (a free-text task) import a class's answers as class sets.
 
 Tabs are listed in ``TaskScreen.compose_tabs``; all but Try need the authoring extensions.
 """
@@ -32,6 +32,7 @@ from core.api import (
     SimulationTask,
     TaskBase,
     TaskRetest,
+    TaskType,
 )
 from core.client.retest import reassign
 from core.client.vocabulary import AUTHOR_ID
@@ -42,6 +43,7 @@ from tui.navigation import OpenChat
 from tui.service_calls import service_call, studio
 from tui.widgets.answer import answer_form
 from tui.widgets.answer.forms import AnswerForm, IncompleteAnswer
+from tui.widgets.class_sets import ClassSetsPanel
 from tui.widgets.empty import EmptyState
 from tui.widgets.feedback.view import FeedbackView
 from tui.widgets.footer import KeysFooter
@@ -57,6 +59,7 @@ TAB_KEYS = {
     "retest-tab": "f7",
     "test-answers-tab": "f8",
     "versions-tab": "f9",
+    "class-sets-tab": "f10",
 }
 """A key for each tab, named on the tab: from any field, without a walk of shift+tab."""
 
@@ -72,6 +75,7 @@ class TaskScreen(Screen):
         Binding("f7", "tab('retest-tab')", _("Retest"), show=False, priority=True),
         Binding("f8", "tab('test-answers-tab')", _("Test answers"), show=False, priority=True),
         Binding("f9", "tab('versions-tab')", _("Versions"), show=False, priority=True),
+        Binding("f10", "tab('class-sets-tab')", _("Class sets"), show=False, priority=True),
     ]
     WAITS_FOR_FOCUS = True
     """Keys typed while the task loads wait for its answer field (FeedbackStudioApp.hold_keys)."""
@@ -191,6 +195,9 @@ class TaskScreen(Screen):
                 )
             )
             tabs.append(_tab(_("Versions"), VersionsPanel(self.task_id, id="versions"), "versions-tab"))
+            if task.task_type is TaskType.FREEFORM_TEXT:
+                panel = ClassSetsPanel(self.task_id, id="class-sets")
+                tabs.append(_tab(_("Class sets"), panel, "class-sets-tab"))
         return tabs
 
     def _try_pane(self, task: TaskBase) -> Horizontal:
@@ -339,6 +346,25 @@ class TaskScreen(Screen):
         (await studio(self).library()).changed()
         self.reopen_tab = "versions-tab"
         self.load()
+
+    # --- class sets ---------------------------------------------------------------------------
+
+    @on(TabbedContent.TabActivated, pane="#class-sets-tab")
+    def _class_sets_opened(self) -> None:
+        self.query_one(ClassSetsPanel).load()
+
+    @on(ClassSetsPanel.Opened)
+    def _open_class_set(self, message: ClassSetsPanel.Opened) -> None:
+        from tui.screens.class_set import TASK_GONE, ClassSetScreen
+
+        def closed(result: str | None) -> None:
+            if result == TASK_GONE:  # the task is gone too: back to the library
+                self.app.pop_screen()
+            else:
+                self.query_one(ClassSetsPanel).load(select=message.class_set.classSetId)
+
+        title = self.definition.display_title if self.definition else self.task_id
+        self.app.push_screen(ClassSetScreen(message.class_set, title), closed)
 
     # --- elsewhere ----------------------------------------------------------------------------
 
