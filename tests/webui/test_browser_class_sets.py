@@ -119,7 +119,15 @@ def test_import_grade_with_keys_export_and_reopen(mode_page: Any, tmp_path: Path
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     journey(page, tmp_path, label)
     page.screenshot(path=str(ARTIFACTS / f"class-set-{label}-reopened.png"), full_page=True)
-    delete_set(page, label)
+    page.get_by_role("link", name="Class sets of “Making a bulb light up”").click()
+    page.get_by_role("link", name=label).wait_for()  # the tab lists the set
+    page.get_by_text("10 answers · 10 judged · 5 graded by you").wait_for()
+    page.screenshot(path=str(ARTIFACTS / f"class-set-{label}-listed.png"), full_page=True)
+    assert (found := audit(page, f"{label} listed")) == [], "\n".join(found)
+    page.get_by_role("button", name=f"Delete the class set “{label}”").click()
+    page.locator(".q-dialog").get_by_role("button", name="Delete").click()
+    page.get_by_text(f"Class set “{label}” deleted.").wait_for()
+    page.get_by_role("link", name=label).wait_for(state="detached")
 
 
 def test_the_same_against_a_remote_service(page: Any, live_server: Any, tmp_path: Path) -> None:
