@@ -21,6 +21,7 @@ from core.service.local import LocalService
 from tests.webui import harness
 from tests.webui.helpers import SLOW, eventually
 from webui.components.busy import DOUBLE_CLICK_SECONDS
+from webui.pages.class_set import export_name
 
 TASK = "ff-bulb-circuit-en"
 TAB = f"/tasks/default/{TASK}?tab=Class%20sets"
@@ -307,3 +308,15 @@ async def test_against_a_remote_service(user: User, live_server) -> None:
     await eventually(lambda: bool(user.download.http_responses), "downloaded")
     rows = list(csv.DictReader(io.StringIO(user.download.http_responses[-1].content.decode("utf-8-sig"))))
     assert len(rows) == 6 and any(r["graded_by"] == "AUTHOR" for r in rows)
+
+
+async def test_a_set_that_is_not_there_says_so(user: User) -> None:
+    await user.open(f"/tasks/default/{TASK}/class-sets/cs-nowhere")
+    await user.should_see("This class set is not available", retries=SLOW)
+    await user.should_see("Class sets of the task")
+
+
+def test_the_export_is_named_after_the_set() -> None:
+    assert export_name("7b / Physik: Montag") == "7b-Physik-Montag.csv"
+    assert export_name("Classe 3ème") == "Classe-3ème.csv"
+    assert export_name("  ..  ") == "class-set.csv"
