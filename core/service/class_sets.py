@@ -46,7 +46,7 @@ from core.engine.base import EngineContext, GradedExample
 from core.engine.freeform import compute
 from core.engine.freeform.assessment import Basis
 from core.engine.freeform.class_set import Unmoved, Verdict, groups, judge_answers, review_order, verdicts
-from core.service.context import Context
+from core.service.caller import Caller
 from core.service.feedback import FeedbackOperations
 from core.store import class_sets as store
 from core.store import tasks
@@ -135,17 +135,17 @@ def _summary(
 
 
 class ClassSetOperations:
-    def __init__(self, ctx: Context, feedback: FeedbackOperations) -> None:
-        self.ctx = ctx
+    def __init__(self, caller: Caller, feedback: FeedbackOperations) -> None:
+        self.caller = caller
         self.feedback = feedback
 
     # --- the set and its answers ------------------------------------------------------------------
 
     async def create_class_set(self, tenant_id: str, task_id: str, request: ClassSetCreate) -> ClassSet:
-        tenant = self.ctx.tenant(tenant_id, Permission.WRITE)
+        tenant = self.caller.tenant(tenant_id, Permission.WRITE)
         await self._free_text_task(tenant, task_id)
         set_id = f"cs-{uuid7().hex}"
-        row = await self.ctx.runtime.db.run_write(
+        row = await self.caller.runtime.db.run_write(
             lambda c: store.create_set(c, tenant, task_id, set_id, request.name.strip(), request.answers)
         )
         return _summary(row)
@@ -153,7 +153,7 @@ class ClassSetOperations:
     async def add_class_set_answers(
         self, tenant_id: str, set_id: str, request: ClassSetAnswersAdd
     ) -> ClassSet:
-        tenant = self.ctx.tenant(tenant_id, Permission.WRITE)
+        tenant = self.caller.tenant(tenant_id, Permission.WRITE)
 
         def add(connection: Connection) -> store.SetRow:
             row = self._row(connection, tenant, set_id)
@@ -165,32 +165,32 @@ class ClassSetOperations:
             store.add_answers(connection, set_id, request.answers)
             return self._row(connection, tenant, set_id)
 
-        return _summary(await self.ctx.runtime.db.run_write(add))
+        return _summary(await self.caller.runtime.db.run_write(add))
 
     async def list_class_sets(self, tenant_id: str, task_id: str | None = None) -> list[ClassSet]:
-        tenant = self.ctx.tenant(tenant_id, Permission.ACCESS)
-        rows = await self.ctx.runtime.db.run_read(lambda c: store.list_sets(c, tenant, task_id))
+        tenant = self.caller.tenant(tenant_id, Permission.ACCESS)
+        rows = await self.caller.runtime.db.run_read(lambda c: store.list_sets(c, tenant, task_id))
         return [_summary(row) for row in rows]
 
     async def get_class_set(self, tenant_id: str, set_id: str) -> ClassSet:
-        tenant = self.ctx.tenant(tenant_id, Permission.ACCESS)
+        tenant = self.caller.tenant(tenant_id, Permission.ACCESS)
         return (await self._state(tenant, set_id)).summary()
 
     async def delete_class_set(self, tenant_id: str, set_id: str) -> ClassSet:
-        tenant = self.ctx.tenant(tenant_id, Permission.WRITE)
+        tenant = self.caller.tenant(tenant_id, Permission.WRITE)
 
         def remove(connection: Connection) -> store.SetRow:
             row = self._row(connection, tenant, set_id)
             store.delete_set(connection, tenant, set_id)
             return row
 
-        return _summary(await self.ctx.runtime.db.run_write(remove))
+        return _summary(await self.caller.runtime.db.run_write(remove))
 
     # --- judging and grading ----------------------------------------------------------------------
 
     async def judge_class_set(self, tenant_id: str, set_id: str, request: ClassSetJudgeRequest) -> ClassSet:
         """Judges up to ``limit`` answers not judged for the task as it now is; the set as it then reads."""
-        tenant = self.ctx.tenant(tenant_id, Permission.WRITE)
+        tenant = self.caller.tenant(tenant_id, Permission.WRITE)
         state = await self._state(tenant, set_id)
         waiting = [a for a in state.answers if a.position not in state.judged][: request.limit]
         if waiting:
@@ -202,7 +202,7 @@ class ClassSetOperations:
         self, tenant_id: str, set_id: str, position: int, grade: ClassSetGrade | None
     ) -> ClassSet:
         """The teacher's grade of one answer (None takes it back); the set as it then reads."""
-        tenant = self.ctx.tenant(tenant_id, Permission.WRITE)
+        tenant = self.caller.tenant(tenant_id, Permission.WRITE)
         if grade is not None and grade.correctness not in GRADES:
             raise InvalidParameter("correctness: a grade is CORRECT, PARTIAL or WRONG")
         task = await self._free_text_task(tenant, (await self._read_row(tenant, set_id)).task_id)
@@ -219,7 +219,7 @@ class ClassSetOperations:
                 float(grade.points) if grade and grade.points is not None else None,
             )
 
-        if not await self.ctx.runtime.db.run_write(put):
+        if not await self.caller.runtime.db.run_write(put):
             raise NotFound(f"class set {set_id!r} has no answer at position {position}")
         return (await self._state(tenant, set_id)).summary()
 
@@ -228,7 +228,7 @@ class ClassSetOperations:
     ) -> ClassSetPage:
         """A page of the set's answers in ``order``, with their verdicts and feedback. The grouped
         and review orders need every answer judged: those not judged yet are judged first."""
-        tenant = self.ctx.tenant(tenant_id, Permission.ACCESS)
+        tenant = self.caller.tenant(tenant_id, Permission.ACCESS)
         state = await self._state(tenant, set_id)
         if order is not ClassSetOrder.POSITION and len(state.judged) < len(state.answers):
             await self._judge(state, [a for a in state.answers if a.position not in state.judged])
@@ -285,7 +285,7 @@ class ClassSetOperations:
     # --- helpers ----------------------------------------------------------------------------------
 
     async def _free_text_task(self, tenant: str, task_id: str) -> FreeformTextTask:
-        task = (await self.ctx.stored_task(tenant, task_id)).task
+        task = (await self.caller.stored_task(tenant, task_id)).task
         if task.task_type is not TaskType.FREEFORM_TEXT or not isinstance(task, FreeformTextTask):
             raise InvalidParameter(
                 f"task {task_id!r} is a {task.task_type.value} task; class sets are for free-text tasks "
@@ -300,10 +300,10 @@ class ClassSetOperations:
         return row
 
     async def _read_row(self, tenant: str, set_id: str) -> store.SetRow:
-        return await self.ctx.runtime.db.run_read(lambda c: self._row(c, tenant, set_id))
+        return await self.caller.runtime.db.run_read(lambda c: self._row(c, tenant, set_id))
 
     async def _state(self, tenant: str, set_id: str) -> _State:
-        row, answers = await self.ctx.runtime.db.run_read(
+        row, answers = await self.caller.runtime.db.run_read(
             lambda c: (self._row(c, tenant, set_id), store.read_answers(c, set_id))
         )
         found = await self.feedback.stored_context(tenant, row.task_id)
@@ -336,7 +336,7 @@ class ClassSetOperations:
         }
         state = _State(row, task, ctx, digest, answers, judged, {})
         if judged:
-            await self.ctx.runtime.text_models()
+            await self.caller.runtime.text_models()
             positions = sorted(judged)
             moved = await asyncio.to_thread(verdicts, task, ctx, [judged[p] for p in positions])
             state.found.update(zip(positions, moved, strict=True))
@@ -345,7 +345,7 @@ class ClassSetOperations:
     async def _judge(self, state: _State, waiting: Sequence[store.AnswerRow]) -> None:
         """Judges the waiting answers; a text the set has judged already (a class repeats "I don't
         know", and copies) is judged once."""
-        await self.ctx.runtime.text_models()
+        await self.caller.runtime.text_models()
         known = {state.answers[p].text: unmoved for p, unmoved in state.judged.items()}
         new = list(dict.fromkeys(a.text for a in waiting if a.text not in known))
         # Judged without the set's own grades: what is kept must not depend on them (a grade then
@@ -359,7 +359,7 @@ class ClassSetOperations:
             for a in waiting
             for k in (known[a.text],)
         ]
-        await self.ctx.runtime.db.run_write(
+        await self.caller.runtime.db.run_write(
             lambda c: store.write_judged(c, state.row.id, state.digest, judged)
         )
 
@@ -381,7 +381,7 @@ class ClassSetOperations:
 
         written = await asyncio.to_thread(write) if stale else []
         if written:
-            await self.ctx.runtime.db.run_write(lambda c: store.write_feedback(c, state.row.id, written))
+            await self.caller.runtime.db.run_write(lambda c: store.write_feedback(c, state.row.id, written))
         kept = {a.position: a.feedback or [] for a in page if a.feedback_for == state.feedback_key(a)}
         kept.update({position: items for position, items, _ in written})
         return {p: [FeedbackItem[TextSpan].model_validate(i) for i in items] for p, items in kept.items()}

@@ -56,7 +56,7 @@ from core.api import (
 from core.auth import Permission
 from core.engine import EngineUnavailable, compute_result, prepare, prepared
 from core.engine.base import EngineContext, GradedExample
-from core.service.context import Context
+from core.service.caller import Caller
 from core.service.simulation import SimulationOperations
 from core.store import interactions, tasks
 from core.store import models as m
@@ -89,8 +89,8 @@ class _Changed:
 
 
 class FeedbackOperations:
-    def __init__(self, ctx: Context, simulations: SimulationOperations) -> None:
-        self.ctx = ctx
+    def __init__(self, caller: Caller, simulations: SimulationOperations) -> None:
+        self.caller = caller
         self.simulations = simulations
 
     async def compute_feedback(self, request: ComputeFeedbackRequest) -> Feedback:
@@ -101,19 +101,19 @@ class FeedbackOperations:
         the same job. A freeform task is judged with the stored graded answers of its id, so its
         judgement is recorded only if their count is still the one judged with.
         """
-        tenant = self.ctx.tenant(request.tenantId, Permission.ACCESS)
+        tenant = self.caller.tenant(request.tenantId, Permission.ACCESS)
         task = request.taskDefinition
         check_task(task)
         digest = tasks.task_hash(task)
         if task.task_type in JUDGES_TEXT:
-            await self.ctx.runtime.text_models()
+            await self.caller.runtime.text_models()
         transcript = await self.transcript(tenant, request.answer)
-        known = self.ctx.runtime.revisions.get((tenant, task.id))  # a guess, until a read or write says so
+        known = self.caller.runtime.revisions.get((tenant, task.id))  # a guess, until a read or write says so
         if known is None or self._refused(tenant, task, digest, known):  # refused only as read
             known = await self._read_revision(tenant, task.id)
         tasks.check_type_unchanged(known, task)
         if known is None or known.content_hash != digest:
-            self.ctx.principal.require(tenant, Permission.WRITE)
+            self.caller.principal.require(tenant, Permission.WRITE)
         graded_count: int | None = None  # judged by the definition alone
         if task.task_type is LEARNS:
             graded_count = known.graded_count if known is not None else 0
@@ -121,7 +121,7 @@ class FeedbackOperations:
             graded = await self._graded(tenant, task, graded_count or 0)
             result = await self.judge(tenant, task, request.answer, digest, graded, transcript)
             record = partial(self._record_supplied, tenant, request, digest, graded_count, result)
-            outcome = await self.ctx.runtime.db.run_write(tasks.at_revision(tenant, task.id, record))
+            outcome = await self.caller.runtime.db.run_write(tasks.at_revision(tenant, task.id, record))
             self._found(tenant, task.id, outcome.revision)
             if isinstance(outcome, _Recorded):
                 return outcome.feedback
@@ -133,7 +133,7 @@ class FeedbackOperations:
         or a change the caller may not write)."""
         changes = stored.content_hash != digest
         return stored.type is not task.task_type or (
-            changes and not self.ctx.principal.can(tenant, Permission.WRITE)
+            changes and not self.caller.principal.can(tenant, Permission.WRITE)
         )
 
     def _record_supplied(
@@ -155,18 +155,18 @@ class FeedbackOperations:
         if stored is not None and stored.content_hash == digest:
             action, revision = TaskAction.UNCHANGED, stored
         else:
-            self.ctx.principal.require(tenant, Permission.WRITE)
-            action, revision = tasks.write_task(connection, tenant, task, author=self.ctx.principal.name)
+            self.caller.principal.require(tenant, Permission.WRITE)
+            action, revision = tasks.write_task(connection, tenant, task, author=self.caller.principal.name)
         feedback = self._record(connection, tenant, revision.version, action, request, task, result)
         return _Recorded(feedback, _revision_of(revision))
 
     async def compute_feedback_for_task(self, task_id: str, request: ComputeTaskFeedbackRequest) -> Feedback:
         """Judge the answer against the stored task, then record it if the task is still as judged."""
-        tenant = self.ctx.tenant(request.tenantId, Permission.ACCESS)
+        tenant = self.caller.tenant(request.tenantId, Permission.ACCESS)
         if request.taskType in JUDGES_TEXT:
-            await self.ctx.runtime.text_models()
+            await self.caller.runtime.text_models()
         transcript = await self.transcript(tenant, request.answer)
-        known = self.ctx.runtime.revisions.get((tenant, task_id))  # a guess, until a read or write says so
+        known = self.caller.runtime.revisions.get((tenant, task_id))  # a guess, until a read or write says so
         revision = known if known is not None else await self._read_revision(tenant, task_id)
         checked = known is None
         for _ in range(ATTEMPTS):
@@ -186,7 +186,7 @@ class FeedbackOperations:
             task, graded = found
             result = await self.judge(tenant, task, request.answer, revision.content_hash, graded, transcript)
             record = partial(self._record_stored, tenant, request, task, revision, result)
-            outcome = await self.ctx.runtime.db.run_write(tasks.at_revision(tenant, task_id, record))
+            outcome = await self.caller.runtime.db.run_write(tasks.at_revision(tenant, task_id, record))
             self._found(tenant, task_id, outcome.revision)
             if isinstance(outcome, _Recorded):
                 return outcome.feedback
@@ -214,7 +214,7 @@ class FeedbackOperations:
 
     async def _read_revision(self, tenant: str, task_id: str) -> TaskRevision | None:
         """The task's revision as stored now (remembered); None: no such task."""
-        revision = await self.ctx.runtime.db.run_read(
+        revision = await self.caller.runtime.db.run_read(
             partial(tasks.read_revision, tenant_id=tenant, task_id=task_id)
         )
         self._found(tenant, task_id, revision)
@@ -223,9 +223,9 @@ class FeedbackOperations:
     def _found(self, tenant: str, task_id: str, revision: TaskRevision | None) -> None:
         """Remember the task's revision as a read or write found it (the next answer's guess)."""
         if revision is None:
-            self.ctx.runtime.revisions.pop((tenant, task_id))
+            self.caller.runtime.revisions.pop((tenant, task_id))
         else:
-            self.ctx.runtime.revisions.put((tenant, task_id), revision)
+            self.caller.runtime.revisions.put((tenant, task_id), revision)
 
     async def _stored(
         self, tenant: str, task_id: str, revision: TaskRevision
@@ -233,25 +233,25 @@ class FeedbackOperations:
         """The stored task at this revision as its model, with its graded answers, each read once per
         revision and cached; None when the stored definition is no longer this revision's."""
         key = (tenant, task_id, revision.content_hash)
-        task = self.ctx.runtime.task_cache.get(key)
+        task = self.caller.runtime.task_cache.get(key)
         if task is None:
-            row = await self.ctx.runtime.db.run_read(
+            row = await self.caller.runtime.db.run_read(
                 partial(tasks.read_task, tenant_id=tenant, task_id=task_id)
             )
             if row is None or row.content_hash != revision.content_hash:
                 return None
             task = parse_task(row.definition)
-            self.ctx.runtime.task_cache.put(key, task)
+            self.caller.runtime.task_cache.put(key, task)
         return task, await self._graded(tenant, task, revision.graded_count)
 
     async def _graded(self, tenant: str, task: TaskBase, graded_count: int) -> tuple[GradedExample, ...]:
         """graded_examples, read in a read job when not cached."""
         if task.task_type is not LEARNS or graded_count == 0:
             return ()
-        cached = self.ctx.runtime.graded_cache.get((tenant, task.id, graded_count))
+        cached = self.caller.runtime.graded_cache.get((tenant, task.id, graded_count))
         if cached is not None:
             return cached
-        return await self.ctx.runtime.db.run_read(
+        return await self.caller.runtime.db.run_read(
             partial(self.graded_examples, tenant=tenant, task=task, graded_count=graded_count)
         )
 
@@ -281,7 +281,7 @@ class FeedbackOperations:
         """What the engine judges an answer to this revision of the task with; its cache key names
         the revision, so a model built ahead (prepare_stored) is the one the next answer finds."""
         return EngineContext(
-            catalogue=self.ctx.runtime.catalogue,
+            catalogue=self.caller.runtime.catalogue,
             graded=graded,
             cache_key=(tenant, task.id, digest),
             transcript=transcript,
@@ -298,20 +298,20 @@ class FeedbackOperations:
             if row is None:
                 return None
             key = (tenant, task_id, row.content_hash)
-            task = self.ctx.runtime.task_cache.get(key)
+            task = self.caller.runtime.task_cache.get(key)
             if task is None:
                 task = row.task
-                self.ctx.runtime.task_cache.put(key, task)
+                self.caller.runtime.task_cache.put(key, task)
             graded = self.graded_examples(connection, tenant, task, row.graded_count)
             return task, self._engine_context(tenant, task, row.content_hash, graded, None)
 
-        return await self.ctx.runtime.db.run_read(revision)
+        return await self.caller.runtime.db.run_read(revision)
 
     async def prepare_stored(self, tenant: str, task_id: str) -> None:
         """Build a stored freeform task's engine model now, in a worker thread, rather than when its
         next answer comes: after graded answers are added, whose judgement makes the model dear (a
         learner's answer would wait up to seconds for it)."""
-        await self.ctx.runtime.text_models()
+        await self.caller.runtime.text_models()
         found = await self.stored_context(tenant, task_id)
         if found is None or found[0].task_type is not TaskType.FREEFORM_TEXT:
             return
@@ -329,13 +329,13 @@ class FeedbackOperations:
         if task.task_type is not LEARNS or graded_count == 0:
             return ()
         key = (tenant, task.id, graded_count)
-        cached = self.ctx.runtime.graded_cache.get(key)
+        cached = self.caller.runtime.graded_cache.get(key)
         if cached is None:
             rows = interactions.list_graded(connection, tenant, task.id, limit=graded_count)
             cached = tuple(
                 GradedExample(r.answer, Correctness(r.correctness), r.points, r.feedback) for r in rows
             )
-            self.ctx.runtime.graded_cache.put(key, cached)
+            self.caller.runtime.graded_cache.put(key, cached)
         return cached
 
     async def transcript(self, tenant: str, answer: Answer) -> Any:
@@ -363,7 +363,7 @@ class FeedbackOperations:
             metaData=FeedbackMetaData(
                 taskAction=action,
                 tenantId=tenant,
-                taskLink=self.ctx.runtime.task_link(tenant, task.id),
+                taskLink=self.caller.runtime.task_link(tenant, task.id),
                 interactionId=interaction_id,
             ),
             result=result,
@@ -376,7 +376,7 @@ class FeedbackOperations:
                 task_id=task.id,
                 task_version=version,
                 user_id=request.userId,
-                principal_id=self.ctx.principal.id,
+                principal_id=self.caller.principal.id,
                 answer=request.answer,
                 feedback=feedback,
                 learner_meta=request.metaData,
@@ -387,19 +387,19 @@ class FeedbackOperations:
         return feedback
 
     async def compute_aspects(self, request: AspectsComputeRequest) -> list[Aspect]:
-        self.ctx.tenant(request.tenantId, Permission.ACCESS)
+        self.caller.tenant(request.tenantId, Permission.ACCESS)
         try:
             from core.engine.aspect_suggestion import suggest_aspects
         except ModuleNotFoundError:
             raise InvalidParameter("aspect suggestion is not available in this build") from None
-        await self.ctx.runtime.text_models()  # it reads the task's texts with the lemma dictionaries
+        await self.caller.runtime.text_models()  # it reads the task's texts with the lemma dictionaries
         return suggest_aspects(request.taskDefinition)
 
     # --- interactions and ratings ----------------------------------------------------------------
 
     async def rate_interaction(self, interaction_id: str, rating: EndUserRating) -> EndUserRatingRecord:
         """Create or update the interaction's rating, in one write job."""
-        return await self.ctx.runtime.db.run_write(partial(self._rate, interaction_id, rating))
+        return await self.caller.runtime.db.run_write(partial(self._rate, interaction_id, rating))
 
     def _rate(
         self, interaction_id: str, rating: EndUserRating, connection: Connection
@@ -407,7 +407,7 @@ class FeedbackOperations:
         tenant = interactions.interaction_tenant(connection, interaction_id)
         if tenant is None:
             raise NotFound(f"interaction {interaction_id!r} does not exist")
-        self.ctx.principal.require(tenant, Permission.ACCESS)
+        self.caller.principal.require(tenant, Permission.ACCESS)
         row = interactions.put_rating(
             connection,
             interaction_id,
@@ -425,19 +425,19 @@ class FeedbackOperations:
         )
 
     async def list_interactions(self, tenant_id: str, task_id: str) -> list[InteractionRecord]:
-        tenant = self.ctx.tenant(tenant_id, Permission.ACCESS)
-        rows = await self.ctx.runtime.db.run_read(
+        tenant = self.caller.tenant(tenant_id, Permission.ACCESS)
+        rows = await self.caller.runtime.db.run_read(
             partial(interactions.list_interactions, tenant_id=tenant, task_id=task_id)
         )
         return [_interaction_record(found) for found in rows]
 
     async def get_interaction(self, interaction_id: str) -> InteractionRecord:
-        found = await self.ctx.runtime.db.run_read(
+        found = await self.caller.runtime.db.run_read(
             partial(interactions.read_interaction, interaction_id=interaction_id)
         )
         if found is None:
             raise NotFound(f"interaction {interaction_id!r} does not exist")
-        self.ctx.principal.require(found.interaction.tenant_id, Permission.ACCESS)
+        self.caller.principal.require(found.interaction.tenant_id, Permission.ACCESS)
         return _interaction_record(found)
 
 

@@ -35,21 +35,21 @@ from core.api import (
 )
 from core.auth import Permission
 from core.engine import EngineContext, EngineUnavailable, review_order, sample_solution_checks
-from core.service.context import Context
+from core.service.caller import Caller
 from core.service.feedback import JUDGES_TEXT, FeedbackOperations
 from core.store import interactions
 
 
 class GradedAnswerOperations:
-    def __init__(self, ctx: Context, feedback: FeedbackOperations) -> None:
-        self.ctx = ctx
+    def __init__(self, caller: Caller, feedback: FeedbackOperations) -> None:
+        self.caller = caller
         self.feedback = feedback
 
     async def add_graded_answers(
         self, tenant_id: str, task_id: str, request: GradedAnswersRequest
     ) -> GradedAnswersResponse:
-        tenant = self.ctx.tenant(tenant_id, Permission.WRITE)
-        task = (await self.ctx.stored_task(tenant, task_id)).task
+        tenant = self.caller.tenant(tenant_id, Permission.WRITE)
+        task = (await self.caller.stored_task(tenant, task_id)).task
         answers = _parse_answers(task.task_type, (graded.answer for graded in request.answers))
         documents = [
             dict(
@@ -60,7 +60,7 @@ class GradedAnswerOperations:
             )
             for answer, graded in zip(answers, request.answers, strict=True)
         ]
-        total = await self.ctx.runtime.db.run_write(
+        total = await self.caller.runtime.db.run_write(
             partial(interactions.add_graded_answers, tenant_id=tenant, task_id=task_id, answers=documents)
         )
         return GradedAnswersResponse(tenantId=tenant, taskId=task_id, added=len(documents), total=total)
@@ -69,7 +69,7 @@ class GradedAnswerOperations:
         self, tenant_id: str, task_id: str, request: ReviewOrderRequest
     ) -> ReviewOrderResponse:
         """The answers' indices in the order to grade them, ``min(limit, len(answers))`` of them."""
-        tenant = self.ctx.tenant(tenant_id, Permission.ACCESS)
+        tenant = self.caller.tenant(tenant_id, Permission.ACCESS)
         task, engine_ctx = await self._stored(tenant, task_id)
         answers = _parse_answers(task.task_type, request.answers)
         try:
@@ -80,7 +80,7 @@ class GradedAnswerOperations:
 
     async def check_sample_solutions(self, tenant_id: str, task_id: str) -> SampleSolutionChecks:
         """How the engine judges each sample solution of the stored task; records nothing."""
-        tenant = self.ctx.tenant(tenant_id, Permission.ACCESS)
+        tenant = self.caller.tenant(tenant_id, Permission.ACCESS)
         task, engine_ctx = await self._stored(tenant, task_id)
         checks = await asyncio.to_thread(sample_solution_checks, task, engine_ctx)
         return SampleSolutionChecks(
@@ -101,7 +101,7 @@ class GradedAnswerOperations:
         if found is None:
             raise NotFound(f"task {task_id!r} does not exist in tenant {tenant!r}")
         if found[0].task_type in JUDGES_TEXT:
-            await self.ctx.runtime.text_models()
+            await self.caller.runtime.text_models()
         return found
 
 

@@ -4,7 +4,7 @@ Every operation checks the principal's permission on the tenant first, validates
 store cannot, and does its reads, its computation and its writes in one transaction, so a
 refused or failing request leaves nothing behind.
 
-The work is done by one class per area over a shared :class:`~core.service.context.Context`:
+The work is done by one class per area over a shared :class:`~core.service.caller.Caller`:
 
 | area | module |
 |---|---|
@@ -34,8 +34,8 @@ from core import API_VERSION, __version__
 from core.api import GradedAnswersRequest, GradedAnswersResponse, HealthStatus, ServiceInfo
 from core.auth import Principal
 from core.service.base import Service
+from core.service.caller import Caller
 from core.service.class_sets import ClassSetOperations
-from core.service.context import Context
 from core.service.feedback import FeedbackOperations
 from core.service.graded import GradedAnswerOperations
 from core.service.overrides import VerdictOverrideOperations
@@ -70,16 +70,16 @@ class LocalService:
         self.runtime = runtime
         self.principal = principal
         self._owns_runtime = owns_runtime
-        ctx = Context(runtime, principal)
-        self._tasks = TaskOperations(ctx)
-        self._simulations = SimulationOperations(ctx)
-        self._feedback = FeedbackOperations(ctx, self._simulations)
-        self._graded = GradedAnswerOperations(ctx, self._feedback)
-        self._overrides = VerdictOverrideOperations(ctx, self._feedback)
-        self._tutors = TutorOperations(ctx, self._simulations)
-        self._workspace = WorkspaceOperations(ctx, self._feedback)
-        self._webhooks = WebhookOperations(ctx)
-        self._class_sets = ClassSetOperations(ctx, self._feedback)
+        caller = Caller(runtime, principal)
+        self._tasks = TaskOperations(caller)
+        self._simulations = SimulationOperations(caller)
+        self._feedback = FeedbackOperations(caller, self._simulations)
+        self._graded = GradedAnswerOperations(caller, self._feedback)
+        self._overrides = VerdictOverrideOperations(caller, self._feedback)
+        self._tutors = TutorOperations(caller, self._simulations)
+        self._workspace = WorkspaceOperations(caller, self._feedback)
+        self._webhooks = WebhookOperations(caller)
+        self._class_sets = ClassSetOperations(caller, self._feedback)
 
     def __getattr__(self, name: str) -> Any:
         """An operation an area implements: the area's own bound method, so the call passes no

@@ -30,7 +30,7 @@ from core.api import (
     check_task,
 )
 from core.auth import Permission
-from core.service.context import Context
+from core.service.caller import Caller
 from core.store import conversations, tasks
 from core.store import models as m
 
@@ -61,19 +61,19 @@ def check_session_open(stored: Row[Any]) -> None:
 
 
 class SimulationOperations:
-    def __init__(self, ctx: Context) -> None:
-        self.ctx = ctx
+    def __init__(self, caller: Caller) -> None:
+        self.caller = caller
 
     async def start_simulation(self, request: StartSimulationRequest) -> SimulationSession:
-        tenant = self.ctx.tenant(request.tenantId, Permission.ACCESS)
+        tenant = self.caller.tenant(request.tenantId, Permission.ACCESS)
         task = request.simulationTask
         check_task(task)
-        minutes = task.timeLimitInMinutes or self.ctx.runtime.settings.simulation_default_minutes
+        minutes = task.timeLimitInMinutes or self.caller.runtime.settings.simulation_default_minutes
         started = m.utcnow()
         expires = started + timedelta(minutes=minutes)
         tutor_id = simulation_tutor_id(task.id)
         conversation_id = f"{SERVER_ID_PREFIX}{uuid.uuid4()}"
-        user_id = request.userId or self.ctx.principal.id
+        user_id = request.userId or self.caller.principal.id
         initial = [task.initialMessage] if task.initialMessage else []
         tutor = TutorUpsert(
             name=task.display_title,
@@ -86,9 +86,9 @@ class SimulationOperations:
 
         def start(connection: Connection) -> None:
             """The session's write job: its task, its tutor, the conversation and its first messages."""
-            action, _ = tasks.write_task(connection, tenant, task, author=self.ctx.principal.name)
+            action, _ = tasks.write_task(connection, tenant, task, author=self.caller.principal.name)
             if action is not TaskAction.UNCHANGED:
-                self.ctx.principal.require(tenant, Permission.WRITE)
+                self.caller.principal.require(tenant, Permission.WRITE)
             conversations.write_tutor(connection, tenant, tutor_id, tutor.to_wire())
             conversations.open_conversation(
                 connection,
@@ -102,7 +102,7 @@ class SimulationOperations:
             )
             conversations.append_messages(connection, tenant, conversation_id, messages)
 
-        await self.ctx.runtime.db.run_write(start)
+        await self.caller.runtime.db.run_write(start)
         return SimulationSession(
             id=conversation_id,
             conversationId=conversation_id,
@@ -115,7 +115,7 @@ class SimulationOperations:
         )
 
     def system_prompt(self, task: SimulationTask) -> str:
-        text = self.ctx.runtime.catalogue.text
+        text = self.caller.runtime.catalogue.text
         persona = task.persona
         return text(
             task.language,
@@ -131,7 +131,7 @@ class SimulationOperations:
             return None
         if stored.turns + 1 < task.maxTurns:
             return None
-        text = self.ctx.runtime.catalogue.text
+        text = self.caller.runtime.catalogue.text
         reason = text(language, "simulation.reason_turns", max_turns=task.maxTurns)
         return text(language, "simulation.session_finished", reason=reason)
 
@@ -148,5 +148,5 @@ class SimulationOperations:
                 raise NotFound(f"conversation {conversation_id!r} does not exist in tenant {tenant!r}")
             return conversations.read_messages(connection, tenant, conversation_id)
 
-        rows = await self.ctx.runtime.db.run_read(read)
+        rows = await self.caller.runtime.db.run_read(read)
         return tuple(ChatTurn(role=r.role, content=r.content) for r in rows if r.role != "system")

@@ -55,7 +55,7 @@ from core.api import (
 )
 from core.auth import Permission
 from core.config import Settings
-from core.service.context import Context
+from core.service.caller import Caller
 from core.service.simulation import FINISHED, SimulationOperations, check_session_open
 from core.store import conversations, tasks
 from core.store import models as m
@@ -164,14 +164,14 @@ def configuration(row: Row[Any]) -> TutorConfiguration:
 
 
 class TutorOperations:
-    def __init__(self, ctx: Context, simulations: SimulationOperations) -> None:
-        self.ctx = ctx
+    def __init__(self, caller: Caller, simulations: SimulationOperations) -> None:
+        self.caller = caller
         self.simulations = simulations
 
     # --- configurations -------------------------------------------------------------------------
 
     async def get_tutor(self, tutor_id: str, tenant_id: str | None = None) -> TutorConfiguration:
-        row = await self.ctx.runtime.db.run_read(
+        row = await self.caller.runtime.db.run_read(
             partial(self._tutor_row, tutor_id=tutor_id, tenant_id=tenant_id)
         )
         return configuration(row)
@@ -185,12 +185,12 @@ class TutorOperations:
         has the tutor, else the one such tenant that has it. Another tenant's tutor is never the
         answer; its existence is told only as API.md asks (403, no access to its tenant)."""
         if tenant_id is not None:
-            tenant = self.ctx.tenant(tenant_id, Permission.ACCESS)
+            tenant = self.caller.tenant(tenant_id, Permission.ACCESS)
             row = conversations.read_tutor(connection, tenant, tutor_id)
             if row is None:
                 raise NotFound(f"tutor {tutor_id!r} does not exist in tenant {tenant!r}")
             return row
-        principal = self.ctx.principal
+        principal = self.caller.principal
         owners = conversations.tutor_tenants(connection, tutor_id)
         mine = [t for t in owners if principal.can(t, Permission.ACCESS)]
         if len(mine) > 1 and conversation_id:  # a conversation goes on in its own tenant
@@ -214,25 +214,25 @@ class TutorOperations:
         return row
 
     async def list_tutors(self, tenant_id: str) -> list[TutorConfiguration]:
-        tenant = self.ctx.tenant(tenant_id, Permission.ACCESS)
-        rows = await self.ctx.runtime.db.run_read(partial(conversations.list_tutors, tenant_id=tenant))
+        tenant = self.caller.tenant(tenant_id, Permission.ACCESS)
+        rows = await self.caller.runtime.db.run_read(partial(conversations.list_tutors, tenant_id=tenant))
         return [configuration(r) for r in rows]
 
     async def put_tutor(self, tenant_id: str, tutor_id: str, body: TutorUpsert) -> TutorConfiguration:
-        tenant = self.ctx.tenant(tenant_id, Permission.WRITE)
+        tenant = self.caller.tenant(tenant_id, Permission.WRITE)
         if not tutor_id.strip() or "/" in tutor_id or len(tutor_id) > 200 or tutor_id == HEALTH_TUTOR:
             raise InvalidParameter(
                 f"a tutor id needs 1 to 200 characters, no '/', and must not be {HEALTH_TUTOR!r} "
                 "(GET /tutor/healthcheck is the health check)"
             )
-        if body.engine == "llm" and not self.ctx.runtime.settings.llm_base_url:
+        if body.engine == "llm" and not self.caller.runtime.settings.llm_base_url:
             raise InvalidParameter(
                 "engine 'llm' needs a model server, and none is configured "
                 "(FEEDBACK_STUDIO_LLM_BASE_URL): choose 'grounded', or configure the server first"
             )
         check_client_id("tutor", tutor_id)
         return configuration(
-            await self.ctx.runtime.db.run_write(partial(_write_tutor, tenant, tutor_id, body))
+            await self.caller.runtime.db.run_write(partial(_write_tutor, tenant, tutor_id, body))
         )
 
     # --- chat -----------------------------------------------------------------------------------
@@ -255,9 +255,9 @@ class TutorOperations:
 
     async def healthcheck_chat(self) -> ChatResponse:
         """A real round trip through the configured engine; any failure is an InternalError (500)."""
-        tenant = self.ctx.tenant(None, Permission.ACCESS)
+        tenant = self.caller.tenant(None, Permission.ACCESS)
         language = Language.EN_US
-        text = self.ctx.runtime.catalogue.text(language, "tutor.healthcheck_message")
+        text = self.caller.runtime.catalogue.text(language, "tutor.healthcheck_message")
         tutor = TutorConfiguration(id=HEALTH_TUTOR, name="health check", tenantId=tenant)
         prepared = Prepared(
             tenant=tenant,
@@ -268,8 +268,8 @@ class TutorOperations:
             history=[],
             message=text,
             language=language,
-            engine=engine_for(tutor, None, self.ctx.runtime.settings),
-            user_id=self.ctx.principal.id,
+            engine=engine_for(tutor, None, self.caller.runtime.settings),
+            user_id=self.caller.principal.id,
         )
         request = {"messages": [{"role": "user", "content": text}], "tutorId": HEALTH_TUTOR}
         # A probe, not a conversation: nothing is recorded, so the response's traceId is empty;
@@ -278,21 +278,21 @@ class TutorOperations:
             return await collect(events, debug_mode=True)
 
     async def rate_trace(self, trace_id: str, rating: TraceRating) -> TraceRatingResponse:
-        await self.ctx.runtime.db.run_write(partial(self._rate_trace, trace_id, rating))
+        await self.caller.runtime.db.run_write(partial(self._rate_trace, trace_id, rating))
         return TraceRatingResponse(success=True, message=f"rating of trace {trace_id!r} saved")
 
     def _rate_trace(self, trace_id: str, rating: TraceRating, connection: Connection) -> None:
         tenant = conversations.trace_tenant(connection, trace_id)
         if tenant is None:
             raise NotFound(f"trace {trace_id!r} does not exist")
-        self.ctx.principal.require(tenant, Permission.ACCESS)
+        self.caller.principal.require(tenant, Permission.ACCESS)
         conversations.put_trace_rating(connection, trace_id, rating.score, rating.comment)
 
     async def _prepare_turn(self, request: ChatRequest) -> Prepared:
         if request.messages[-1].role != "user":
             raise InvalidParameter("the last message must be the learner's (role 'user')")
-        await self.ctx.runtime.text_models()  # the tutor reads the learner's words
-        read = await self.ctx.runtime.db.run_read(partial(self._read_turn, request))
+        await self.caller.runtime.text_models()  # the tutor reads the learner's words
+        read = await self.caller.runtime.db.run_read(partial(self._read_turn, request))
         tutor, task, stored = read.tutor, read.task, read.stored
         language = task.language if task else tutor.language or Language.EN_US
         return Prepared(
@@ -304,8 +304,8 @@ class TutorOperations:
             history=read.history,
             message=request.messages[-1].content,
             language=language,
-            engine=engine_for(tutor, task, self.ctx.runtime.settings),
-            user_id=request.userId or self.ctx.principal.id,
+            engine=engine_for(tutor, task, self.caller.runtime.settings),
+            user_id=request.userId or self.caller.principal.id,
             state=dict(stored.state.get("engine", {})) if stored else {},
             last_turn_note=self.simulations.closing_note(stored, task, language),
         )
@@ -376,7 +376,7 @@ class TutorOperations:
             history=tuple(prepared.history),
             message=prepared.message,
             language=prepared.language,
-            catalogue=self.ctx.runtime.catalogue,
+            catalogue=self.caller.runtime.catalogue,
             state=prepared.state,
         )
         from core.tutor.leak_guard import LeakGuard, guarded  # see engine_for: loaded on first use
@@ -458,7 +458,7 @@ class TutorOperations:
             exc_info=exc,
         )
         return InternalError(
-            self.ctx.runtime.catalogue.text(
+            self.caller.runtime.catalogue.text(
                 prepared.language, "tutor.engine_failed", reason=reason, error_id=error_id
             )
         )
@@ -500,7 +500,7 @@ class TutorOperations:
             },
             created_at=m.utcnow(),
         )
-        await self.ctx.runtime.db.run_write(partial(_write_turn, prepared, reply, messages, trace))
+        await self.caller.runtime.db.run_write(partial(_write_turn, prepared, reply, messages, trace))
         return trace_id
 
 

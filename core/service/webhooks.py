@@ -19,17 +19,19 @@ from core.api import (
 )
 from core.api.tasks import normalised_id
 from core.api.webhooks import TASK_DELETED, TASK_UPSERTED
-from core.service.context import Context
+from core.service.caller import Caller
 from core.store import principals, tasks
 from core.store.task_history import WEBHOOK_AUTHOR
 
 
 class WebhookOperations:
-    def __init__(self, ctx: Context) -> None:
-        self.ctx = ctx
+    def __init__(self, caller: Caller) -> None:
+        self.caller = caller
 
     async def receive_webhook(self, token: str, payload: WebhookPayload) -> WebhookReceipt:
-        tenant = await self.ctx.runtime.db.run_read(partial(principals.tenant_for_webhook_token, token=token))
+        tenant = await self.caller.runtime.db.run_read(
+            partial(principals.tenant_for_webhook_token, token=token)
+        )
         if tenant is None:
             raise NotFound("unknown webhook token")
         change = _task_change(payload)
@@ -41,7 +43,7 @@ class WebhookOperations:
                 tasks.remove_task(connection, tenant, change)
             return principals.record_webhook_event(connection, tenant, payload.event, payload.data)
 
-        event_id = await self.ctx.runtime.db.run_write(receive)
+        event_id = await self.caller.runtime.db.run_write(receive)
         return WebhookReceipt(received=True, eventId=event_id)
 
 

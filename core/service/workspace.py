@@ -28,7 +28,7 @@ from core.api import (
 )
 from core.auth import Permission
 from core.engine.base import GradedExample
-from core.service.context import Context
+from core.service.caller import Caller
 from core.service.feedback import JUDGES_TEXT, FeedbackOperations
 from core.store import tasks, test_answers
 from core.store.tasks import TaskRow
@@ -37,15 +37,15 @@ from core.workspace.retest import Compute, retest_answers
 
 
 class WorkspaceOperations:
-    def __init__(self, ctx: Context, feedback: FeedbackOperations) -> None:
-        self.ctx = ctx
+    def __init__(self, caller: Caller, feedback: FeedbackOperations) -> None:
+        self.caller = caller
         self.feedback = feedback
 
     # --- test answers ---------------------------------------------------------------------------
 
     async def list_test_answers(self, tenant_id: str, task_id: str) -> TestAnswerSet:
-        tenant = self.ctx.tenant(tenant_id, Permission.ACCESS)
-        rows = await self.ctx.runtime.db.run_read(
+        tenant = self.caller.tenant(tenant_id, Permission.ACCESS)
+        rows = await self.caller.runtime.db.run_read(
             partial(test_answers.list_test_answers, tenant_id=tenant, task_id=task_id)
         )
         return _answer_set(task_id, rows)
@@ -63,19 +63,19 @@ class WorkspaceOperations:
         return await self._store_test_answers(tenant_id, task_id, request.answers, replace_all=False)
 
     async def delete_test_answer(self, tenant_id: str, task_id: str, label: str) -> TestAnswerSet:
-        tenant = self.ctx.tenant(tenant_id, Permission.WRITE)
+        tenant = self.caller.tenant(tenant_id, Permission.WRITE)
 
         def delete(connection: Connection) -> list[Row[Any]]:
             if not test_answers.delete_test_answer(connection, tenant, task_id, label):
                 raise NotFound(f"task {task_id!r} has no test answer labelled {label!r}")
             return test_answers.list_test_answers(connection, tenant, task_id)
 
-        return _answer_set(task_id, await self.ctx.runtime.db.run_write(delete))
+        return _answer_set(task_id, await self.caller.runtime.db.run_write(delete))
 
     async def _store_test_answers(
         self, tenant_id: str, task_id: str, answers: Sequence[TestAnswer], *, replace_all: bool
     ) -> TestAnswerSet:
-        tenant = self.ctx.tenant(tenant_id, Permission.WRITE)
+        tenant = self.caller.tenant(tenant_id, Permission.WRITE)
         labels = [a.label for a in answers]
         if repeated := sorted({label for label in labels if labels.count(label) > 1}):
             raise InvalidParameter(
@@ -90,13 +90,13 @@ class WorkspaceOperations:
             test_answers.put_test_answers(connection, tenant, task_id, documents, replace_all=replace_all)
             return test_answers.list_test_answers(connection, tenant, task_id)
 
-        return _answer_set(task_id, await self.ctx.runtime.db.run_write(store))
+        return _answer_set(task_id, await self.caller.runtime.db.run_write(store))
 
     # --- retest ---------------------------------------------------------------------------------
 
     async def retest(self, tenant_id: str, task_ids: list[str]) -> RetestReport:
         """Recompute the test answers and earlier answers of the tasks (all of the tenant's if none)."""
-        tenant = self.ctx.tenant(tenant_id, Permission.ACCESS)
+        tenant = self.caller.tenant(tenant_id, Permission.ACCESS)
 
         def read(connection: Connection) -> tuple[list[TaskRow], dict[str, list[Row[Any]]]]:
             rows = _tasks_to_retest(connection, tenant, task_ids)
@@ -104,13 +104,13 @@ class WorkspaceOperations:
                 r.task_id: test_answers.list_test_answers(connection, tenant, r.task_id) for r in rows
             }
 
-        rows, tests = await self.ctx.runtime.db.run_read(read)
+        rows, tests = await self.caller.runtime.db.run_read(read)
         if any(row.task.task_type in JUDGES_TEXT for row in rows):
-            await self.ctx.runtime.text_models()
+            await self.caller.runtime.text_models()
         report = RetestReport(tenantId=tenant)
         for row in rows:
             task = row.task
-            graded = await self.ctx.runtime.db.run_read(
+            graded = await self.caller.runtime.db.run_read(
                 partial(
                     self.feedback.graded_examples, tenant=tenant, task=task, graded_count=row.graded_count
                 )

@@ -1,8 +1,9 @@
-"""What every area of the local service shares: the runtime, the caller, and the checks on both.
+"""The caller every area of the local service works for: who calls (the principal), over which
+runtime, and the checks on both.
 
 The local service is split by area (tasks, feedback, graded answers, tutors, simulations, the
-authoring workspace, webhooks); each area is a small class over one :class:`Context`, and
-:class:`core.service.local.LocalService` is the facade that implements the Service interface.
+authoring workspace, webhooks, class sets); each area is a small class over one :class:`Caller`,
+and :class:`core.service.local.LocalService` is the facade that implements the Service interface.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ if TYPE_CHECKING:
 
 
 @dataclass(frozen=True, slots=True)
-class Context:
+class Caller:
     runtime: Runtime
     principal: Principal
 
