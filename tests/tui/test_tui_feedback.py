@@ -18,7 +18,6 @@ from tui.widgets.feedback.rating import RatingBar
 from tui.widgets.feedback.view import FeedbackView
 
 CORRECT, WRONG = EVIDENCE_STYLES[Correctness.CORRECT], EVIDENCE_STYLES[Correctness.WRONG]
-NO_REMARK = EVIDENCE_STYLES[Correctness.UNKNOWN]
 CONCEPT, MISCONCEPTION = ASPECT_STYLES["CONCEPT"], ASPECT_STYLES["MISCONCEPTION"]
 
 
@@ -71,14 +70,14 @@ JOURNEYS = {
     TaskType.IN_TEXT_FILL_IN_BLANKS: (
         answer_blanks,
         "◐ PARTIAL · 1 / 2 points",
-        {NO_REMARK: ["1: 100"], WRONG: ["2: 5"]},
+        {CORRECT: ["100"], WRONG: ["5"]},
     ),
-    TaskType.IN_TEXT_CHOICES: (answer_choices, "✔ CORRECT · 1 / 1 points", {CORRECT: ["1: goes"]}),
+    TaskType.IN_TEXT_CHOICES: (answer_choices, "✔ CORRECT · 1 / 1 points", {CORRECT: ["goes"]}),
     TaskType.MULTIPLE_CHOICE: (answer_multiple_choice, "✘ WRONG · 0 / 1 points", {WRONG: ["Venus"]}),
     TaskType.MULTIPLE_RESPONSES: (
         answer_multiple_responses,
         "✔ CORRECT · 2 / 2 points",
-        {CORRECT: ["Whale"]},
+        {CORRECT: ["Whale", "Shark"]},  # chosen rightly, left out rightly
     ),
 }
 
@@ -153,7 +152,7 @@ async def test_simulation_role_play_then_feedback_on_the_conversation(pilot, stu
     await wait_until(pilot, lambda: screen.query(FeedbackView))
     view = screen.query_one(FeedbackView)
     shown = view.query_one("#evidence").content
-    assert "You: I am so sorry. Let me look up your parcel right away." in shown.plain
+    assert "Learner: I am so sorry. Let me look up your parcel right away." in shown.plain
     assert "sorry" in highlighted(shown, CONCEPT)
     assert "Apologises" in text_of(view.query_one("#detected-aspects"))
     await rate(pilot, view, RatingType.BAD, RatingSubtype.TOO_GENERIC)

@@ -18,19 +18,23 @@ from core.api import (
     TaskType,
     VerdictOverrideRecord,
 )
+from core.client.rendering import Mark, Span, fill_gaps, marked_text, render_result
 from core.client.vocabulary import TYPE_LABELS
-from webui.components.answer_text import answer_html, fill_gaps, sample_solution_text
+from webui.components.answer_text import answer_html, line_html
 from webui.components.editor_fields import cleaned
-from webui.components.highlight import Span, highlight_html
 from webui.components.history import aspect_counts, verdicts_over_time
 from webui.components.task_files import task_file, task_from_upload
 
 WRONG, CORRECT = Correctness.WRONG, Correctness.CORRECT
 
 
+def marked(text: str, *spans: tuple[int, int, Correctness, str]) -> str:
+    """``text`` with the spans (offset, length, verdict, note) as the web app draws them."""
+    return line_html(marked_text(text, [Span(o, n, Mark(v, note)) for o, n, v, note in spans]))
+
+
 def test_a_span_is_marked_at_its_offset_and_everything_is_escaped() -> None:
-    text = 'a <b> & "c" done'
-    html = highlight_html(text, [Span(2, 3, WRONG, 'say "no" <here>')])
+    html = marked('a <b> & "c" done', (2, 3, WRONG, 'say "no" <here>'))
     assert html == (
         'a <mark class="fs-mark fs-wrong" title="say &quot;no&quot; &lt;here&gt;">&lt;b&gt;</mark>'
         " &amp; &quot;c&quot; done"
@@ -38,7 +42,7 @@ def test_a_span_is_marked_at_its_offset_and_everything_is_escaped() -> None:
 
 
 def test_overlapping_spans_are_cut_and_the_gravest_verdict_wins() -> None:
-    html = highlight_html("abcdef", [Span(0, 4, CORRECT, "shown"), Span(2, 4, WRONG, "wrong")])
+    html = marked("abcdef", (0, 4, CORRECT, "shown"), (2, 4, WRONG, "wrong"))
     assert html == (
         '<mark class="fs-mark fs-correct" title="shown">ab</mark>'
         '<mark class="fs-mark fs-wrong" title="shown · wrong">cd</mark>'
@@ -46,13 +50,13 @@ def test_overlapping_spans_are_cut_and_the_gravest_verdict_wins() -> None:
     )
 
 
-@pytest.mark.parametrize("span", [Span(10, 3, WRONG), Span(-1, 2, WRONG), Span(1, 0, WRONG)])
-def test_spans_outside_the_text_are_ignored(span: Span) -> None:
-    assert highlight_html("abc", [span]) == "abc"
+@pytest.mark.parametrize("span", [(10, 3, WRONG, ""), (-1, 2, WRONG, ""), (1, 0, WRONG, "")])
+def test_spans_outside_the_text_are_ignored(span: tuple[int, int, Correctness, str]) -> None:
+    assert marked("abc", span) == "abc"
 
 
 def test_a_span_running_past_the_end_stops_at_the_end() -> None:
-    assert highlight_html("abc", [Span(1, 10, WRONG)]) == 'a<mark class="fs-mark fs-wrong">bc</mark>'
+    assert marked("abc", (1, 10, WRONG, "")) == 'a<mark class="fs-mark fs-wrong">bc</mark>'
 
 
 def test_gaps_are_filled_and_their_places_known() -> None:
@@ -111,12 +115,13 @@ def blanks_feedback(first: str) -> Feedback:
 
 def test_a_gap_answer_is_marked_in_the_statement() -> None:
     feedback = blanks_feedback("<freezes>")
-    html = answer_html(BLANKS, feedback.result)
+    rendered = render_result(BLANKS, feedback.result, str)
+    html = answer_html(rendered)
     assert html == (
         'Water <mark class="fs-mark fs-wrong" title="Think of a kettle">&lt;freezes&gt;</mark> at '
         '<mark class="fs-mark fs-correct">100</mark> °C.'
     )
-    assert sample_solution_text(BLANKS, feedback.result) == "Water boils at 100 °C."
+    assert rendered.sample_solution == "Water boils at 100 °C."
 
 
 def test_chosen_options_are_ticked_and_marked() -> None:
@@ -143,12 +148,13 @@ def test_chosen_options_are_ticked_and_marked() -> None:
             "sampleSolution": {"selected": [True, False, False]},
         },
     ).result
-    assert answer_html(task, result).split("\n") == [
-        '<mark class="fs-mark fs-correct">☑ A</mark>',
-        '<mark class="fs-mark fs-wrong" title="B is not">☑ B</mark>',
+    rendered = render_result(task, result, str)
+    assert answer_html(rendered).split("\n") == [
+        '☑ <mark class="fs-mark fs-correct">A</mark>',
+        '☑ <mark class="fs-mark fs-wrong" title="B is not">B</mark>',
         "☐ C",
     ]
-    assert sample_solution_text(task, result) == "• A"
+    assert rendered.sample_solution == "• A"
 
 
 def record(feedback: Feedback, day: int, verdict: str) -> InteractionRecord:
@@ -233,7 +239,7 @@ def test_a_conversation_is_shown_turn_by_turn_with_the_spans_in_the_learners_tur
         ChatTurn(role="assistant", content="Hello <there>"),
         ChatTurn(role="user", content="Buy it"),
     ]
-    assert answer_html(task, result, transcript).split("\n") == [
+    assert answer_html(render_result(task, result, str, transcript)).split("\n") == [
         "<b>Maria:</b> Hello &lt;there&gt;",
         '<b>Learner:</b> <mark class="fs-mark fs-partial" title="Ask first">Buy</mark> it',
     ]

@@ -15,11 +15,12 @@ from nicegui.testing import User
 from core.api import AspectType, ComputeFeedbackRequest, ComputeTaskFeedbackRequest, TaskBase, parse_task
 from core.auth import local_principal
 from core.client.learner import aspect_definitions, learner_result
+from core.client.rendering import sample_solution
 from core.config import Settings
 from core.service.local import LocalService
 from tests.webui import harness
 from tests.webui.helpers import SLOW
-from webui.components.answer_text import answer_excerpt, sample_solution_text
+from webui.components.answer_text import answer_excerpt
 from webui.components.feedback_view import feedback_view
 from webui.page_services import PageServices
 
@@ -72,7 +73,7 @@ def solution_words(task: TaskBase, result: Any) -> set[str]:
     """The sample solution and the concepts the answer lacks, by name and description."""
     detected = {d.aspect.name for d in result.allAspects}
     missing = [a for a in aspect_definitions(task) if a.type is AspectType.CONCEPT and a.name not in detected]
-    return words(sample_solution_text(task, result), *(f"{a.name} {a.description}" for a in missing))
+    return words(sample_solution(task, result, str), *(f"{a.name} {a.description}" for a in missing))
 
 
 def shown_text(user: User) -> str:

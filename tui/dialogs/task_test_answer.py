@@ -16,11 +16,10 @@ from textual.widgets import Button, Input, Label, Select, TextArea
 from core.api import Correctness, TestAnswer
 from core.client.history import answer_text
 from core.client.task_test_answers import answer_from_text, edit_test_answer
+from core.client.vocabulary import VERDICTS
 from tui.i18n import _
 from tui.labels import verdict_word
 from tui.service_calls import service_call, studio
-
-VERDICTS = (Correctness.CORRECT, Correctness.PARTIAL, Correctness.WRONG)
 
 
 class TaskTestAnswerScreen(ModalScreen[bool]):

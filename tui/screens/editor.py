@@ -3,7 +3,6 @@ gaps and choice points, and inline validation on every change; ctrl+s saves (ups
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Collection
 from copy import deepcopy
 from typing import ClassVar
@@ -17,7 +16,7 @@ from textual.screen import Screen
 from textual.widgets import Button, Checkbox, Header, Input, Select, Static, TextArea
 
 from core.api import InTextChoicesTask, InTextFillInBlanksTask, TaskBase, VersionConflict
-from core.client.authoring import failing_sample_solutions, warning
+from core.client.authoring import save_and_check
 from core.client.validation import field_path, validate
 from tui import i18n
 from tui.dialogs.confirm import ConfirmScreen
@@ -179,11 +178,11 @@ class EditorScreen(Screen[str | None]):
             async with service_call(
                 self, _("Saving"), busy=self.query_one("#editor"), raising=(VersionConflict,)
             ):
-                response = await (await studio(self).library()).save(task, expected)
-                self.notify(f"{task.id}: {response.action.value.lower()}", title=_("Task saved"))
-                if failing := await asyncio.to_thread(failing_sample_solutions, task):
+                saved = await save_and_check(await studio(self).library(), task, expected)
+                self.notify(f"{task.id}: {saved.response.action.value.lower()}", title=_("Task saved"))
+                if warnings := saved.warnings(_):
                     self.notify(
-                        "\n".join(warning(check, _) for check in failing),
+                        "\n".join(warnings),
                         title=_("Check the sample solution"),
                         severity="warning",
                         timeout=20,

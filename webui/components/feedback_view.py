@@ -10,9 +10,9 @@ from nicegui import ui
 
 from core.api import AspectType, ChatTurn, Correctness, EndUserRating, Feedback, FeedbackItem, TaskBase
 from core.client.interactions import interaction_label
-from core.client.learner import learner_result
+from core.client.rendering import render_result
 from core.client.vocabulary import ASPECT_TYPE_LABELS
-from webui.components.answer_text import answer_html, sample_solution_text
+from webui.components.answer_text import answer_html
 from webui.components.gold import gold_bar
 from webui.components.rating import rating_bar
 from webui.i18n import _, language, number
@@ -31,9 +31,9 @@ def feedback_view(
 ) -> None:
     """The feedback as an author reads it; ``for_learner`` leaves out what only authors need (the
     interaction id, the sample solution, the gold-answer bar)."""
-    result = feedback.result
-    if for_learner:  # no missing concept named, no sample solution (core.client.learner)
-        result = learner_result(task, result, _("Something the task asks for is still missing."))
+    # for a learner: no missing concept named, no sample solution (core.client.learner)
+    rendered = render_result(task, feedback.result, _, transcript, for_learner=for_learner)
+    result = rendered.result
     verdict = result.points.verdict
     with ui.card().classes("w-full gap-3").props("flat bordered"):
         with ui.row().classes("w-full items-center gap-3"):
@@ -52,9 +52,7 @@ def feedback_view(
                 ui.label(label).classes("text-xs opacity-70").tooltip(interaction_id).mark("interaction-id")
 
         section_title(_("Answer"))
-        ui.html(answer_html(task, result, transcript), sanitize=False).classes("fs-answer w-full").mark(
-            "marked-answer"
-        )
+        ui.html(answer_html(rendered), sanitize=False).classes("fs-answer w-full").mark("marked-answer")
 
         if result.feedback:
             section_title(_("Feedback"))
@@ -72,10 +70,9 @@ def feedback_view(
                         color="negative" if misconception else "positive",
                     ).props("outline dense").tooltip(aspect.description or _(ASPECT_TYPE_LABELS[aspect.type]))
 
-        solution = None if for_learner else sample_solution_text(task, result)
-        if solution:
+        if rendered.sample_solution:
             with ui.expansion(_("Sample solution"), icon="school").classes("w-full").props("dense"):
-                ui.label(solution).classes("whitespace-pre-wrap")
+                ui.label(rendered.sample_solution).classes("whitespace-pre-wrap").mark("sample-solution")
 
         rating_bar(studio, feedback.metaData.interactionId, rating)
         if not for_learner:

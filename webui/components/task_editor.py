@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from nicegui import run, ui
+from nicegui import ui
 
 from core.api import (
     Language,
@@ -20,7 +20,7 @@ from core.api import (
     VersionConflict,
     parse_task_type,
 )
-from core.client.authoring import failing_sample_solutions, warning
+from core.client.authoring import save_and_check
 from core.client.validation import problem_lines, validate
 from core.client.vocabulary import MATCHING_LABELS, language_name
 from webui.components.editor_fields import Item, aspects_editor, chips, cleaned, list_editor, number, text
@@ -69,17 +69,17 @@ def task_editor(
             with reporting(_("Saving")):
                 library = await studio.library(tenant)
                 try:
-                    response = await library.save(task, None if overwrite else version)
+                    saved = await save_and_check(library, task, None if overwrite else version)
                 except VersionConflict as conflict:
                     _ask_to_overwrite(conflict.message, lambda: save(overwrite=True))
                     return
                 ui.run_javascript("window.studioUnsaved = false")
                 notify_on_next_page(
-                    _("Task {action}").format(action=action_word(response.action)), type="positive"
+                    _("Task {action}").format(action=action_word(saved.response.action)), type="positive"
                 )
-                for check in await run.io_bound(failing_sample_solutions, task):
+                for line in saved.warnings(_):
                     notify_on_next_page(
-                        warning(check, _), type="warning", multi_line=True, close_button=True, timeout=20000
+                        line, type="warning", multi_line=True, close_button=True, timeout=20000
                     )
                 await on_saved(task)
         finally:

@@ -38,3 +38,17 @@ def test_both_apps_show_a_rating_reason_in_their_language(monkeypatch) -> None:
     monkeypatch.setitem(rating._.__globals__, "language", lambda: "de")
     assert tui.labels.subtype_label(RatingSubtype.TOO_STRICT) == "Zu streng"
     assert rating.subtype_label(RatingSubtype.TOO_STRICT) == "Zu streng"
+
+
+def test_the_verdicts_a_person_gives_are_listed_once_for_both_apps() -> None:
+    """The apps take them from core.client.vocabulary; the engine keeps its own order of labels."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[3]
+    defining = [
+        str(path.relative_to(root))
+        for folder in ("core", "tui", "webui")
+        for path in (root / folder).rglob("*.py")
+        if "\nVERDICTS" in path.read_text(encoding="utf-8")
+    ]
+    assert sorted(defining) == ["core/client/vocabulary.py", "core/engine/freeform/grading.py"]

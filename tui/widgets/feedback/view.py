@@ -12,9 +12,10 @@ from textual.containers import Vertical
 from textual.widgets import Static
 
 from core.api import AspectType, ChatTurn, EndUserRating, Feedback, TaskBase
+from core.client.rendering import render_result
 from tui.i18n import _
 from tui.labels import points_text, verdict_text
-from tui.widgets.feedback.evidence import ASPECT_STYLES, EVIDENCE_STYLES, answer_view, sample_solution
+from tui.widgets.feedback.evidence import ASPECT_STYLES, EVIDENCE_STYLES, answer_view
 from tui.widgets.feedback.gold import GoldBar
 from tui.widgets.feedback.rating import RatingBar
 
@@ -74,20 +75,21 @@ class FeedbackView(Vertical):
         self.feedback, self.definition, self.transcript, self.rating = feedback, task, transcript, rating
 
     def compose(self) -> ComposeResult:
-        result = self.feedback.result
+        rendered = render_result(self.definition, self.feedback.result, _, self.transcript or ())
+        result = rendered.result
         verdict = result.verdict
         points = points_text(result.points.achievedPoints, result.points.achievablePoints)
         banner = Text.assemble(verdict_text(verdict), f" · {points}")
         yield Static(banner, classes=f"verdict-banner verdict-{verdict.value.lower()}")
         yield Static(_("Answer"), classes="section-title")
-        yield Static(answer_view(self.feedback, self.definition, self.transcript), id="evidence")
+        yield Static(answer_view(rendered), id="evidence")
         yield Static(LEGEND, classes="legend")
         yield Static(_("Feedback"), classes="section-title")
         yield Static(items_text(self.feedback), id="feedback-items")
         yield Static(_("Concepts and misconceptions"), classes="section-title")
         yield Static(aspects_text(self.feedback), id="detected-aspects")
-        if solution := sample_solution(self.feedback, self.definition):
+        if rendered.sample_solution:
             yield Static(_("Sample solution"), classes="section-title")
-            yield Static(solution, id="sample-solution", markup=False)
+            yield Static(rendered.sample_solution, id="sample-solution", markup=False)
         yield RatingBar(self.feedback.metaData.interactionId, self.rating)
         yield GoldBar(self.feedback)
