@@ -16,8 +16,10 @@ server code: page build, websocket, event handlers, judging, tutor, and the upda
 
 The load generator and the server are kept apart: the server is pinned to CPU 0 and this
 process to CPU 1 (on a machine with two or more CPUs), and the CPU seconds of each are measured
-and printed separately, with the machine's load average (other work on the machine shares the
-CPUs: at a load average of 10 the same class waits several times longer).
+and printed separately, with the machine's load average. Both run at nice -10 where the bench
+may (root): on a machine shared with other work (a developer's tests), a class at a load average
+of 18 waited ten times longer for a page while the server's CPU per class stayed the same; the
+priority measures the studio, not its neighbours (``--no-priority`` measures both).
 
 A learner's minute: they open the link within the first 5 s (the teacher said "open it now"),
 type the answer for 4 s (the value is sent every 0.25 s, as a browser sends it while typing),
@@ -63,6 +65,9 @@ ANSWER = "The circuit has to be closed, so the current flows from the battery th
 QUESTIONS = ["Why does the filament glow?", "Is one wire enough?"]
 STEPS = ["page", "feedback", "tutor 1", "tutor 2"]
 TARGETS = {"feedback": 2.0, "tutor 1": 3.0, "tutor 2": 3.0}
+PRIORITY = -10
+"""The niceness of server and learners (``--no-priority`` leaves both at the default, 0)."""
+AUTOGROUP = Path("/proc/self/autogroup")
 STEP_TIMEOUT = 60.0
 """Seconds a learner waits for a step before it counts as failed."""
 ELEMENTS = re.compile(r"parseElements\(String\.raw`(.*?)`\)", re.S)
@@ -251,7 +256,44 @@ async def one_class(base_url: str, count: int, seed: int) -> list[Learner]:
     return learners
 
 
-def start_server(port: int, data: Path, pinned: bool) -> subprocess.Popen[bytes]:
+def raise_priority() -> bool:
+    """Nice -10 where allowed (root): other work on a shared machine then waits, not the class.
+    Linux weighs niceness within an autogroup (a session) first, so the session's group is
+    raised too."""
+    try:
+        os.setpriority(os.PRIO_PROCESS, 0, PRIORITY)
+    except PermissionError:
+        return False
+    with contextlib.suppress(OSError):
+        AUTOGROUP.write_text(str(PRIORITY))
+    return True
+
+
+def restore_autogroup(niceness: str | None) -> None:
+    """The session this bench ran in (a developer's shell) gets its own niceness back."""
+    if niceness is not None:
+        with contextlib.suppress(OSError):
+            AUTOGROUP.write_text(niceness)
+
+
+def autogroup_niceness() -> str | None:
+    try:
+        return AUTOGROUP.read_text().split()[-1]
+    except (OSError, IndexError):
+        return None
+
+
+def prepare(pinned: bool, priority: bool) -> None:
+    """The server process, before it runs: on CPU 0, at the learners' priority (in a session of
+    its own, so its autogroup is its own)."""
+    os.setsid()
+    if pinned:
+        os.sched_setaffinity(0, {0})
+    if priority:
+        raise_priority()
+
+
+def start_server(port: int, data: Path, pinned: bool, priority: bool) -> subprocess.Popen[bytes]:
     env = {
         **os.environ,
         "XDG_DATA_HOME": str(data / "xdg"),
@@ -265,7 +307,7 @@ def start_server(port: int, data: Path, pinned: bool) -> subprocess.Popen[bytes]
         env=env,
         stdout=subprocess.DEVNULL,
         stderr=open(data / "server.log", "wb"),  # noqa: SIM115 (the process keeps it)
-        preexec_fn=(lambda: os.sched_setaffinity(0, {0})) if pinned else None,
+        preexec_fn=lambda: prepare(pinned, priority),
     )
     deadline = time.monotonic() + 60
     while True:
@@ -284,26 +326,40 @@ def main() -> int:
     parser.add_argument("--learners", type=int, nargs="+", default=[10, 20, 30])
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--no-pin", action="store_true", help="let server and learners share every CPU")
+    parser.add_argument("--no-priority", action="store_true", help="leave server and learners at nice 0")
     args = parser.parse_args()
     pinned = (os.cpu_count() or 1) >= 2 and not args.no_pin
+    session_niceness = autogroup_niceness()
+    priority = not args.no_priority and raise_priority()
+    try:
+        return run(args.learners, args.seed, pinned, priority)
+    finally:
+        restore_autogroup(session_niceness)
+
+
+def run(counts: list[int], seed: int, pinned: bool, priority: bool) -> int:
     if pinned:
         os.sched_setaffinity(0, {1})
     print(machine())
-    print(f"learner mode of {TASK}; server pinned to CPU 0, learners to CPU 1" if pinned else "not pinned")
+    print(
+        f"learner mode of {TASK}; "
+        + ("server pinned to CPU 0, learners to CPU 1" if pinned else "server and learners on every CPU")
+        + (f"; both at nice {PRIORITY}" if priority else "")
+    )
     failed = False
     with tempfile.TemporaryDirectory() as directory:
         port = free_port()
-        server = start_server(port, Path(directory), pinned)
+        server = start_server(port, Path(directory), pinned, priority)
         base_url = f"http://127.0.0.1:{port}"
         try:
-            asyncio.run(one_class(base_url, 1, args.seed))  # the first judgement loads the text models
+            asyncio.run(one_class(base_url, 1, seed))  # the first judgement loads the text models
             header = f"{'learners':>8} | " + " | ".join(f"{s + ' p50/p95 s':>18}" for s in STEPS)
             header += " | disconnects | errors | server CPU s | learners CPU s | load avg"
             print(header)
             print("-" * len(header))
-            for count in args.learners:
+            for count in counts:
                 server_before, own_before = cpu_seconds(server.pid), own_cpu_seconds()
-                learners = asyncio.run(one_class(base_url, count, args.seed))
+                learners = asyncio.run(one_class(base_url, count, seed))
                 server_cpu, own_cpu = cpu_seconds(server.pid) - server_before, own_cpu_seconds() - own_before
                 cells = []
                 for step in STEPS:
@@ -320,7 +376,7 @@ def main() -> int:
                 )
                 for error in sorted(set(errors))[:5]:
                     print(f"         error: {error}")
-                if count == max(args.learners):
+                if count == max(counts):
                     for step, target in TARGETS.items():
                         values = [learner.times[step] for learner in learners if step in learner.times]
                         failed |= len(values) < count or percentile(values, 0.95) > target
@@ -328,7 +384,7 @@ def main() -> int:
         finally:
             server.terminate()
             server.wait(timeout=10)
-    print(f"target at {max(args.learners)}: 0 disconnects, p95 feedback ≤ 2 s, p95 tutor reply ≤ 3 s")
+    print(f"target at {max(counts)}: 0 disconnects, p95 feedback ≤ 2 s, p95 tutor reply ≤ 3 s")
     return 1 if failed else 0
 
 

@@ -45,6 +45,8 @@ DARK_TEXT = {
     "positive": "#4ade80",
     "negative": "#f87171",
 }
+LIGHT_TEXT = {"warning": "#b45309"}
+"""Text in Quasar's amber (a PARTIAL verdict) is 1.6:1 on a light page: a dark amber there."""
 QUASAR = {"negative": "#c10015", "warning": "#f2c037", "grey-8": "#616161", "grey-3": "#eeeeee"}
 """Quasar's own shades of the colours we leave as they are."""
 ICON_GREY = ("grey-7", "#757575")
@@ -90,6 +92,10 @@ CSS = (
     # Quasar's .text-primary is `color: var(--q-primary) !important` inside a cascade layer, where
     # an !important rule of ours cannot win: the element's own --q-primary is what changes.
     "".join(f".body--dark .text-{name} {{ --q-{name}: {shade}; }}\n" for name, shade in DARK_TEXT.items())
+    + "".join(
+        f"body:not(.body--dark) .text-{name} {{ --q-{name}: {shade}; }}\n"
+        for name, shade in LIGHT_TEXT.items()
+    )
     + "".join(
         f".{name} {{ color: {light}; }}\n.body--dark .{name} {{ color: {dark}; }}\n"
         for name, (light, dark) in VERDICT_TEXT.items()

@@ -21,6 +21,7 @@ from webui.login import login_page
 pytestmark = pytest.mark.browser
 
 TASK = "ff-bulb-circuit-en"
+GAPS_TASK = "blanks-water-cycle-en"  # 3 of 4 gaps right: PARTIAL
 ANSWER = "The bulb glows because the battery uses up the current. The circuit is closed."
 
 
@@ -48,7 +49,7 @@ class Audit:
         self.page.screenshot(path=str(ARTIFACTS / f"a11y-{self.page.mode}-{state}.png"), full_page=True)
 
 
-def test_every_page_passes_the_audit_in_both_modes(mode_page) -> None:
+def test_the_library_and_the_task_pages_pass_the_audit(mode_page) -> None:
     page, check = mode_page, Audit(mode_page)
     page.goto("/")
     page.get_by_text("Making a bulb light up").wait_for()
@@ -72,6 +73,23 @@ def test_every_page_passes_the_audit_in_both_modes(mode_page) -> None:
         page.wait_for_timeout(1000)  # what the tab reads when first opened
         check(f"task-{tab.lower().replace(' ', '-')}")
 
+    # a PARTIAL verdict (amber) in the feedback and in the history
+    page.goto(f"/tasks/default/{GAPS_TASK}")
+    for number, answer in {1: "evaporates", 2: "smoke", 3: "rain", 4: "100"}.items():
+        page.get_by_role("textbox", name=f"gap {number}").fill(answer)
+    page.get_by_role("button", name="Get feedback").click()
+    page.get_by_text("3 / 4 points").wait_for()
+    check("task-try-partial")
+    page.get_by_role("tab", name="History").click()
+    page.get_by_text("Verdicts over time").wait_for()
+    page.wait_for_timeout(1000)
+    check("task-history-partial")
+
+    assert check.found == [], "\n".join(check.found)
+
+
+def test_the_other_pages_pass_the_audit(mode_page) -> None:
+    page, check = mode_page, Audit(mode_page)
     page.goto("/new/FREEFORM_TEXT")
     page.get_by_role("button", name="Save task").wait_for()
     check("new-task")
@@ -117,7 +135,7 @@ def test_the_focus_ring_shows_on_filled_and_flat_buttons_and_links(mode_page) ->
     page.goto("/")
     page.get_by_text("Making a bulb light up").wait_for()
     reached, bare = [], []
-    for _ in range(14):
+    for _ in range(20):
         page.keyboard.press("Tab")
         ring = focus_ring(page)
         reached.append(ring["text"])

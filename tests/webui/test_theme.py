@@ -15,6 +15,7 @@ from webui.theme import (
     DARK_PAGE,
     DARK_TEXT,
     ICON_GREY,
+    LIGHT_TEXT,
     QUASAR,
     VERDICT_COLORS,
     VERDICT_TEXT,
@@ -68,6 +69,14 @@ def test_brand_coloured_text_on_a_dark_page(name, background):
 @pytest.mark.parametrize("name", ["primary", "secondary", "accent"])
 def test_brand_coloured_text_on_a_light_page(name):
     assert contrast(BRAND[name], WHITE) >= AA
+
+
+@pytest.mark.parametrize("name", sorted(LIGHT_TEXT))
+def test_amber_text_on_a_light_page(name):
+    """Verdict text in the warning colour (PARTIAL) on a light page; the dark page keeps Quasar's."""
+    assert contrast(LIGHT_TEXT[name], WHITE) >= AA
+    assert min(contrast(QUASAR[name], DARK_PAGE), contrast(QUASAR[name], DARK_CARD)) >= AA
+    assert f"body:not(.body--dark) .text-{name} {{ --q-{name}: {LIGHT_TEXT[name]}; }}" in CSS
 
 
 @pytest.mark.parametrize("name", sorted(VERDICT_TEXT))
