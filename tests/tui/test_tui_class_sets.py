@@ -244,6 +244,19 @@ async def test_a_bad_file_is_refused_in_words_and_leaves_no_set(
     assert await studio.list_class_sets("default", TASK) == []
 
 
+async def test_the_problem_is_said_in_the_apps_language(pilot, tmp_path, monkeypatch) -> None:
+    import tui.i18n
+
+    monkeypatch.setattr(tui.i18n, "LANGUAGE", "de")
+    await class_sets_tab(pilot)
+    path = tmp_path / "leer.txt"
+    path.write_bytes(b"")
+    dialog = await choose_file(pilot, path)
+    problem = dialog.query_one("#class-set-problem", Static)
+    await wait_until(pilot, lambda: problem.display)
+    assert text_of(problem) == "leer.txt enthält keine Antworten."
+
+
 async def test_a_missing_file_is_named(pilot, tmp_path) -> None:
     await class_sets_tab(pilot)
     dialog = await choose_file(pilot, tmp_path / "nowhere.csv")
