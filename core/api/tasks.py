@@ -81,12 +81,33 @@ _SCHEMA_NAME = BeforeValidator(_schema_name_of)
 """Lets a task's ``type`` arrive in either spelling (FreeformTextTask or FREEFORM_TEXT)."""
 
 
+class GlossaryEntry(ApiModel):
+    """Extension: a term of the task and the author's explanation of it for learners."""
+
+    term: Name
+    explanation: Text = Field(min_length=1)
+
+
+def _no_empty_glossary(entries: list[GlossaryEntry] | None) -> list[GlossaryEntry] | None:
+    """An empty glossary is none: a task without one keeps the same canonical JSON (UNCHANGED)."""
+    return entries or None
+
+
 class TaskBase(ApiModel):
     id: Identifier
     title: Annotated[str, Field(max_length=500)] = ""
     problemStatement: Text
     language: Language = Language.EN_US
     context: Text = ""
+    glossary: Annotated[
+        list[GlossaryEntry] | None,
+        Field(
+            max_length=200,
+            description="Extension: terms of the task explained for learners; the tutor answers a "
+            "question about one of them with its explanation.",
+        ),
+        AfterValidator(_no_empty_glossary),
+    ] = None
 
     if TYPE_CHECKING:
         # Each kind declares its own ``type`` (a Literal of its schema name) after the common fields,

@@ -74,3 +74,9 @@ def check_task(task: TaskBase) -> None:
                     raise InvalidParameter(f"{where}: choice {i}: correct {point.correct!r} is not an option")
     elif isinstance(task, SimulationTask) and task.persona is None:
         raise InvalidParameter(f"{where}: a simulation task needs a persona")
+    terms = [entry.term.strip().casefold() for entry in task.glossary or ()]
+    twice = next((term for term in terms if terms.count(term) > 1), None)
+    if twice is not None:
+        raise InvalidParameter(f"{where}: the glossary explains {twice!r} more than once; keep one entry")
+    if "" in terms:
+        raise InvalidParameter(f"{where}: a glossary entry has no term")

@@ -1,8 +1,10 @@
 """A glossary of the task: what the tutor can say about a term the learner asks about.
 
 A learner asking "what is a circuit?" wants an explanation, not the hint again, nor the sentence
-of the task they asked about quoted back. The tutor has no dictionary (and the task no glossary
-field yet); what it knows of a term is what the task's author wrote: the aspect groups'
+of the task they asked about quoted back. The tutor has no dictionary; what it knows of a term is
+what the task's author wrote: first the task's glossary (``glossary``: a term and its explanation,
+written for learners; a question matches an entry when its words are the entry's term, by lemma,
+or all within it: "circuit" finds "electric circuit"), then the aspect groups'
 descriptions (a topic, written for learners and authors alike), the concepts' descriptions, and
 the context where it defines the term ("A Punnett square is …"; a context is often a course label,
 "Physics, lower secondary: …", which explains nothing). A concept's description states the
@@ -21,6 +23,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from core.api import AspectDefinition, AspectType, TaskBase
+from core.api.tasks import GlossaryEntry
 from core.engine.text.languages import lemma
 from core.engine.text.segment import sentences
 from core.engine.text.tokens import analyse
@@ -81,6 +84,23 @@ def _sentences_using(texts: Iterable[str], wanted: set[str], base: str) -> list[
     return found
 
 
+def glossary_entries(term: str, task: TaskBase, base: str) -> list[GlossaryEntry]:
+    """The entries of the task's glossary for ``term``, the best first: the entry whose term is
+    the asked words, then entries whose term holds them all ("circuit" in "electric circuit"),
+    the shortest first."""
+    wanted = {word for word, _ in _words(term, base)}
+    if not wanted or not task.glossary:
+        return []
+    found: list[tuple[int, GlossaryEntry]] = []
+    for entry in task.glossary:
+        words = {word for word, _ in _words(entry.term, base)} or {entry.term.casefold()}
+        if words == wanted:
+            found.append((0, entry))
+        elif wanted <= words:
+            found.append((len(words), entry))
+    return [entry for _, entry in sorted(found, key=lambda pair: pair[0])]
+
+
 def look_up(
     term: str,
     task: TaskBase,
@@ -93,6 +113,10 @@ def look_up(
     if not wanted:
         return Entry()
     usage = next(iter(_sentences_using([task.problemStatement], wanted, base)), None)
+    authored = [entry.explanation for entry in glossary_entries(term, task, base)]
+    explanation = next((text for text in authored if safe(text)), None)
+    if explanation is not None:
+        return Entry(explanation, usage)
     groups = list(dict.fromkeys(a.aspectGroup.description for a in aspects if a.aspectGroup))
     concepts = [a.description for a in aspects if a.type is AspectType.CONCEPT]
     sources = [*(g for g in groups if g), *concepts]

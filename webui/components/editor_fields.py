@@ -103,6 +103,20 @@ def aspects_editor(owner: Item) -> None:
     list_editor(owner.setdefault("aspects", []), render, new_aspect, _("aspect"))
 
 
+def glossary_editor(owner: Item) -> None:
+    """The task's glossary: terms and what they mean; the tutor answers a learner's question about
+    one of them with its explanation (every task type has one)."""
+
+    def render(entry: Item, _index: int) -> None:
+        with ui.row().classes("w-full gap-2 no-wrap max-sm:flex-wrap"):
+            text(entry, "term", _("Term")).classes("max-w-64").mark("glossary-term")
+            text(entry, "explanation", _("Explanation for learners")).mark("glossary-explanation")
+
+    section_title = _("Glossary (optional): terms the tutor explains when a learner asks")
+    ui.label(section_title).classes("text-sm font-medium opacity-80").mark("glossary")
+    list_editor(owner.setdefault("glossary", []), render, lambda: {"term": "", "explanation": ""}, _("term"))
+
+
 def cleaned(value: Any) -> Any:
     """The draft without empty optional values, so that the wire defaults apply to them."""
     if isinstance(value, dict):

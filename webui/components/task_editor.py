@@ -23,7 +23,16 @@ from core.api import (
 from core.client.authoring import save_and_check
 from core.client.validation import problem_lines, validate
 from core.client.vocabulary import MATCHING_LABELS, language_name
-from webui.components.editor_fields import Item, aspects_editor, chips, cleaned, list_editor, number, text
+from webui.components.editor_fields import (
+    Item,
+    aspects_editor,
+    chips,
+    cleaned,
+    glossary_editor,
+    list_editor,
+    number,
+    text,
+)
 from webui.components.task_types import action_word
 from webui.i18n import N_, _, language
 from webui.page_services import PageServices, reporting
@@ -54,6 +63,7 @@ def task_editor(
         text(draft, "problemStatement", _("Problem statement"), area=True, hint=statement_hint)
         text(draft, "context", _("Context for the feedback (subject, level)"), area=True)
         FORMS[task_type](draft)
+        glossary_editor(draft)
         problems = ui.column().classes("w-full gap-1")
         save_button = ui.button(_("Save task"), icon="save", on_click=lambda: save()).props("unelevated")
         save_button.classes("self-end")

@@ -49,6 +49,11 @@ SIMULATION = (
     Spec(("maxTurns",), _("Maximum turns"), "integer"),
 )
 
+GLOSSARY = (
+    Spec(("term",), _("Term"), placeholder=_("a word of the task")),
+    Spec(("explanation",), _("Explanation"), placeholder=_("what it means, for learners")),
+)
+
 GAP_HINT = _("Mark each gap in the problem statement as {{1}}, {{2}} …; item n belongs to {{n}}.")
 NEW_ASPECT = {"name": "", "type": "CONCEPT", "cues": []}
 
@@ -57,8 +62,20 @@ def aspect_list(document: dict, title: str) -> RowList:
     return RowList("aspects", title, _("aspect"), ASPECTS, document.get("aspects", []), NEW_ASPECT)
 
 
+def glossary_list(document: dict) -> RowList:
+    """The task's glossary: the tutor answers a question about a term with its explanation."""
+    title = _("Glossary (optional): terms the tutor explains when a learner asks")
+    entry = {"term": "", "explanation": ""}
+    return RowList("glossary", title, _("term"), GLOSSARY, document.get("glossary") or [], entry)
+
+
 def type_parts(task_type: TaskType, document: dict) -> list[FieldSet | RowList]:
-    """The parts below the common fields for a task type, filled from ``document``."""
+    """The parts below the common fields for a task type, filled from ``document``; the glossary
+    last, which every type has."""
+    return [*_own_parts(task_type, document), glossary_list(document)]
+
+
+def _own_parts(task_type: TaskType, document: dict) -> list[FieldSet | RowList]:
     if task_type in (TaskType.MULTIPLE_CHOICE, TaskType.MULTIPLE_RESPONSES):
         title = (
             _("Options (exactly one correct)")
