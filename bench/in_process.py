@@ -43,6 +43,7 @@ import threading
 import time
 from collections.abc import Awaitable, Callable
 from contextlib import ExitStack
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -82,9 +83,10 @@ async def call(
     body: bytes,
     headers: list[tuple[bytes, bytes]],
     answered: list[tuple[bytes, bytes]] | None = None,
+    chunks: list[bytes] | None = None,
 ) -> int:
     """One request through the application as an ASGI server would make it; the status (and the
-    response's headers into `answered`, if given)."""
+    response's headers into `answered`, its body's chunks into `chunks`, if given)."""
     scope = {
         "type": "http",
         "asgi": {"version": "3.0", "spec_version": "2.4"},
@@ -121,13 +123,26 @@ async def call(
             status = message["status"]
             if answered is not None:
                 answered.extend(message.get("headers", ()))
+        elif chunks is not None and message["type"] == "http.response.body" and message.get("body"):
+            chunks.append(message["body"])
 
     await app(scope, receive, send)
     return status
 
 
-async def run_requests(app: ASGI, requests: list[Request], headers: list[tuple[bytes, bytes]]) -> list[int]:
-    """The requests, CONCURRENCY at a time; their statuses."""
+@dataclass
+class Chats:
+    """The tutor chats among a round's requests: each one's time to its last byte (ms) and the
+    Server-Sent Events it was sent in (comments included)."""
+
+    ms: list[float] = field(default_factory=list)
+    events: list[int] = field(default_factory=list)
+
+
+async def run_requests(
+    app: ASGI, requests: list[Request], headers: list[tuple[bytes, bytes]], chats: Chats | None = None
+) -> list[int]:
+    """The requests, CONCURRENCY at a time; their statuses (and the chats' times into `chats`)."""
     encoded = [(method, path, json.dumps(body).encode()) for method, path, body in requests]
     statuses: list[int] = []
     position = 0
@@ -137,7 +152,13 @@ async def run_requests(app: ASGI, requests: list[Request], headers: list[tuple[b
         while position < len(encoded):
             method, path, body = encoded[position]
             position += 1
-            statuses.append(await call(app, method, path, body, headers))
+            if chats is None or not path.startswith("/tutor/chat"):
+                statuses.append(await call(app, method, path, body, headers))
+                continue
+            started, chunks = time.perf_counter(), []
+            statuses.append(await call(app, method, path, body, headers, chunks=chunks))
+            chats.ms.append((time.perf_counter() - started) * 1000)
+            chats.events.append(len(chunks))  # the server sends an event a body message
 
     await asyncio.gather(*(worker() for _ in range(CONCURRENCY)))
     return statuses
@@ -185,9 +206,11 @@ def rows(
 
 async def measure(
     args: argparse.Namespace, database: str | None
-) -> list[tuple[str, list[float], list[float]]]:
+) -> tuple[list[tuple[str, list[float], list[float]]], dict[str, Chats]]:
     """Per row: the studio's and the echo's cost a request in each round (µs of CPU, or
-    instructions under callgrind, which the parent reads from valgrind's files)."""
+    instructions under callgrind, which the parent reads from valgrind's files); and the tutor
+    chats of the rows that have them (their time to the last byte, among the row's other
+    requests, and their events)."""
     import realistic
     from echo_app import app as echo
 
@@ -225,6 +248,7 @@ async def measure(
                 if thread.name == "text-models":
                     await asyncio.to_thread(thread.join)
             results = []
+            chats: dict[str, Chats] = {}
             _callgrind("on")
             _callgrind("dump", "start")
             _callgrind("dump", "nothing")  # what a dump itself costs the measured stretch
@@ -251,7 +275,12 @@ async def measure(
                             profile.start()
                         _callgrind("dump", "warm-up")
                         started = time.process_time()
-                        statuses = await run_requests(target, requests, target_headers)
+                        statuses = await run_requests(
+                            target,
+                            requests,
+                            target_headers,
+                            chats.setdefault(name, Chats()) if target is app else None,
+                        )
                         spent = time.process_time() - started
                         if profile is not None:
                             profile.stop()
@@ -261,7 +290,7 @@ async def measure(
                         costs.append(spent * 1e6 / len(requests))
                         _callgrind("dump", f"{name} {'echo' if target is echo else 'studio'}")
                 results.append((name, studio_costs, echo_costs))
-    return results
+    return results, {name: times for name, times in chats.items() if times.ms}
 
 
 class profiler:
@@ -325,7 +354,7 @@ def main() -> int:
     with ExitStack() as stack:
         database = stack.enter_context(fresh_database(args.postgres)) if args.postgres else None
         stack.enter_context(server_log())
-        results = uvloop.run(measure(args, database))
+        results, chats = uvloop.run(measure(args, database))
     print(
         f"In process, {CONCURRENCY} requests at a time, {args.rounds} rounds of {args.requests} requests a row"
     )
@@ -337,7 +366,21 @@ def main() -> int:
             f"| {name} | {median(studio):.0f} ({min(studio):.0f}–{max(studio):.0f}) | "
             f"{median(echo):.0f} | {median(studio) / median(echo):.2f} |"
         )
+    if chats:
+        print("\nTutor chats, streamed to their end among the row's other requests (all rounds):\n")
+        print("| row | chats | p50 ms | p99 ms | events a chat (median) |")
+        print("|---|---|---|---|---|")
+        for name, times in chats.items():
+            print(
+                f"| {name} | {len(times.ms)} | {percentile(times.ms, 50):.1f} | "
+                f"{percentile(times.ms, 99):.1f} | {median([float(n) for n in times.events]):.0f} |"
+            )
     return 0
+
+
+def percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
 
 
 def under_callgrind(args: argparse.Namespace) -> int:

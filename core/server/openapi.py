@@ -8,9 +8,11 @@ every operation, rather than repeated on each route:
 * the error responses each operation can send, with the API's error body ``{message, type}``
   (API.md 7), instead of FastAPI's 422, which this server never sends (a validation error is
   400 REQUEST_SCHEMA_MALFORMED);
-* the Server-Sent Events of ``/tutor/chat/stream``: FastAPI describes them with ``itemSchema``,
-  a keyword of OpenAPI 3.2 that 3.1 validators reject; here the text/event-stream ``schema``
-  describes one event (its name and JSON data), as SSE-aware tools read it.
+* the Server-Sent Events of ``/tutor/chat/stream``: the route writes them itself, several to a
+  write (core.server.routers.tutor), so FastAPI knows only their media type (and for a generator
+  route it would use ``itemSchema``, a keyword of OpenAPI 3.2 that 3.1 validators reject); here
+  the text/event-stream ``schema`` describes one event (its name and JSON data), as SSE-aware
+  tools read it.
 
 ``tests/server/test_openapi.py`` checks the document with openapi-spec-validator, and the fuzz
 suite checks the responses against it.
@@ -115,7 +117,7 @@ def _describe_operation(route: APIRoute, operation: dict[str, Any]) -> None:
         responses.setdefault(status, _error(ERRORS[status]))
     for response in responses.values():
         stream = response.get("content", {}).get("text/event-stream")
-        if stream is not None and "itemSchema" in stream:
+        if stream is not None:
             response["content"]["text/event-stream"] = STREAM
 
 
