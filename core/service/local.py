@@ -20,15 +20,15 @@ The work is done by one class per area over a shared :class:`~core.service.calle
 
 This class is the facade, and a generic one: an operation of the Service interface
 (:class:`core.service.base.Service`) that this class does not write out is the method of the same
-name on the one area that has it (:data:`AREA_OF`, checked when the module is imported). Adding an
-operation is declaring it on the interface and writing it on its area; nothing here changes
-(docs/architecture.md, "Adding a Service operation").
+name on the one area that has it (:data:`AREA_OF`, checked and set on the class when the module
+is imported). Adding an operation is declaring it on the interface and writing it on its area;
+nothing here changes (docs/architecture.md, "Adding a Service operation").
 """
 
 from __future__ import annotations
 
 import inspect
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from core import API_VERSION, __version__
 from core.api import GradedAnswersRequest, GradedAnswersResponse, HealthStatus, ServiceInfo
@@ -81,14 +81,9 @@ class LocalService:
         self._webhooks = WebhookOperations(caller)
         self._class_sets = ClassSetOperations(caller, self._feedback)
 
-    def __getattr__(self, name: str) -> Any:
-        """An operation an area implements: the area's own bound method, so the call passes no
-        wrapper (Python asks this hook only for a name the instance and its class lack). Nothing is
-        kept: a test that replaces an area's method is heard at the next call."""
-        area = AREA_OF.get(name)
-        if area is None or area not in self.__dict__:
-            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
-        return getattr(self.__dict__[area], name)
+    if TYPE_CHECKING:  # the forwarded operations, set on the class below where mypy cannot see them
+
+        def __getattr__(self, name: str) -> Any: ...
 
     @classmethod
     def for_webhooks(cls, runtime: Runtime) -> Service:
@@ -137,5 +132,20 @@ def _area_of() -> dict[str, str]:
     return owners
 
 
+class _Forwarded:
+    """A forwarded operation: on a LocalService, the bound method of its area, looked up at each
+    use, so the call passes no wrapper and a test that replaces the area's method is heard."""
+
+    __slots__ = ("area", "name")
+
+    def __init__(self, area: str, name: str) -> None:
+        self.area, self.name = area, name
+
+    def __get__(self, service: LocalService | None, owner: type | None = None) -> Any:
+        return self if service is None else getattr(service.__dict__[self.area], self.name)
+
+
 AREA_OF = _area_of()
 """The area attribute of each forwarded operation."""
+for _name, _area in AREA_OF.items():
+    setattr(LocalService, _name, _Forwarded(_area, _name))
