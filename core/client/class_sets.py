@@ -200,9 +200,17 @@ async def import_set(
     """A new set of ``answers``, every one judged, ``progress`` told after each batch. Stopped
     (cancelled) or failed, the set is deleted again before the exception goes on."""
     batches = list(_chunks(answers, ANSWERS_PER_REQUEST))
-    created = await service.create_class_set(
-        tenant_id, task_id, ClassSetCreate(name=name, answers=list(batches[0]))
+    creating = asyncio.ensure_future(
+        service.create_class_set(tenant_id, task_id, ClassSetCreate(name=name, answers=list(batches[0])))
     )
+    try:
+        created = await asyncio.shield(creating)
+    except asyncio.CancelledError:
+        # Stopped while the set was being created: it may be written all the same. Once the
+        # creation has its answer, the set is deleted again.
+        with contextlib.suppress(ServiceError):
+            await _forget(service, tenant_id, (await creating).classSetId)
+        raise
     try:
         for batch in batches[1:]:
             created = await service.add_class_set_answers(

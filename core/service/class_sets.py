@@ -170,7 +170,7 @@ class ClassSetOperations:
     async def list_class_sets(self, tenant_id: str, task_id: str | None = None) -> list[ClassSet]:
         tenant = self.caller.tenant(tenant_id, Permission.ACCESS)
         rows = await self.caller.runtime.db.run_read(lambda c: store.list_sets(c, tenant, task_id))
-        return [_summary(row) for row in rows]
+        return [_summary(row, judged, graded) for row, judged, graded in rows]
 
     async def get_class_set(self, tenant_id: str, set_id: str) -> ClassSet:
         tenant = self.caller.tenant(tenant_id, Permission.ACCESS)

@@ -111,11 +111,25 @@ def read_set(connection: Connection, tenant_id: str, set_id: str) -> SetRow | No
     return _set(row) if row is not None else None
 
 
-def list_sets(connection: Connection, tenant_id: str, task_id: str | None) -> list[SetRow]:
-    query = select(SETS).where(SETS.c.tenant_id == tenant_id)
+TASKS = m.Base.metadata.tables[m.Task.__tablename__]
+
+
+def list_sets(connection: Connection, tenant_id: str, task_id: str | None) -> list[tuple[SetRow, int, int]]:
+    """The tenant's sets (of one task), newest first, each with how many of its answers are judged
+    for its task's content as it now is and how many the teacher graded."""
+    judged = func.count(ANSWERS.c.position).filter(ANSWERS.c.judged_for == TASKS.c.content_hash)
+    graded = func.count(ANSWERS.c.grade)
+    query = (
+        select(SETS, judged, graded)
+        .join(TASKS, (TASKS.c.tenant_id == SETS.c.tenant_id) & (TASKS.c.task_id == SETS.c.task_id))
+        .outerjoin(ANSWERS, ANSWERS.c.set_id == SETS.c.id)
+        .where(SETS.c.tenant_id == tenant_id)
+        .group_by(*SETS.c, TASKS.c.content_hash)
+        .order_by(SETS.c.created_at.desc(), SETS.c.id)
+    )
     if task_id is not None:
         query = query.where(SETS.c.task_id == task_id)
-    return [_set(row) for row in connection.execute(query.order_by(SETS.c.created_at.desc(), SETS.c.id))]
+    return [(_set(row), int(row[-2]), int(row[-1])) for row in connection.execute(query)]
 
 
 def read_answers(connection: Connection, set_id: str) -> list[AnswerRow]:

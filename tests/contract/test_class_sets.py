@@ -106,8 +106,12 @@ async def test_answers_are_added_up_to_the_limit_and_sets_are_listed_per_task(se
     set_id = await new_set(service, answers=[])
     added = await service.add_class_set_answers("default", set_id, ClassSetAnswersAdd(answers=ANSWERS[:2]))
     assert added.answerCount == 2
+    await service.grade_class_set_answer("default", set_id, 0, ClassSetGrade(correctness=Correctness.CORRECT))
+    await service.judge_class_set("default", set_id, ClassSetJudgeRequest(limit=1))
     listed = await service.list_class_sets("default", TASK)
-    assert [s.classSetId for s in listed] == [set_id]
+    assert [(s.classSetId, s.answerCount, s.judgedCount, s.gradedCount) for s in listed] == [
+        (set_id, 2, 1, 1)
+    ]
     assert await service.list_class_sets("default", "no-such-task") == []
 
 

@@ -101,3 +101,16 @@ async def test_an_import_judges_every_answer_and_reports_progress(service) -> No
     )
     assert done.judgedCount == done.answerCount == 210
     assert seen[0] == 0 and seen[-1] == 210 and seen == sorted(seen) and len(seen) >= 3
+
+
+async def test_an_import_stopped_while_its_set_is_created_leaves_no_set_behind(service) -> None:
+    task = parse_task(next(t for t in demo_tasks() if t["id"] == "ff-bulb-circuit-en"))
+    await service.upsert_task("default", task)
+    importing = asyncio.create_task(
+        import_set(service, "default", task.id, "7b", ["The circuit is closed."] * 10, lambda s: None)
+    )
+    await asyncio.sleep(0)  # the creation is under way
+    importing.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await importing
+    assert await service.list_class_sets("default", task.id) == []
