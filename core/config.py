@@ -2,19 +2,49 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from platformdirs import user_data_path
 from pydantic import Field
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic.fields import FieldInfo
+from pydantic_settings import (
+    BaseSettings,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+)
 
 APP_NAME = "feedback-studio"
+MODEL_SERVER_KEYS = ("llm_base_url", "llm_model", "llm_api_key")
+"""The settings the apps' Settings save for the model server (core.client.model_servers)."""
 
 
 def default_database_url() -> str:
     path = user_data_path(APP_NAME, appauthor=False, ensure_exists=True) / "studio.sqlite3"
     return f"sqlite+aiosqlite:///{path}"
+
+
+def model_server_file() -> Path:
+    """Where the apps keep the model server chosen in their Settings, beside the database."""
+    return user_data_path(APP_NAME, appauthor=False, ensure_exists=True) / "model-server.json"
+
+
+class SavedModelServer(PydanticBaseSettingsSource):
+    """The model server saved by the apps, below the environment and the command line: a file
+    that is missing or unreadable gives nothing (the tutor then has no model, as before)."""
+
+    def __call__(self) -> dict[str, Any]:
+        try:
+            saved = json.loads(model_server_file().read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return {}
+        if not isinstance(saved, dict):
+            return {}
+        return {k: v for k, v in saved.items() if k in MODEL_SERVER_KEYS and isinstance(v, str) and v}
+
+    def get_field_value(self, field: FieldInfo, field_name: str) -> tuple[Any, str, bool]:
+        return None, field_name, False  # __call__ reads the whole file at once
 
 
 class Settings(BaseSettings):
@@ -69,6 +99,23 @@ class Settings(BaseSettings):
     ui_language: str | None = None
     """The apps' language (en, de, fr, it); unset: the system locale's (LANGUAGE, LC_ALL,
     LC_MESSAGES, LANG), else English. The web app can switch per browser in Settings."""
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        return (
+            init_settings,
+            env_settings,
+            dotenv_settings,
+            file_secret_settings,
+            SavedModelServer(settings_cls),
+        )
 
     @property
     def base_url(self) -> str:

@@ -20,6 +20,7 @@ from tui.i18n import _, number
 from tui.labels import service_word
 from tui.service_calls import service_call, studio
 from tui.widgets.footer import KeysFooter
+from tui.widgets.model_server import ModelServerForm
 
 
 class ConnectionScreen(Screen):
@@ -45,6 +46,7 @@ class ConnectionScreen(Screen):
             with Horizontal(classes="form-row"):
                 yield Button(_("Check a tutor round trip"), id="check-chat", compact=True)
                 yield Label(_("not checked yet"), id="chat-health", classes="hint")
+            yield ModelServerForm(id="model-server")
         yield KeysFooter()
 
     def on_mount(self) -> None:

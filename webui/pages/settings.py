@@ -14,6 +14,7 @@ from nicegui import app, events, ui
 
 from core.client.i18n import UI_LANGUAGES
 from webui.components.busy import sends
+from webui.components.model_server import ModelServerCard
 from webui.i18n import _, choose, language
 from webui.page_services import Connection, PageServices, failure_text
 from webui.theme import frame, section_title
@@ -24,6 +25,7 @@ def register(studio: PageServices) -> None:
     async def settings_page() -> None:
         with frame(_("Settings")):
             SettingsPage(studio).build()
+            await ModelServerCard(studio).build()
 
 
 class SettingsPage:
