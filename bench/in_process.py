@@ -13,7 +13,9 @@ every request (drawn from a seeded generator, so every run judges the same answe
 multiple choice by id once more with the access log off (its cost); then bench/realistic.py's
 mixed workload, and each of its other kinds of request alone (task upserts, ratings, tutor chats
 streamed to their end), to show what each costs; and its freeform row (200 answers by id), when
-../shared/bench is there.
+../shared/bench is there. The rows with tutor chats also give the chats' time to their last byte
+(p50, p99) among the row's other requests, and the writes a chat's response came in: the mixed
+row's is the chat's tail under load (docs/performance.md).
 
     .venv/bin/python bench/in_process.py [--requests 2000] [--rounds 3]
     .venv/bin/python bench/in_process.py --callgrind [--requests 300]   # needs valgrind
