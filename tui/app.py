@@ -15,7 +15,7 @@ from textual import events, work
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.message import Message
-from textual.screen import Screen
+from textual.screen import ModalScreen, Screen
 from textual.theme import Theme
 
 from core.api import ServiceError, ServiceInfo
@@ -221,6 +221,14 @@ class FeedbackStudioApp(App[int | None]):
 
         if not isinstance(self.screen, ChatScreen):
             self.push_screen(ChatScreen(task_id=task_id, task_title=title))
+
+    DIALOG_WAITS_FOR = frozenset({"help", "connection", "chat", "quit"})
+    """The app's actions a dialog holds back (q, ?, F1–F3, ctrl+q): it is answered first."""
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """While a dialog asks (a ModalScreen: the delete question, export, import, a test
+        answer) the app's own keys do nothing; the command palette's commands still run."""
+        return not (action in self.DIALOG_WAITS_FOR and isinstance(self.screen, ModalScreen))
 
     def action_help(self) -> None:
         """F1 shows the keys of the screen in view beside it (Textual's help panel); again, hides it."""
