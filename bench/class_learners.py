@@ -132,9 +132,12 @@ class Learner:
         client = socketio.AsyncClient(reconnection=True, reconnection_delay=0.5)
         client_id = query["client_id"]
 
+        received = {"next": int(query["next_message_id"])}
+
         @client.on("update")
         async def update(message: dict[str, Any]) -> None:
-            message.pop("_id", None)
+            if (message_id := message.pop("_id", None)) is not None:
+                received["next"] = max(received["next"], message_id + 1)
             for element_id, element in message.items():
                 if element is None:
                     self.elements.pop(element_id, None)
@@ -204,7 +207,7 @@ class Learner:
         async def acks() -> None:  # as the page acknowledges the messages it has, every 3 s
             while True:
                 await asyncio.sleep(3)
-                await client.emit("ack", {"client_id": client_id, "next_message_id": 0})
+                await client.emit("ack", {"client_id": client_id, "next_message_id": received["next"]})
 
         acking = asyncio.create_task(acks())
         try:

@@ -36,7 +36,7 @@ def test_create_a_task_answer_it_and_see_the_evidence_highlighted(page) -> None:
     page.get_by_label("Problem statement").fill("Explain why the bulb lights up.")
     # a new task opens on the example of its type: the author rewrites its sample solution and
     # turns its first aspect into the concept of this task
-    page.get_by_label("Sample solution").first.fill(
+    page.get_by_label("Sample solution", exact=True).first.fill(  # not "Remove this sample solution"
         "The circuit is closed, so a current flows through the filament."
     )
     page.get_by_label("Name").first.fill("Closed circuit")
