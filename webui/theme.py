@@ -97,10 +97,6 @@ CSS = (
         for name, shade in LIGHT_TEXT.items()
     )
     + "".join(
-        f"body:not(.body--dark) .text-{name} {{ --q-{name}: {shade}; }}\n"
-        for name, shade in LIGHT_TEXT.items()
-    )
-    + "".join(
         f".{name} {{ color: {light}; }}\n.body--dark .{name} {{ color: {dark}; }}\n"
         for name, (light, dark) in VERDICT_TEXT.items()
     )
