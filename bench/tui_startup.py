@@ -1,12 +1,11 @@
-"""Cold start of the terminal app: how long from spawning a fresh Python process to the first
-screen and to the library's tasks listed, beside the floor of ``import textual`` measured the
-same way in the same run.
+"""Start of the terminal app as a user starts it: the installed `feedback-studio tui` command in a
+pseudo-terminal of 120×40, from the spawn until the library's tasks are on the screen.
 
-Each run spawns a new interpreter; the child prints wall-clock timestamps at its milestones and
-the parent subtracts the spawn time. The app runs headless on the embedded service, over a
-database seeded once before the runs (the usual start) and over a new database each run (the
-very first start: schema and demo tasks created). Target: the library listed within 1.0 s (p50)
-in both.
+Two starts: the first (a new data directory: the database is created, migrated and the demo
+tasks seeded) and the usual one (the same data directory again). Each run spawns the command in a
+new pseudo-terminal, reads what the app draws, and stops the clock when a demo task's id is among
+the cells drawn; then ctrl+q quits it. For scale, `python -c "import textual"` in the same
+pseudo-terminal. Target: the library on screen within 1.0 s (p50) in both.
 
     python bench/tui_startup.py [--runs 10]
 """
@@ -14,123 +13,138 @@ in both.
 from __future__ import annotations
 
 import argparse
-import asyncio
+import fcntl
+import os
+import pty
+import re
+import select
+import shutil
 import statistics
+import struct
 import subprocess
 import sys
 import tempfile
+import termios
 import time
 from pathlib import Path
-from typing import NamedTuple
 
 ROOT = Path(__file__).resolve().parent.parent
 TARGET_MS = 1000.0
-
-BASELINE = "import time, textual; print('imported', time.time(), time.process_time())"
-APP_FLOOR = "import time, textual.app; print('imported', time.time(), time.process_time())"
-
-APP = """
-import sys, time
-from core.config import Settings
-from tui.app import FeedbackStudioApp
-from tui.screens.library import LibraryScreen
-
-async def milestones(pilot):
-    app = pilot.app
-    assert isinstance(app.screen, LibraryScreen)
-    print("first_screen", time.time(), time.process_time(), flush=True)
-    while not app.screen._loaded:
-        await pilot.pause(0.01)
-    print("tasks_listed", time.time(), time.process_time(), flush=True)
-    app.exit()
-
-settings = Settings(database_url=sys.argv[1], seed_demo=True)
-FeedbackStudioApp(settings).run(headless=True, size=(120, 40), auto_pilot=milestones)
-"""
+COLUMNS, LINES = 120, 40
+SHOWN = "mc-photosynthesis-en"
+"""A demo task's id: once it is among the cells drawn, the library is on the screen."""
+GIVE_UP_S = 60.0
+ESCAPES = re.compile(rb"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[()][0-9A-Za-z]|\x1b[=>]|\x1b\][^\x07]*\x07")
 
 
-LABELS = {
-    "imported": 'python -c "import textual" (baseline)',
-    "app_floor": 'python -c "import textual.app" (any Textual app)',
-    "first_screen": "Feedback Studio: first screen mounted",
-    "tasks_listed": "Feedback Studio: tasks listed (service ready)",
-    "fresh_first_screen": "first start, new data directory: first screen",
-    "fresh_tasks_listed": "first start, new data directory: demo tasks listed",
-}
+def command() -> list[str]:
+    """The installed command (the virtual environment's, else the one on PATH)."""
+    installed = Path(sys.executable).with_name("feedback-studio")
+    found = str(installed) if installed.exists() else shutil.which("feedback-studio")
+    if not found:
+        sys.exit("feedback-studio is not installed: `make` installs it into .venv")
+    return [found, "tui"]
 
 
-class Mark(NamedTuple):
-    wall: float
-    """ms from the spawn"""
-    cpu: float
-    """ms of CPU the process had used (all its threads): the work, whatever else the machine runs"""
-
-
-def spawn(code: str, *args: str) -> dict[str, Mark]:
-    """Run ``code`` in a fresh interpreter; the milestones it printed."""
-    started = time.time()
-    out = subprocess.run(
-        [sys.executable, "-c", code, *args], cwd=ROOT, capture_output=True, text=True, check=True
-    ).stdout
-    marks = {}
-    for line in out.splitlines():
-        name, *stamps = line.split()
-        if len(stamps) == 2:
-            marks[name] = Mark((float(stamps[0]) - started) * 1000, float(stamps[1]) * 1000)
-    return marks
-
-
-def seed(database_url: str) -> None:
-    sys.path.insert(0, str(ROOT))
-    from core.config import Settings
-    from core.service import connect
-
-    async def run() -> None:
-        service = await connect(Settings(database_url=database_url, seed_demo=True))
-        await service.aclose()
-
-    asyncio.run(run())
+def in_terminal(argv: list[str], environment: dict[str, str], until: bytes | None) -> float:
+    """Run ``argv`` in a new pseudo-terminal; ms from the spawn until ``until`` is among the text
+    it drew (or until it exits, for ``until=None``). The app is then quit with ctrl+q."""
+    leader, follower = pty.openpty()
+    fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", LINES, COLUMNS, 0, 0))
+    started = time.perf_counter()
+    process = subprocess.Popen(
+        argv,
+        stdin=follower,
+        stdout=follower,
+        stderr=follower,
+        env=environment,
+        cwd=ROOT,
+        start_new_session=True,
+    )
+    os.close(follower)
+    drawn = b""
+    took = None
+    try:
+        while time.perf_counter() - started < GIVE_UP_S:
+            ready, _, _ = select.select([leader], [], [], 0.05)
+            if ready:
+                try:
+                    chunk = os.read(leader, 65536)
+                except OSError:  # the command exited: its terminal closed
+                    break
+                drawn += chunk
+                if until is not None and until in ESCAPES.sub(b"", drawn):
+                    took = (time.perf_counter() - started) * 1000
+                    break
+                if drawn.endswith(b"\x1b[6n"):  # a cursor position asked: answer as a terminal does
+                    os.write(leader, b"\x1b[1;1R")
+            elif process.poll() is not None:
+                break
+        if until is None:
+            process.wait(timeout=GIVE_UP_S)
+            took = (time.perf_counter() - started) * 1000
+        if took is None:
+            raise RuntimeError(
+                f"{SHOWN} never appeared; the terminal showed:\n{ESCAPES.sub(b'', drawn)[-2000:]!r}"
+            )
+        os.write(leader, b"\x11")  # ctrl+q: nothing is unsaved
+        process.wait(timeout=15)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+        os.close(leader)
+    return took
 
 
 def percentile(values: list[float], q: int) -> float:
-    return (
-        statistics.quantiles(values, n=10, method="inclusive")[q // 10 - 1] if len(values) > 1 else values[0]
-    )
+    if len(values) == 1:
+        return values[0]
+    return statistics.quantiles(values, n=10, method="inclusive")[q // 10 - 1]
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=10)
     runs = parser.parse_args().runs
+    tui = command()
+    base = {
+        **os.environ,
+        "TERM": "xterm-256color",
+        "COLORTERM": "truecolor",
+        "COLUMNS": str(COLUMNS),
+        "LINES": str(LINES),
+        "FEEDBACK_STUDIO_UI_LANGUAGE": "en",
+    }
+    base.pop("TEXTUAL", None)
+    samples: dict[str, list[float]] = {"baseline": [], "first": [], "usual": []}
     with tempfile.TemporaryDirectory() as folder:
-        database_url = f"sqlite+aiosqlite:///{folder}/studio.sqlite3"
-        seed(database_url)
-        spawn(APP, database_url)  # one warm-up, so every measured run finds the bytecode caches
-        samples: dict[str, list[Mark]] = {key: [] for key in LABELS}
+        usual = {**base, "XDG_DATA_HOME": f"{folder}/usual"}
+        in_terminal(tui, usual, SHOWN.encode())  # the data directory made, and the bytecode caches warm
         for run in range(runs):  # interleaved, so a busy moment of the machine hits every row alike
-            samples["imported"] += [spawn(BASELINE)["imported"]]
-            samples["app_floor"] += [spawn(APP_FLOOR)["imported"]]
-            marks = spawn(APP, database_url)
-            samples["first_screen"] += [marks["first_screen"]]
-            samples["tasks_listed"] += [marks["tasks_listed"]]
-            fresh = spawn(APP, f"sqlite+aiosqlite:///{folder}/fresh-{run}/studio.sqlite3")
-            samples["fresh_first_screen"] += [fresh["first_screen"]]
-            samples["fresh_tasks_listed"] += [fresh["tasks_listed"]]
-
-    print(f"TUI cold start, {runs} runs each, ms from spawning the interpreter")
-    print(f"{'':56} {'p50':>8} {'p90':>8} {'CPU p50':>8}")
-    for key, label in LABELS.items():
-        wall = [mark.wall for mark in samples[key]]
-        cpu = [mark.cpu for mark in samples[key]]
-        print(
-            f"{label:56} {percentile(wall, 50):8.0f} {percentile(wall, 90):8.0f} {percentile(cpu, 50):8.0f}"
-        )
-    listed = max(
-        percentile([mark.wall for mark in samples[key]], 50) for key in ("tasks_listed", "fresh_tasks_listed")
+            samples["baseline"].append(in_terminal([sys.executable, "-c", "import textual"], base, None))
+            samples["first"].append(
+                in_terminal(tui, {**base, "XDG_DATA_HOME": f"{folder}/new-{run}"}, SHOWN.encode())
+            )
+            samples["usual"].append(in_terminal(tui, usual, SHOWN.encode()))
+    labels = {
+        "baseline": 'python -c "import textual" (for scale)',
+        "first": "feedback-studio tui, first start (new data directory)",
+        "usual": "feedback-studio tui, usual start",
+    }
+    print(
+        f"`{' '.join(tui)}` in a {COLUMNS}×{LINES} pseudo-terminal, {runs} runs: ms from the spawn to the library on screen"
     )
-    verdict = "met" if listed <= TARGET_MS else "MISSED"
-    print(f"target: library listed p50 ≤ {TARGET_MS:.0f} ms, seeded and fresh: {verdict} ({listed:.0f} ms)")
-    return 0 if listed <= TARGET_MS else 1
+    print(f"{'':58} {'p50':>7} {'p90':>7} {'max':>7}")
+    for key, label in labels.items():
+        values = samples[key]
+        print(f"{label:58} {percentile(values, 50):7.0f} {percentile(values, 90):7.0f} {max(values):7.0f}")
+    worst = max(percentile(samples[key], 50) for key in ("first", "usual"))
+    verdict = "met" if worst <= TARGET_MS else "MISSED"
+    print(
+        f"target: library on screen p50 ≤ {TARGET_MS:.0f} ms, first and usual start: {verdict} ({worst:.0f} ms)"
+    )
+    return 0 if worst <= TARGET_MS else 1
 
 
 if __name__ == "__main__":
