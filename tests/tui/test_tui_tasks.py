@@ -157,7 +157,7 @@ async def test_editor_adds_and_removes_items(pilot):
     new_row.query_one("Input.field-acceptedAnswers", Input).value = "5"
     await pilot.pause()
     assert "found [1, 2]" in text_of(editor.query_one("#task-problems"))  # three blanks, two gaps
-    await pilot.click(editor.query(".remove-item").last())
+    await pilot.click(editor.query("#list-blanks .remove-item").last())
     await pilot.pause()
     assert len(editor.query(".item-row")) == 2
     assert not editor.query_one("#task-problems").display
