@@ -19,7 +19,7 @@ from textual.screen import ModalScreen, Screen
 from textual.theme import Theme
 
 from core.api import ServiceError, ServiceInfo
-from core.client.deadlines import open_remote
+from core.client.deadlines import failure_words, open_remote
 from core.client.library import TaskLibrary
 from core.client.vocabulary import TYPE_LABELS
 from core.config import Settings
@@ -124,7 +124,7 @@ class FeedbackStudioApp(App[int | None]):
                 service = await _open(settings)
             info = await service.info()
         except ServiceError as exc:
-            self._connection_failed(exc.message)
+            self._connection_failed(failure_words(exc, _) or exc.message)
         except Exception as exc:  # a wrong database URL or an unreachable host: the user must act
             self._connection_failed(f"{type(exc).__name__}: {exc}")
         else:

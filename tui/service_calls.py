@@ -15,6 +15,7 @@ from textual.dom import DOMNode
 from textual.widget import Widget
 
 from core.api import ServiceError, ServiceInfo
+from core.client.deadlines import failure_words
 from core.client.library import TaskLibrary
 from core.config import Settings
 from core.service.base import Service
@@ -76,7 +77,7 @@ async def service_call(
         if isinstance(exc, raising):
             raise
         node.app.notify(
-            exc.message,
+            failure_words(exc, _) or exc.message,
             title=_("{action} failed · {type}").format(action=doing, type=exc.type.value),
             severity="error",
             timeout=10,

@@ -17,6 +17,7 @@ from dataclasses import asdict, dataclass, field
 from nicegui import app, ui
 
 from core.api import ServiceError, TaskDefinition
+from core.client.deadlines import failure_words
 from core.client.library import TaskLibrary
 from core.config import Settings
 from core.service import Service
@@ -115,7 +116,7 @@ def reporting(action: str) -> Iterator[None]:
 def failure_text(exc: Exception) -> str:
     """What to tell the user about a failure: the API's message, or an id to find it in the log."""
     if isinstance(exc, ServiceError):
-        return exc.message
+        return failure_words(exc, _) or exc.message
     error_id = uuid.uuid4().hex[:12]
     log.error("the web app failed (error id %s)", error_id, exc_info=exc)
     return _("an internal error; it was logged with the id {id}").format(id=error_id)

@@ -15,9 +15,10 @@ from __future__ import annotations
 import asyncio
 import functools
 import inspect
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
+from core.client.i18n import N_
 from core.config import Settings
 from core.service import Service, connect
 
@@ -43,14 +44,34 @@ STREAM_SECONDS = 20.0
 which a server of this API sends a keep-alive on a tutor stream, so a live stream is never cut."""
 
 
+NOT_ANSWERING = N_(
+    "the server at {where} does not answer: nothing came back within {seconds} s; "
+    "check that it runs, or choose another connection in Settings"
+)
+"""What a user reads when a remote did not answer in time (the apps say it in their language)."""
+WORDS = "client_words"
+"""The attribute of a failure that carries the client's own words for it and their values."""
+
+
 def not_answering(where: str, seconds: float) -> RemoteUnreachable:
-    """The failure of a remote that did not answer in time, in the words a user reads."""
+    """The failure of a remote that did not answer in time, in the words a user reads; the
+    words and their values ride along (``words``), so an app says them in its language."""
     from core.service.remote import RemoteUnreachable  # httpx and its kin only where a remote is used
 
-    return RemoteUnreachable(
-        f"the server at {where} does not answer: nothing came back within {seconds:g} s; "
-        "check that it runs, or choose another connection in Settings"
-    )
+    values = {"where": where, "seconds": f"{seconds:g}"}
+    error = RemoteUnreachable(NOT_ANSWERING.format(**values))
+    setattr(error, WORDS, (NOT_ANSWERING, values))  # an attribute RemoteUnreachable does not declare
+    return error
+
+
+def failure_words(error: Exception, translate: Callable[[str], str]) -> str | None:
+    """A failure the client itself described (a remote that does not answer), in the language
+    ``translate`` speaks; None for any other failure (the service's own message is shown)."""
+    words = getattr(error, WORDS, None)
+    if words is None:
+        return None
+    message, values = words
+    return translate(message).format(**values)
 
 
 async def within(seconds: float, where: str, call: Awaitable[T]) -> T:

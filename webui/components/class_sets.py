@@ -245,7 +245,8 @@ class ClassSetsPanel:
 
             with ui.column().classes("w-full gap-1") as self.progress:
                 self.bar = ui.linear_progress(value=0, show_value=False, size="10px").classes("w-full")
-                self.bar.props(f'aria-label="{_("Import progress")}"').mark("class-set-progress")
+                name = _("Import progress")  # outside the f-string, where `make translations` finds it
+                self.bar.props(f'aria-label="{name}"').mark("class-set-progress")
                 with ui.row().classes("w-full items-center gap-2"):
                     self.progress_text = ui.label().classes("text-sm").props('aria-live="polite"')
                     ui.space()

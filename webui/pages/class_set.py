@@ -139,6 +139,7 @@ class ClassSetView:
             self.counts = ui.column().classes("w-full gap-1").mark("class-set-counts")
             self.unjudged = ui.row().classes("w-full items-center gap-2").mark("class-set-unjudged")
             self._judging_bar()
+            order_name = _("Order of the answers")  # outside the f-string: `make translations` finds it
             with ui.row().classes("w-full items-center gap-2"):
                 self.toggle = (
                     ui.toggle(
@@ -146,7 +147,7 @@ class ClassSetView:
                         value=self.order,
                         on_change=self._reorder,
                     )
-                    .props(f'no-caps unelevated aria-label="{_("Order of the answers")}"')
+                    .props(f'no-caps unelevated aria-label="{order_name}"')
                     .mark("class-set-order")
                 )
                 ui.space()
@@ -181,7 +182,8 @@ class ClassSetView:
             self.judging_progress = ui.linear_progress(value=0, show_value=False, size="10px").classes(
                 "w-full"
             )
-            self.judging_progress.props(f'aria-label="{_("Judging progress")}"')
+            progress_name = _("Judging progress")  # outside the f-string: `make translations` finds it
+            self.judging_progress.props(f'aria-label="{progress_name}"')
             with ui.row().classes("w-full items-center gap-2"):
                 self.judging_text = ui.label().classes("text-sm").props('aria-live="polite"')
                 ui.space()

@@ -143,3 +143,15 @@ def test_the_language_is_the_settings_else_the_systems(setting, environ, languag
     from core.client.i18n import ui_language
 
     assert ui_language(setting, environ) == language
+
+
+def test_a_remote_that_does_not_answer_is_said_in_the_apps_language() -> None:
+    """The client's own words for a hung remote (core.client.deadlines) follow the app's language;
+    a failure the service described keeps the service's message (None here)."""
+    from core.client.deadlines import failure_words, not_answering
+
+    error = not_answering("http://127.0.0.1:9", 10)
+    assert "does not answer: nothing came back within 10 s" in error.message
+    german = failure_words(error, lambda message: translate("de", message))
+    assert german is not None and german.startswith("der Server unter http://127.0.0.1:9 antwortet nicht")
+    assert failure_words(ValueError("refused"), str) is None
