@@ -11,8 +11,6 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PRODUCT = ("core", "tui", "webui")
-RENAMED_WITH_THE_STORE = {"core/store/test_answers.py"}
-"""A store module named like a test that the store's rework to one style renames (issue 43)."""
 
 
 def test_core_imports_without_textual_or_nicegui():
@@ -66,7 +64,7 @@ def test_no_product_module_is_named_like_a_test():
         for pattern in ("test_*.py", "*_test.py")
         for path in (ROOT / package).rglob(pattern)
     )
-    assert [name for name in named_like_tests if name not in RENAMED_WITH_THE_STORE] == []
+    assert named_like_tests == []
 
 
 def test_imports_form_no_cycle_not_even_inside_functions_or_under_type_checking():

@@ -30,7 +30,7 @@ from core.auth import Permission
 from core.engine.base import GradedExample
 from core.service.caller import Caller
 from core.service.feedback import JUDGES_TEXT, FeedbackOperations
-from core.store import tasks, test_answers
+from core.store import task_test_answers, tasks
 from core.store.tasks import TaskRow
 from core.workspace.expectations import aspect_names
 from core.workspace.retest import Compute, retest_answers
@@ -46,7 +46,7 @@ class WorkspaceOperations:
     async def list_test_answers(self, tenant_id: str, task_id: str) -> TestAnswerSet:
         tenant = self.caller.tenant(tenant_id, Permission.ACCESS)
         rows = await self.caller.runtime.db.run_read(
-            partial(test_answers.list_test_answers, tenant_id=tenant, task_id=task_id)
+            partial(task_test_answers.list_test_answers, tenant_id=tenant, task_id=task_id)
         )
         return _answer_set(task_id, rows)
 
@@ -66,9 +66,9 @@ class WorkspaceOperations:
         tenant = self.caller.tenant(tenant_id, Permission.WRITE)
 
         def delete(connection: Connection) -> list[Row[Any]]:
-            if not test_answers.delete_test_answer(connection, tenant, task_id, label):
+            if not task_test_answers.delete_test_answer(connection, tenant, task_id, label):
                 raise NotFound(f"task {task_id!r} has no test answer labelled {label!r}")
-            return test_answers.list_test_answers(connection, tenant, task_id)
+            return task_test_answers.list_test_answers(connection, tenant, task_id)
 
         return _answer_set(task_id, await self.caller.runtime.db.run_write(delete))
 
@@ -87,8 +87,10 @@ class WorkspaceOperations:
             if row is None:
                 raise NotFound(f"task {task_id!r} does not exist in tenant {tenant!r}")
             documents = _test_answer_documents(row.task, answers)
-            test_answers.put_test_answers(connection, tenant, task_id, documents, replace_all=replace_all)
-            return test_answers.list_test_answers(connection, tenant, task_id)
+            task_test_answers.put_test_answers(
+                connection, tenant, task_id, documents, replace_all=replace_all
+            )
+            return task_test_answers.list_test_answers(connection, tenant, task_id)
 
         return _answer_set(task_id, await self.caller.runtime.db.run_write(store))
 
@@ -101,7 +103,7 @@ class WorkspaceOperations:
         def read(connection: Connection) -> tuple[list[TaskRow], dict[str, list[Row[Any]]]]:
             rows = _tasks_to_retest(connection, tenant, task_ids)
             return rows, {
-                r.task_id: test_answers.list_test_answers(connection, tenant, r.task_id) for r in rows
+                r.task_id: task_test_answers.list_test_answers(connection, tenant, r.task_id) for r in rows
             }
 
         rows, tests = await self.caller.runtime.db.run_read(read)
