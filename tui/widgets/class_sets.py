@@ -148,10 +148,7 @@ class ClassSetsPanel(Vertical):
         async with service_call(self, _("Loading the class sets"), busy=self.query_one(DataTable)):
             app = studio(self)
             service, tenant = await app.ready(), app.tenant_id
-            listed = await service.list_class_sets(tenant, self.task_id)
-            # a set's own reading counts what is judged and graded (a listing does not)
-            sets = [await service.get_class_set(tenant, s.classSetId) for s in listed]
-            self.post_message(self.Loaded(sets))
+            self.post_message(self.Loaded(await service.list_class_sets(tenant, self.task_id)))
             if select:
                 self.call_after_refresh(self._select, select)
 
