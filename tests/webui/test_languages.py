@@ -156,7 +156,7 @@ async def _free_text_feedback(user: User, language: str) -> None:
 @page("new task with errors")
 async def _new_task_with_errors(user: User, language: str) -> None:
     await user.open("/new/MultipleChoiceTask")
-    user.find(translate(language, "Id")).clear().type("a/b")
+    user.find(kind=ui.input, content=translate(language, "Id")).clear().type("a/b")
     user.find(translate(language, "Save task")).click()
     await user.should_see(translate(language, "no “/”, and no space at the start"), retries=SLOW)
 
