@@ -10,6 +10,7 @@ every widget class the translated bindings before a screen shows them. The palet
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 from weakref import WeakSet
 
 from rich.align import Align
@@ -165,7 +166,7 @@ def translate_bindings() -> None:
 class Palette(CommandPalette):
     """Textual's command palette, its words in the app's language."""
 
-    def __init__(self, placeholder: str | None = None, **kwargs) -> None:
+    def __init__(self, placeholder: str | None = None, **kwargs: Any) -> None:
         super().__init__(placeholder=placeholder or _("Search for commands…"), **kwargs)
 
     def _start_no_matches_countdown(self, search_value: str) -> None:

@@ -189,7 +189,7 @@ def _options(single: bool) -> Callable[[Item], None]:
                 _("Feedback when chosen") if single else _("Feedback when answered wrongly"),
             )
 
-        section_title(_("Options") + (" (exactly one correct)" if single else ""))
+        section_title(_("Options (exactly one correct)") if single else _("Options"))
         list_editor(options, render, lambda: {"content": "", "correct": False}, _("option"))
 
     return form
