@@ -200,11 +200,11 @@ async def test_a_sample_solution_that_misses_a_concept_is_pointed_out_on_save(us
 
 async def test_the_history_filters_by_verdict_and_learner_and_exports_what_it_shows(user: User) -> None:
     await user.open("/tasks/default/mc-photosynthesis-en")
-    for choice, verdict in ((1, "CORRECT"), (0, "WRONG")):
+    for choice, points in ((1, "1 / 1 points"), (0, "0 / 1 points")):
         with user:
             user.find(ui.radio).elements.pop().value = choice
         user.find("Get feedback").click()
-        await user.should_see(verdict, retries=SLOW)
+        await user.should_see(points, retries=SLOW)  # this answer's result, not the one before
     user.find("History").click()
     await user.should_see("Answers (2)", retries=SLOW)
     with user:
@@ -322,3 +322,16 @@ async def test_a_new_task_with_a_taken_id_replaces_nothing(user: User) -> None:
     await user.should_see("already exists", retries=SLOW)
     stored = (await service.get_task("default", "mc-photosynthesis-en")).definition
     assert stored.problemStatement.startswith("Which gas")
+
+
+async def test_the_history_shows_answers_given_after_it_was_first_opened(user: User) -> None:
+    await user.open("/tasks/default/mc-photosynthesis-en")
+    user.find("History").click()
+    await user.should_see("No answers yet", retries=SLOW)
+    user.find("Try").click()
+    with user:
+        user.find(ui.radio).elements.pop().value = 1
+    user.find("Get feedback").click()
+    await user.should_see("1 / 1 points", retries=SLOW)
+    user.find("History").click()
+    await user.should_see("Answers (1)", retries=SLOW)

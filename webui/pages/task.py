@@ -209,7 +209,7 @@ class TaskPage:
 TABS = [
     Tab(N_("Try"), "play_circle", TaskPage._try),
     Tab(N_("Edit"), "edit", TaskPage._edit),
-    Tab(N_("History"), "insights", TaskPage._history, lazy=True),
+    Tab(N_("History"), "insights", TaskPage._history, lazy=True, reread=True),
     Tab(N_("Retest"), "published_with_changes", TaskPage._retest, lazy=True, extension=True),
     Tab(TEST_ANSWERS_TAB, "verified", TaskPage._test_answers, lazy=True, reread=True, extension=True),
     Tab(VERSIONS_TAB, "history", TaskPage._versions, lazy=True, extension=True),
