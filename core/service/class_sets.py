@@ -20,9 +20,8 @@ import io
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
 from sqlalchemy import Connection
 from uuid_utils import uuid7
 
@@ -42,14 +41,15 @@ from core.api.class_sets import (
 )
 from core.api.feedback import FeedbackItem, TextSpan
 from core.auth import Permission
+from core.engine import compute_result
 from core.engine.base import EngineContext, GradedExample
-from core.engine.freeform import compute
-from core.engine.freeform.assessment import Basis
-from core.engine.freeform.class_set import Unmoved, Verdict, groups, judge_answers, review_order, verdicts
 from core.service.caller import Caller
 from core.service.feedback import FeedbackOperations
 from core.store import class_sets as store
 from core.store import tasks
+
+if TYPE_CHECKING:
+    from core.engine.freeform.class_set import Unmoved, Verdict
 
 GRADES = (Correctness.CORRECT, Correctness.PARTIAL, Correctness.WRONG)
 GROUPED_VERDICTS = {
@@ -323,14 +323,11 @@ class ClassSetOperations:
             graded=engine_ctx.graded + grades,
             cache_key=(engine_ctx.cache_key, set_id, row.grades),
         )
+        # The engine's numpy and text tools load on first use, not with the service (start-up).
+        from core.engine.freeform.class_set import Unmoved, verdicts
+
         judged = {
-            a.position: Unmoved(
-                Basis(a.basis),
-                Correctness(a.verdict),
-                float(a.score or 0.0),
-                float(a.probability or 0.0),
-                np.frombuffer(a.vector, dtype=np.float32),
-            )
+            a.position: Unmoved.stored(a.basis, a.verdict, a.score or 0.0, a.probability or 0.0, a.vector)
             for a in answers
             if a.judged_for == digest and a.basis and a.verdict and a.vector is not None
         }
@@ -345,6 +342,8 @@ class ClassSetOperations:
     async def _judge(self, state: _State, waiting: Sequence[store.AnswerRow]) -> None:
         """Judges the waiting answers; a text the set has judged already (a class repeats "I don't
         know", and copies) is judged once."""
+        from core.engine.freeform.class_set import judge_answers
+
         await self.caller.runtime.text_models()
         known = {state.answers[p].text: unmoved for p, unmoved in state.judged.items()}
         new = list(dict.fromkeys(a.text for a in waiting if a.text not in known))
@@ -353,9 +352,7 @@ class ClassSetOperations:
         bare = replace(state.ctx, graded=(), cache_key=(state.digest, "unmoved"))
         known.update(zip(new, await asyncio.to_thread(judge_answers, state.task, new, bare), strict=True))
         judged = [
-            store.Judged(
-                a.position, k.basis.value, k.verdict.value, k.score, k.probability, k.vector.tobytes()
-            )
+            store.Judged(a.position, k.basis.value, k.verdict.value, k.score, k.probability, k.vector_bytes)
             for a in waiting
             for k in (known[a.text],)
         ]
@@ -373,7 +370,7 @@ class ClassSetOperations:
         def write() -> list[tuple[int, list[Any], str]]:
             written = []
             for answer in stale:
-                result = compute(state.task, FreeformTextAnswer(content=answer.text), state.ctx)
+                result = compute_result(state.task, FreeformTextAnswer(content=answer.text), state.ctx)
                 key = state.feedback_key(answer)
                 assert key is not None
                 written.append((answer.position, [item.to_wire() for item in result.feedback], key))
@@ -389,6 +386,8 @@ class ClassSetOperations:
 
 def _ordered(state: _State, order: ClassSetOrder) -> tuple[list[int], dict[int, int]]:
     """The positions in ``order``, and the group of each judged answer (grouped order only)."""
+    from core.engine.freeform.class_set import groups, review_order
+
     if order is ClassSetOrder.POSITION:
         return [a.position for a in state.answers], {}
     judged = sorted(state.found)

@@ -48,6 +48,17 @@ class Unmoved:
     vector: np.ndarray
     """The answer's unit vector (:func:`answer_vector`; zeros for an answer without words)."""
 
+    @classmethod
+    def stored(cls, basis: str, verdict: str, score: float, probability: float, vector: bytes) -> Unmoved:
+        """One as a store keeps it: the enums by value, the vector as float32 bytes."""
+        return cls(
+            Basis(basis), Correctness(verdict), score, probability, np.frombuffer(vector, dtype=np.float32)
+        )
+
+    @property
+    def vector_bytes(self) -> bytes:
+        return self.vector.astype(np.float32).tobytes()
+
 
 @dataclass(frozen=True, slots=True)
 class Verdict:
