@@ -13,7 +13,7 @@ import asyncio
 import re
 from collections.abc import Callable
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual import on, work
@@ -61,9 +61,13 @@ def ask_export(node: DOMNode, current: ClassSet) -> None:
             question = _("{path} exists. Replace it with the export of “{name}”?").format(
                 path=path, name=set_name(current)
             )
-            node.app.push_screen(
-                ConfirmScreen(question, _("Replace")), lambda yes: yes and _write(node, current, path)
-            )
+            target = path
+
+            def replace(yes: bool | None) -> None:
+                if yes:
+                    _write(node, current, target)
+
+            node.app.push_screen(ConfirmScreen(question, _("Replace")), replace)
         else:
             _write(node, current, path)
 
@@ -123,7 +127,7 @@ class ClassSetsPanel(Vertical):
             super().__init__()
             self.class_set = class_set
 
-    def __init__(self, task_id: str, **kwargs) -> None:
+    def __init__(self, task_id: str, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.task_id = task_id
         self.sets: list[ClassSet] = []
@@ -214,7 +218,12 @@ class ClassSetsPanel(Vertical):
             "Delete the class set “{name}” with its {count} answers and your grades?\nThis cannot be undone.",
             current.answerCount,
         ).format(name=set_name(current), count=number(current.answerCount, 0))
-        self.app.push_screen(ConfirmScreen(question, _("Delete")), lambda yes: yes and self.delete(current))
+
+        def delete(yes: bool | None) -> None:
+            if yes:
+                self.delete(current)
+
+        self.app.push_screen(ConfirmScreen(question, _("Delete")), delete)
 
     @work(group="class-sets-edit")
     async def delete(self, current: ClassSet) -> None:

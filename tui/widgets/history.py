@@ -7,6 +7,7 @@ and "Export CSV" writes what is shown to the user's downloads folder.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from platformdirs import user_downloads_path
 from textual import on
@@ -33,7 +34,7 @@ class HistoryPanel(Vertical):
             super().__init__()
             self.record = record
 
-    def __init__(self, task_id: str = "", **kwargs) -> None:
+    def __init__(self, task_id: str = "", **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.task_id = task_id
         self.all_records: list[InteractionRecord] = []
@@ -114,7 +115,7 @@ class HistoryPanel(Vertical):
     def _show_matching(self) -> None:
         records = self.current_filter().apply(self.all_records)
         self.records = {r.interactionId: r for r in records}
-        table = self.query_one(DataTable)
+        table = self.query_one(ListTable)
         table.clear()
         for record in sorted(records, key=lambda r: r.createdAt, reverse=True):
             points = record.feedback.result.points
@@ -136,7 +137,8 @@ class HistoryPanel(Vertical):
         self.query_one("#history-filters").display = bool(self.all_records)
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
-        self.post_message(self.Opened(self.records[event.row_key.value]))
+        if event.row_key.value is not None:  # every row is added with its interaction's id
+            self.post_message(self.Opened(self.records[event.row_key.value]))
 
 
 def _free_path(path: Path) -> Path:

@@ -47,7 +47,7 @@ class RetestPanel(Vertical):
             super().__init__()
             self.report = report
 
-    def __init__(self, **kwargs) -> None:
+    def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.report: TaskRetest | None = None
 
@@ -76,7 +76,7 @@ class RetestPanel(Vertical):
         again would add them twice, so Accept waits for the next retest."""
         self.report = report
         answers = report.answers if report else []
-        table = self.query_one(DataTable)
+        table = self.query_one(ListTable)
         table.clear()
         for index, item in enumerate(answers):
             table.add_row(*_row(item, task), key=str(index))

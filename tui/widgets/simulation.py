@@ -3,6 +3,8 @@ for feedback on the conversation (answered by the session's conversationId)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -10,7 +12,7 @@ from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.widgets import Button, Static
 
-from core.api import SimulationSession, SimulationTask, StartSimulationRequest
+from core.api import ChatTurn, SimulationSession, SimulationTask, StartSimulationRequest
 from core.client.vocabulary import REHEARSAL_LEARNER_ID
 from tui.i18n import _, number, plural
 from tui.service_calls import service_call, studio
@@ -48,7 +50,7 @@ class SimulationPanel(Vertical):
             super().__init__()
             self.conversation_id = conversation_id
 
-    def __init__(self, task: SimulationTask, **kwargs) -> None:
+    def __init__(self, task: SimulationTask, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.definition = task
         self.session: SimulationSession | None = None
@@ -109,5 +111,5 @@ class SimulationPanel(Vertical):
             self.notify(_("Start the session and answer the persona first."), severity="warning")
 
     @property
-    def transcript(self):
+    def transcript(self) -> list[ChatTurn]:
         return self.query_one(ChatView).transcript

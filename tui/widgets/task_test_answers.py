@@ -8,7 +8,7 @@ TaskTestAnswerScreen; "Delete" asks first.
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual import on, work
@@ -49,7 +49,7 @@ class TaskTestAnswersPanel(Vertical):
     """
     BINDINGS: ClassVar = [Binding("delete", "delete", _("Delete"))]
 
-    def __init__(self, task_id: str, **kwargs) -> None:
+    def __init__(self, task_id: str, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.task_id = task_id
         self.answers: list[TestAnswer] = []
@@ -75,7 +75,7 @@ class TaskTestAnswersPanel(Vertical):
 
     def show(self, answers: list[TestAnswer]) -> None:
         self.answers = answers
-        table = self.query_one(DataTable)
+        table = self.query_one(ListTable)
         table.clear()
         for test in answers:
             table.add_row(
@@ -99,9 +99,12 @@ class TaskTestAnswersPanel(Vertical):
     @on(Button.Pressed, "#test-answer-edit")
     def action_edit(self) -> None:
         if test := self.selected():
-            self.app.push_screen(
-                TaskTestAnswerScreen(self.task_id, test), lambda saved: saved and self.load()
-            )
+
+            def reload(saved: bool | None) -> None:
+                if saved:
+                    self.load()
+
+            self.app.push_screen(TaskTestAnswerScreen(self.task_id, test), reload)
 
     @on(Button.Pressed, "#test-answer-delete")
     def action_delete(self) -> None:
@@ -109,9 +112,12 @@ class TaskTestAnswersPanel(Vertical):
             question = _("Delete the test answer “{label}”? Retests no longer check it.").format(
                 label=test.label
             )
-            self.app.push_screen(
-                ConfirmScreen(question, _("Delete")), lambda yes: yes and self.delete(test.label)
-            )
+
+            def delete(yes: bool | None) -> None:
+                if yes:
+                    self.delete(test.label)
+
+            self.app.push_screen(ConfirmScreen(question, _("Delete")), delete)
 
     @work(exclusive=True, group="test-answers")
     async def delete(self, label: str) -> None:

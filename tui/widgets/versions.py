@@ -9,6 +9,8 @@ never overwritten (the service answers with a conflict instead).
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.table import Table
 from rich.text import Text
 from textual import on, work
@@ -42,7 +44,7 @@ class VersionsPanel(Vertical):
     class Restored(Message):
         """An old version became the newest: the task screen shows the task again."""
 
-    def __init__(self, task_id: str, **kwargs) -> None:
+    def __init__(self, task_id: str, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.task_id = task_id
         self.versions: list[TaskVersionSummary] = []
@@ -154,9 +156,13 @@ class VersionsPanel(Vertical):
         question = _("Restore version {old}? It is saved as version {new}; no version is lost.").format(
             old=sides[0], new=self.versions[0].version + 1
         )
-        self.app.push_screen(
-            ConfirmScreen(question, _("Restore")), lambda yes: yes and self.restore(sides[0])
-        )
+        older = sides[0]
+
+        def restore(yes: bool | None) -> None:
+            if yes:
+                self.restore(older)
+
+        self.app.push_screen(ConfirmScreen(question, _("Restore")), restore)
 
     @work(exclusive=True, group="versions")
     async def restore(self, number: int) -> None:

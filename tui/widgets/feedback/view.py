@@ -5,6 +5,7 @@ author's "this should be …" (a gold answer)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -69,7 +70,7 @@ class FeedbackView(Vertical):
         *,
         transcript: Sequence[ChatTurn] | None = None,
         rating: EndUserRating | None = None,
-        **kwargs,
+        **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
         self.feedback, self.definition, self.transcript, self.rating = feedback, task, transcript, rating
