@@ -52,7 +52,8 @@ class FeedbackStudioApp(App[int | None]):
 
     CSS_PATH = "app.tcss"
     TITLE = "Feedback Studio"
-    HORIZONTAL_BREAKPOINTS: ClassVar = [(0, "-narrow"), (100, "-wide")]
+    # Textual declares it `ClassVar[...] | None`, which mypy reads as an instance variable.
+    HORIZONTAL_BREAKPOINTS: ClassVar = [(0, "-narrow"), (100, "-wide")]  # type: ignore[misc]
     """An 80-column terminal gets the narrow layouts of app.tcss (nothing cut off at 80×24)."""
     BINDINGS: ClassVar = [
         # priority: a key that opens a screen is acted on before the keys typed after it are
@@ -105,7 +106,7 @@ class FeedbackStudioApp(App[int | None]):
 
     # --- connection ---------------------------------------------------------------------------
 
-    def get_default_screen(self) -> Screen:
+    def get_default_screen(self) -> Screen[Any]:
         return LibraryScreen()
 
     def on_mount(self) -> None:
@@ -119,6 +120,7 @@ class FeedbackStudioApp(App[int | None]):
         try:
             if settings is None:
                 service = self.service
+                assert service is not None  # no settings: the app was given its service
             else:
                 await asyncio.to_thread(_preload, settings)
                 service = await _open(settings)
@@ -316,7 +318,8 @@ class FeedbackStudioApp(App[int | None]):
     # --- the command palette, in the app's language -----------------------------------------
 
     def action_command_palette(self) -> None:
-        if self.use_command_palette and not Palette.is_open(self):
+        # Textual takes an App[object]; App is invariant in its return type (int | None here).
+        if self.use_command_palette and not Palette.is_open(self):  # type: ignore[arg-type]
             self.push_screen(Palette(id="--command-palette"))
 
     def search_themes(self) -> None:
@@ -329,7 +332,7 @@ class FeedbackStudioApp(App[int | None]):
         path = self.save_screenshot()
         self.notify(_("Saved to {path}").format(path=path), title=_("Screenshot"), markup=False)
 
-    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         """Textual's own commands (theme, quit, keys, maximize, screenshot) in the app's language,
         then the app's."""
         yield SystemCommand(_("Theme"), _("Change the current theme"), self.action_change_theme)

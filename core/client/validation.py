@@ -17,7 +17,7 @@ from typing import Any
 from pydantic import TypeAdapter, ValidationError
 from pydantic_core import ErrorDetails
 
-from core.api import TASK_ADAPTER, InvalidParameter, TaskBase, check_task
+from core.api import TASK_ADAPTER, InvalidParameter, TaskDefinition, check_task
 from core.api.tasks import Identifier
 from core.client.i18n import N_, SOURCE_LANGUAGE, translate
 
@@ -168,7 +168,7 @@ def rule_message(message: str, language: str = SOURCE_LANGUAGE) -> str:
 
 def validate(
     document: dict[str, Any], language: str = SOURCE_LANGUAGE
-) -> tuple[TaskBase | None, dict[Loc, str]]:
+) -> tuple[TaskDefinition | None, dict[Loc, str]]:
     """The task and no problems, or None and the problems by location (``()`` for the whole task),
     said in ``language``."""
     try:

@@ -40,4 +40,5 @@ class NewTaskScreen(ModalScreen[TaskType | None]):
             )
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        self.dismiss(TaskType(event.option.id))
+        if event.option.id is not None:  # every option has its task type's value as its id
+            self.dismiss(TaskType(event.option.id))

@@ -22,7 +22,7 @@ from tui.widgets.chat.view import ChatView
 from tui.widgets.footer import KeysFooter
 
 
-class ChatScreen(Screen):
+class ChatScreen(Screen[None]):
     BINDINGS: ClassVar = [
         Binding("escape", "app.pop_screen", _("Back")),
         Binding("f4", "toggle_debug", _("Debug panel")),
@@ -129,7 +129,7 @@ class ChatScreen(Screen):
 
     @on(Select.Changed, "#tutor-select")
     async def _tutor_chosen(self, event: Select.Changed) -> None:
-        if event.value is not Select.NULL:
+        if isinstance(event.value, str):  # a tutor's id; Select.NULL when cleared
             await self._start(self.tutors[event.value])
 
     @on(Input.Submitted, "#tutor-id")

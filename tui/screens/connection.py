@@ -23,7 +23,7 @@ from tui.widgets.footer import KeysFooter
 from tui.widgets.model_server import ModelServerForm
 
 
-class ConnectionScreen(Screen):
+class ConnectionScreen(Screen[None]):
     BINDINGS: ClassVar = [Binding("escape", "app.pop_screen", _("Back"))]
 
     def compose(self) -> ComposeResult:

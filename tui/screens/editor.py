@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Collection
 from copy import deepcopy
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -15,7 +15,7 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Button, Checkbox, Header, Input, Select, Static, TextArea
 
-from core.api import InTextChoicesTask, InTextFillInBlanksTask, TaskBase, VersionConflict
+from core.api import InTextChoicesTask, InTextFillInBlanksTask, TaskBase, TaskDefinition, VersionConflict
 from core.client.authoring import save_and_check
 from core.client.validation import field_path, validate
 from tui import i18n
@@ -86,7 +86,7 @@ class EditorScreen(Screen[str | None]):
         task, _problems = validate(self.document(), i18n.LANGUAGE)
         return task is None or task.to_wire() != self.original
 
-    def document(self) -> dict:
+    def document(self) -> dict[str, Any]:
         """The task as the form stands: the original with every part's edits applied."""
         document = deepcopy(self.original)
         for part in (self.common, *self.parts):
@@ -104,7 +104,7 @@ class EditorScreen(Screen[str | None]):
             self._check_pending = True
             self.call_later(self.check)
 
-    def check(self) -> TaskBase | None:
+    def check(self) -> TaskDefinition | None:
         """Validate the whole document and show each problem at its field; returns the valid task."""
         self._check_pending = False
         document = self.document()
@@ -133,7 +133,7 @@ class EditorScreen(Screen[str | None]):
         self._preview(document)
         return task
 
-    def _preview(self, document: dict) -> None:
+    def _preview(self, document: dict[str, Any]) -> None:
         if not self.query("#preview"):
             return
         statement = document.get("problemStatement", "")
@@ -171,7 +171,7 @@ class EditorScreen(Screen[str | None]):
         return 0 if task.id != self.draft.id else self.version
 
     @work(exclusive=True, group="editor")
-    async def save(self, task: TaskBase, *, overwrite: bool = False) -> None:
+    async def save(self, task: TaskDefinition, *, overwrite: bool = False) -> None:
         """Save on top of the version opened; ``overwrite`` (the author chose it) saves regardless."""
         expected = None if overwrite else self.expected_version(task)
         try:
@@ -191,15 +191,18 @@ class EditorScreen(Screen[str | None]):
         except VersionConflict as conflict:
             self.ask_to_overwrite(task, conflict.message)
 
-    def ask_to_overwrite(self, task: TaskBase, conflict: str) -> None:
+    def ask_to_overwrite(self, task: TaskDefinition, conflict: str) -> None:
         """Another save came first (or the id is taken): the author decides, nothing is lost."""
 
         question = _(
             "{conflict}.\n\nSave your version over it? Cancel keeps your edits here, unsaved."
         ).format(conflict=conflict)
-        self.app.push_screen(
-            ConfirmScreen(question, _("Overwrite")), lambda yes: yes and self.save(task, overwrite=True)
-        )
+
+        def overwrite(yes: bool | None) -> None:
+            if yes:
+                self.save(task, overwrite=True)
+
+        self.app.push_screen(ConfirmScreen(question, _("Overwrite")), overwrite)
 
     def on_editor_screen_saved(self, message: Saved) -> None:
         """Leave once the save's worker is done with this screen's widgets."""

@@ -72,7 +72,7 @@ WIDE_FROM = 100
 what the other columns leave (ListTable.fit): the id is always whole and in view."""
 
 
-class LibraryScreen(Screen):
+class LibraryScreen(Screen[None]):
     """The tasks of the connection's task library (core.client.library)."""
 
     BINDINGS: ClassVar = [
@@ -192,7 +192,7 @@ class LibraryScreen(Screen):
     @on(Input.Changed, "#filter")
     def _fill(self) -> None:
         needle = self.query_one("#filter", Input).value.strip().casefold()
-        table = self.query_one(DataTable)
+        table = self.query_one(ListTable)
         selected = self.selected_id
         table.clear()
         for task in sorted(self.tasks, key=SORTS[self.order][1]):
@@ -264,7 +264,11 @@ class LibraryScreen(Screen):
         self.load_tasks()
 
     def action_new(self) -> None:
-        self.app.push_screen(NewTaskScreen(), lambda t: t and self.new_task(t))
+        def chosen(task_type: TaskType | None) -> None:
+            if task_type:
+                self.new_task(task_type)
+
+        self.app.push_screen(NewTaskScreen(), chosen)
 
     def new_task(self, task_type: TaskType) -> None:
         from tui.screens.editor import EditorScreen
@@ -324,9 +328,12 @@ class LibraryScreen(Screen):
         question = _("Delete “{title}”{answers}?\nThis cannot be undone.").format(
             title=task.title or task.taskId, answers=tried
         )
-        self.app.push_screen(
-            ConfirmScreen(question, _("Delete")), lambda yes: yes and self.delete(task.taskId)
-        )
+
+        def delete(yes: bool | None) -> None:
+            if yes:
+                self.delete(task.taskId)
+
+        self.app.push_screen(ConfirmScreen(question, _("Delete")), delete)
 
     # --- task files (core.workspace) ------------------------------------------------------------
 
@@ -334,9 +341,11 @@ class LibraryScreen(Screen):
         if in_flight(self, "library-files"):
             return
 
-        self.app.push_screen(
-            FilesScreen(export=False, default_path="tasks"), lambda c: c and self.import_from(c[0])
-        )
+        def chosen(choice: tuple[Path, Format] | None) -> None:
+            if choice:
+                self.import_from(choice[0])
+
+        self.app.push_screen(FilesScreen(export=False, default_path="tasks"), chosen)
 
     def action_export(self) -> None:
         if in_flight(self, "library-files"):
@@ -347,9 +356,11 @@ class LibraryScreen(Screen):
             )
             return
 
-        self.app.push_screen(
-            FilesScreen(export=True, default_path="tasks"), lambda c: c and self.confirm_export(*c)
-        )
+        def chosen(choice: tuple[Path, Format] | None) -> None:
+            if choice:
+                self.confirm_export(*choice)
+
+        self.app.push_screen(FilesScreen(export=True, default_path="tasks"), chosen)
 
     def confirm_export(self, path: Path, fmt: Format) -> None:
         """A file where the folder should be is refused in words; files of the same names in the
@@ -378,9 +389,12 @@ class LibraryScreen(Screen):
             "{path} holds {count} files that the export writes over: {files}.\nReplace them?",
             len(existing),
         ).format(path=path, count=len(existing), files=shown)
-        self.app.push_screen(
-            ConfirmScreen(question, _("Replace")), lambda yes: yes and self.export_to(path, fmt)
-        )
+
+        def replace(yes: bool | None) -> None:
+            if yes:
+                self.export_to(path, fmt)
+
+        self.app.push_screen(ConfirmScreen(question, _("Replace")), replace)
 
     @work(group="library-files")
     async def import_from(self, path: Path, agreed: Sequence[Replacement] = ()) -> None:
@@ -417,9 +431,12 @@ class LibraryScreen(Screen):
             "These tasks exist with other content; importing replaces them:\n{tasks}\nNothing is imported unless you agree.",
             len(replacements),
         ).format(tasks=listed)
-        self.app.push_screen(
-            ConfirmScreen(question, _("Replace")), lambda yes: yes and self.import_from(path, replacements)
-        )
+
+        def replace(yes: bool | None) -> None:
+            if yes:
+                self.import_from(path, replacements)
+
+        self.app.push_screen(ConfirmScreen(question, _("Replace")), replace)
 
     @work(group="library-files")
     async def export_to(self, path: Path, fmt: Format) -> None:

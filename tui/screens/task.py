@@ -64,7 +64,7 @@ TAB_KEYS = {
 """A key for each tab, named on the tab: from any field, without a walk of shift+tab."""
 
 
-class TaskScreen(Screen):
+class TaskScreen(Screen[None]):
     BINDINGS: ClassVar = [
         Binding("ctrl+g", "feedback", _("Get feedback")),
         Binding("ctrl+o", "edit", _("Edit task")),
@@ -283,9 +283,10 @@ class TaskScreen(Screen):
     def _open_interaction(self, message: HistoryPanel.Opened) -> None:
         from tui.screens.interaction import InteractionScreen
 
-        self.app.push_screen(
-            InteractionScreen(message.record, self.definition), lambda _closed: self.load_history()
-        )
+        def closed(_result: None) -> None:
+            self.load_history()
+
+        self.app.push_screen(InteractionScreen(message.record, self.definition), closed)
 
     # --- retest --------------------------------------------------------------------------------
 
@@ -309,10 +310,14 @@ class TaskScreen(Screen):
             count,
         ).format(count=count)
         panel = self.query_one(RetestPanel)
-        self.app.push_screen(
-            ConfirmScreen(question, _("Accept")),
-            lambda yes: self.accept(message.report) if yes else panel.show(message.report, self.definition),
-        )
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.accept(message.report)
+            else:
+                panel.show(message.report, self.definition)
+
+        self.app.push_screen(ConfirmScreen(question, _("Accept")), answered)
 
     @work(exclusive=True, group="retest")
     async def accept(self, report: TaskRetest) -> None:
@@ -326,8 +331,8 @@ class TaskScreen(Screen):
                 ),
                 title=_("New feedback accepted"),
             )
-            report = await service.retest(tenant, [self.task_id])
-            self.post_message(self.Retested(report, accepted=True))
+            retested = await service.retest(tenant, [self.task_id])
+            self.post_message(self.Retested(retested, accepted=True))
 
     @on(TabbedContent.TabActivated, pane="#test-answers-tab")
     def _test_answers_opened(self) -> None:
@@ -373,10 +378,11 @@ class TaskScreen(Screen):
             return
         from tui.screens.editor import EditorScreen
 
-        self.app.push_screen(
-            EditorScreen(self.definition, version=self.version, taken=self.taken),
-            lambda saved: saved and self.load(),
-        )
+        def edited(saved: str | None) -> None:
+            if saved:
+                self.load()
+
+        self.app.push_screen(EditorScreen(self.definition, version=self.version, taken=self.taken), edited)
 
     def action_chat(self) -> None:
         self.post_message(OpenChat(self.task_id, self.definition.display_title if self.definition else None))

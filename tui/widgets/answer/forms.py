@@ -97,11 +97,11 @@ class _GapForm(AnswerForm):
     def gap_count(self) -> int:
         raise NotImplementedError
 
-    def gap_widget(self, index: int) -> Input | Select:
+    def gap_widget(self, index: int) -> Input | Select[str]:
         raise NotImplementedError
 
     def pieces(self) -> list[ContentPiece]:
-        values = [w.value for w in self.query(".gap-value").results()]
+        values = [w.value for w in self.query(".gap-value").results() if isinstance(w, (Input, Select))]
         missing = [str(i + 1) for i, v in enumerate(values) if v is Select.NULL]
         if missing:
             raise IncompleteAnswer(_("Choose an option at {places} first.").format(places=", ".join(missing)))
@@ -131,7 +131,7 @@ class ChoicesAnswerForm(_GapForm):
     def gap_count(self) -> int:
         return len(self.definition.choices)
 
-    def gap_widget(self, index: int) -> Select:
+    def gap_widget(self, index: int) -> Select[str]:
         options = self.definition.choices[index].options
         return Select([(o, o) for o in options], prompt="choose", classes="gap-value", compact=True)
 

@@ -34,13 +34,14 @@ class Spec:
     choices: tuple[str, ...] = ()
 
 
-def _get(document: dict, path: Sequence[str]) -> Any:
+def _get(document: dict[str, Any], path: Sequence[str]) -> Any:
+    value: Any = document
     for key in path:
-        document = document.get(key) if isinstance(document, dict) else None
-    return document
+        value = value.get(key) if isinstance(value, dict) else None
+    return value
 
 
-def _set(document: dict, path: Sequence[str], value: Any) -> None:
+def _set(document: dict[str, Any], path: Sequence[str], value: Any) -> None:
     for key in path[:-1]:
         if not isinstance(document.get(key), dict):
             document[key] = {}
@@ -67,7 +68,8 @@ def _widget(spec: Spec, value: Any) -> Widget:
         text = LIST_SEPARATOR.join(value or [])
     else:
         text = "" if value is None else f"{value:g}" if isinstance(value, float) else str(value)
-    kind = {"number": "number", "integer": "integer"}.get(spec.kind, "text")
+    kinds: dict[str, Literal["integer", "number", "text"]] = {"number": "number", "integer": "integer"}
+    kind = kinds.get(spec.kind, "text")
     return Input(text, placeholder=spec.placeholder, type=kind, compact=True)
 
 
@@ -121,7 +123,7 @@ class FieldSet(Vertical):
 
     DEFAULT_CLASSES = "field-set"
 
-    def __init__(self, specs: Sequence[Spec], document: dict, **kwargs: Any) -> None:
+    def __init__(self, specs: Sequence[Spec], document: dict[str, Any], **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.specs = tuple(specs)
         self.document = deepcopy(document)
@@ -142,11 +144,11 @@ class FieldSet(Vertical):
         widget.add_class(f"field-{spec.path[-1]}")
         return widget
 
-    def apply(self, document: dict) -> None:
+    def apply(self, document: dict[str, Any]) -> None:
         for spec, widget in self._widgets.items():
             _set(document, spec.path, _read(spec, widget))
 
-    def value(self) -> dict:
+    def value(self) -> dict[str, Any]:
         """The document given at construction with the edits (an item keeps its unshown fields)."""
         document = deepcopy(self.document)
         self.apply(document)
@@ -206,7 +208,13 @@ class RowList(Vertical):
         """A row was added or removed (edits inside rows arrive as the inputs' own messages)."""
 
     def __init__(
-        self, field: str, title: str, noun: str, specs: Sequence[Spec], items: Iterable[dict], blank: dict
+        self,
+        field: str,
+        title: str,
+        noun: str,
+        specs: Sequence[Spec],
+        items: Iterable[dict[str, Any]],
+        blank: dict[str, Any],
     ) -> None:
         super().__init__(id=f"list-{field}")
         self.field, self.title, self.noun, self.specs, self.blank = field, title, noun, tuple(specs), blank
@@ -229,7 +237,7 @@ class RowList(Vertical):
     def rows(self) -> list[ItemRow]:
         return list(self.query_children(ItemRow))
 
-    def apply(self, document: dict) -> None:
+    def apply(self, document: dict[str, Any]) -> None:
         document[self.field] = [row.value() for row in self.rows]
 
     def show_errors(self, errors: dict[Loc, str]) -> set[Loc]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from core.api import AspectType, Language, Matching, TaskType
 from tui.i18n import _
 from tui.widgets.editor.fields import FieldSet, RowList, Spec
@@ -58,24 +60,24 @@ GAP_HINT = _("Mark each gap in the problem statement as {{1}}, {{2}} …; item n
 NEW_ASPECT = {"name": "", "type": "CONCEPT", "cues": []}
 
 
-def aspect_list(document: dict, title: str) -> RowList:
+def aspect_list(document: dict[str, Any], title: str) -> RowList:
     return RowList("aspects", title, _("aspect"), ASPECTS, document.get("aspects", []), NEW_ASPECT)
 
 
-def glossary_list(document: dict) -> RowList:
+def glossary_list(document: dict[str, Any]) -> RowList:
     """The task's glossary: the tutor answers a question about a term with its explanation."""
     title = _("Glossary (optional): terms the tutor explains when a learner asks")
     entry = {"term": "", "explanation": ""}
     return RowList("glossary", title, _("term"), GLOSSARY, document.get("glossary") or [], entry)
 
 
-def type_parts(task_type: TaskType, document: dict) -> list[FieldSet | RowList]:
+def type_parts(task_type: TaskType, document: dict[str, Any]) -> list[FieldSet | RowList]:
     """The parts below the common fields for a task type, filled from ``document``; the glossary
     last, which every type has."""
     return [*_own_parts(task_type, document), glossary_list(document)]
 
 
-def _own_parts(task_type: TaskType, document: dict) -> list[FieldSet | RowList]:
+def _own_parts(task_type: TaskType, document: dict[str, Any]) -> list[FieldSet | RowList]:
     if task_type in (TaskType.MULTIPLE_CHOICE, TaskType.MULTIPLE_RESPONSES):
         title = (
             _("Options (exactly one correct)")

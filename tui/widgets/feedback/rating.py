@@ -63,12 +63,12 @@ class RatingBar(Vertical):
         elif event.button.id == "rate-bad":
             self._choose(RatingType.BAD)
         elif event.button.id == "rate-send" and self.kind:
-            subtype = self.query_one("#rate-subtype", Select).value
+            subtypes: Select[RatingSubtype] = self.query_one("#rate-subtype", Select)
             note = self.query_one("#rate-note", Input).value.strip()
             self.send(
                 EndUserRating(
                     type=self.kind,
-                    subtype=None if subtype is Select.NULL else subtype,
+                    subtype=subtypes.selection,
                     message=note or None,
                 )
             )
