@@ -30,15 +30,27 @@ T = TypeVar("T")
 CONNECT_SECONDS = 5.0
 """Opening a remote (connect: its info and health) answers within this, or the remote is not
 taken; Settings' "Save and check" promises it."""
-CALL_SECONDS = 10.0
-"""Any other call to a remote answers within this."""
+CALL_SECONDS = 5.0
+"""Any other call to a remote answers within this: a page that reads the service says within it
+that the remote does not answer."""
 SLOW_CALLS = {
+    "compute_feedback": 10.0,
+    "compute_feedback_for_task": 10.0,
+    "healthcheck_chat": 10.0,
     "retest": 20.0,
     "review_order": 20.0,
     "add_graded_answers": 20.0,
     "check_sample_solutions": 20.0,
+    "create_class_set": 20.0,
+    "add_class_set_answers": 20.0,
+    "judge_class_set": 30.0,
+    "class_set_answers": 30.0,
+    "export_class_set": 120.0,
 }
-"""Calls that judge many answers on the server: they get longer."""
+"""Calls that judge on the server get longer: one answer (a new task's model is built first) or a
+model's round trip 10 s; many answers 20 s; a batch of a class set's answers, or a page of a set
+that judges what it shows, 30 s; a class set's export, which judges and writes the feedback of up
+to 5,000 answers, 120 s."""
 STREAM_SECONDS = 20.0
 """The read time-out of an app's remote (RemoteService's ``timeout``): longer than the 15 s after
 which a server of this API sends a keep-alive on a tutor stream, so a live stream is never cut."""
