@@ -25,7 +25,8 @@ def language() -> str:
         chosen = app.storage.user.get(STORAGE_KEY)
     except RuntimeError:  # no browser: start-up, or a background task
         chosen = None
-    return i18n.supported(chosen) or getattr(app.state, STORAGE_KEY, i18n.SOURCE_LANGUAGE)
+    default: str = getattr(app.state, STORAGE_KEY, i18n.SOURCE_LANGUAGE)
+    return i18n.supported(chosen) or default
 
 
 def set_default(setting: str | None) -> None:

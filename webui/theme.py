@@ -59,7 +59,7 @@ VERDICT_TEXT = {  # class: (on a light page, on a dark page)
     "fs-changed": ("#b45309", "#fbbf24"),
     "fs-unknown": ("#4b5563", "#9ca3af"),
 }
-VERDICT_TEXT_CLASSES = {
+VERDICT_TEXT_CLASSES: dict[str, str] = {  # by verdict; a verdict is its own string
     Correctness.CORRECT: "fs-good",
     Correctness.PARTIAL: "fs-changed",
     Correctness.WRONG: "fs-bad",
@@ -171,6 +171,7 @@ def frame(title: str, *, navigation: bool = True) -> Iterator[ui.column]:
     ui.add_css(CSS)
     ui.page_title(f"{title} · {APP_TITLE}")
     dark = ui.dark_mode(None).bind_value(app.storage.user, "dark")  # None: follow the system until chosen
+    drawer: ui.left_drawer  # made below the header, whose menu button toggles it
     with ui.header(elevated=True).classes("items-center gap-2 px-3 py-2 bg-primary"):
         if navigation:
             menu = _("Menu")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import aclosing, contextmanager
-from typing import Any
+from typing import Any, Literal
 
 from nicegui import ui
 
@@ -46,7 +46,7 @@ class ChatView:
         self.messages.clear()
         self.column.clear()
 
-    def show(self, role: str, text: str) -> None:
+    def show(self, role: Literal["user", "assistant"], text: str) -> None:
         """A finished message (a tutor's opening line, say), kept in the conversation."""
         self.messages.append(ChatMessage(role=role, content=text))
         if role == "user":

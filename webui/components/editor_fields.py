@@ -7,7 +7,7 @@ not show (options' own aspects, say) ride along untouched, so editing never lose
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 from nicegui import ui
 
@@ -19,7 +19,7 @@ Item = dict[str, Any]
 
 
 def list_editor(
-    items: list[Item], render: Callable[[Item, int], None], new: Callable[[], Item], noun: str
+    items: list[Item], render: Callable[[Item, int], object], new: Callable[[], Item], noun: str
 ) -> None:
     """Each item in a bordered box with a remove button, then a button to add one more."""
 
@@ -66,7 +66,14 @@ def text(owner: Item, key: str, label: str, *, area: bool = False, hint: str | N
     return element
 
 
-def number(owner: Item, key: str, label: str, **limits: float) -> ui.number:
+class Limits(TypedDict, total=False):
+    """The bounds a number field may be given (ui.number's own keywords)."""
+
+    min: float
+    max: float
+
+
+def number(owner: Item, key: str, label: str, **limits: Unpack[Limits]) -> ui.number:
     return ui.number(label, **limits).props("outlined dense").classes("w-40").bind_value(owner, key)
 
 

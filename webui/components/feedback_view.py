@@ -5,6 +5,7 @@ marked, the feedback items, the detected aspects, the sample solution, and the e
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from nicegui import ui
 
@@ -79,7 +80,7 @@ def feedback_view(
             gold_bar(studio, feedback)
 
 
-def _item(item: FeedbackItem) -> None:
+def _item(item: FeedbackItem[Any]) -> None:
     color = verdict_color(item.correctness)
     with (
         ui.row()

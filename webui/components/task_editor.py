@@ -16,6 +16,7 @@ from core.api import (
     Language,
     Matching,
     TaskBase,
+    TaskDefinition,
     TaskType,
     VersionConflict,
     parse_task_type,
@@ -133,7 +134,7 @@ def _ask_to_overwrite(conflict: str, overwrite: Callable[[], Awaitable[None]]) -
             ui.button(_("Overwrite"), on_click=confirmed, color="negative").props("unelevated")
 
 
-def _checked(document: Item, problems: ui.column) -> TaskBase | None:
+def _checked(document: Item, problems: ui.column) -> TaskDefinition | None:
     """The task the draft describes, or None with every problem listed in ``problems``."""
     task, found = validate(document, language())
     if task is not None:

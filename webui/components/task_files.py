@@ -10,7 +10,7 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
-from core.api import TaskBase
+from core.api import TaskBase, TaskDefinition
 from core.workspace.documents import Format, dump
 from core.workspace.files import read_task, task_document, task_file_path
 from webui.i18n import _
@@ -33,7 +33,7 @@ def upload_limit(max_body_bytes: int) -> int:
     return max(max_body_bytes - MULTIPART_ROOM, 1)
 
 
-def task_from_upload(name: str, data: bytes) -> TaskBase:
+def task_from_upload(name: str, data: bytes) -> TaskDefinition:
     """The task of an uploaded file; ValueError says what does not fit, always naming the file."""
     with tempfile.TemporaryDirectory() as scratch:
         path = Path(scratch) / Path(name).name

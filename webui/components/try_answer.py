@@ -34,8 +34,14 @@ class TryAnswer:
 
     async def _compute(self, read_answer: AnswerReader) -> None:
         try:
-            request = ComputeTaskFeedbackRequest(
-                userId=self.user_id, tenantId=self.tenant, taskType=self.task.task_type, answer=read_answer()
+            # The form's raw answer is validated here, against the task type's answer shape.
+            request = ComputeTaskFeedbackRequest.model_validate(
+                {
+                    "userId": self.user_id,
+                    "tenantId": self.tenant,
+                    "taskType": self.task.task_type,
+                    "answer": read_answer(),
+                }
             )
         except ValueError as exc:
             ui.notify(

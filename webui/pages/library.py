@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import html
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any
 from urllib.parse import quote
 
@@ -185,14 +186,14 @@ class Library:
                     "mr-auto min-w-0 flex flex-nowrap items-center gap-2"
                 )
                 self._action(
-                    "duplicate", "content_copy", _("Duplicate"), lambda s=summary: self._duplicate_dialog(s)
+                    "duplicate", "content_copy", _("Duplicate"), partial(self._duplicate_dialog, summary)
                 )
-                self._action("export", "download", _("Export"), lambda s=summary: self._export_dialog(s))
-                self._action("delete", "delete", _("Delete"), lambda s=summary: self._delete_dialog(s))
+                self._action("export", "download", _("Export"), partial(self._export_dialog, summary))
+                self._action("delete", "delete", _("Delete"), partial(self._delete_dialog, summary))
             ui.html(_about(summary), sanitize=False).classes("w-full flex flex-col gap-2")
 
     @staticmethod
-    def _action(marker: str, icon: str, tip: str, action: Callable) -> ui.button:
+    def _action(marker: str, icon: str, tip: str, action: Callable[[], Any]) -> ui.button:
         return (
             ui.button(icon=icon, on_click=action)
             .props(f'flat round dense size=sm color={ICON_GREY[0]} aria-label="{tip}" title="{tip}"')
@@ -264,9 +265,10 @@ class Library:
             )
             with ui.row().classes("w-full justify-end"):
                 ui.button(_("Cancel"), on_click=box.close).props("flat")
-                for fmt in ("json", "yaml"):
+                formats: tuple[Format, ...] = ("json", "yaml")
+                for fmt in formats:
                     sends(
-                        ui.button(_("{format} file").format(format=fmt.upper())), lambda f=fmt: export(f)
+                        ui.button(_("{format} file").format(format=fmt.upper())), partial(export, fmt)
                     ).props("unelevated")
 
     async def _import(self, file: str, task: TaskDefinition, agreed: Sequence[Replacement] = ()) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import textwrap
+from typing import Any
 
 from nicegui import app, events, ui
 
@@ -64,7 +65,7 @@ class SettingsPage:
             ui.switch(_("Dark mode")).bind_value(app.storage.user, "dark")
 
     @staticmethod
-    def _language(event: events.ValueChangeEventArguments) -> None:
+    def _language(event: events.ValueChangeEventArguments[Any]) -> None:
         """The page is built again in the chosen language (every page reads it when it is built)."""
         choose(event.value)
         ui.navigate.reload()

@@ -14,6 +14,7 @@ from core.api import (
     ChatTurn,
     ComputeTaskFeedbackRequest,
     ServiceError,
+    SimulationAnswer,
     SimulationSession,
     SimulationTask,
     StartSimulationRequest,
@@ -86,8 +87,9 @@ class SimulationPage:
         self.stage.clear()
         with reporting(_("Loading the task")):
             stored = await (await self.studio.service()).get_task(self.tenant, self.picker.value)
-            self.task = stored.definition
-            task = self.task
+            task = stored.definition
+            assert isinstance(task, SimulationTask)  # the picker lists simulation tasks only
+            self.task = task
             with self.brief, ui.card().classes("w-full gap-2").props("flat bordered"):
                 ui.label(task.display_title).classes("text-lg font-semibold")
                 ui.label(task.problemStatement).classes("whitespace-pre-wrap")
@@ -202,7 +204,7 @@ class SimulationPage:
             userId=REHEARSAL_LEARNER_ID,
             tenantId=self.tenant,
             taskType=TaskType.SIMULATION,
-            answer={"conversationId": self.session.conversationId},
+            answer=SimulationAnswer(conversationId=self.session.conversationId),
         )
         with reporting(_("Feedback")):
             feedback = await (await self.studio.service()).compute_feedback_for_task(self.task.id, request)

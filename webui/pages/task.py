@@ -14,7 +14,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from urllib.parse import quote
 
-from nicegui import ui
+from nicegui import events, ui
 
 from core.api import ServiceError, SimulationTask, TaskBase, TaskType, try_parse_task_type
 from core.api.validation import GAP
@@ -136,7 +136,9 @@ class TaskPage:
                         await built
         tabs.on_value_change(self._tab_opened)
 
-    async def _tab_opened(self, event) -> None:
+    async def _tab_opened(
+        self, event: events.ValueChangeEventArguments[str | ui.tab | ui.tab_panel | None]
+    ) -> None:
         tab = next(t for t in self.tabs if t.name == event.value)
         if tab.name not in self.pending and not tab.reread:
             return

@@ -12,7 +12,7 @@ from typing import Any
 
 from nicegui import ui
 
-from core.api import ChatContext, ChatMessage, ChatRequest, Language, ServiceError, TutorUpsert
+from core.api import ChatContext, ChatMessage, ChatRequest, Language, ServiceError, TaskSummary, TutorUpsert
 from core.client.vocabulary import TEACHER_ID
 from webui.components.busy import locked, sends
 from webui.components.chat import ChatView
@@ -161,7 +161,7 @@ class TutorPage:
             )
         self.drawer.show()
 
-    def _tutor_dialog(self, tasks: list) -> None:
+    def _tutor_dialog(self, tasks: list[TaskSummary]) -> None:
         async def create() -> None:
             tutor_id = (tutor_id_input.value or "").strip()
             if not tutor_id:
