@@ -9,7 +9,10 @@ What a teacher waits for, through the embedded service the apps use (SQLite file
   (grade_class_set_answer's answer holds the counts of every verdict); ten grades taken in the
   review order, each timed; against judging every answer again after each grade.
 * **page**: the first 50 answers in the grouped order (verdicts, groups and feedback).
-* **export**: the whole set as CSV (every answer's feedback written).
+* **export**: the whole set as CSV, after the teacher read it (feedback written again only where a
+  grade moved the verdict).
+* **macro-F1** of the verdicts against the class's labels, before grading and after ten grades in
+  the review order (over the answers not graded: the same blend as bench/learning_curve.py).
 
 The answers are a real class's (SAF German: about 250 answers to one question; SciEntsBank and SAF
 English: 40 to 110), sampled to 1,000; an answer beyond the first use of its text loses one word
@@ -34,6 +37,7 @@ from core.api.class_sets import ClassSetGrade, ClassSetOrder
 from core.api.feedback import ComputeTaskFeedbackRequest
 from core.client.class_sets import import_set
 from core.config import Settings
+from core.evaluation import macro_f1
 from core.service import connect
 from core.service.base import Service
 
@@ -104,8 +108,9 @@ async def measure(
     found["import and judge, s"] = time.perf_counter() - started
     found["progress updates"] = len(updates)
     set_id = current.classSetId
+    found["macro-F1 before grading"] = await agreement(service, set_id, labels, graded=set())
 
-    grades = []
+    grades, graded = [], set()
     for _ in range(10):
         review = await service.class_set_answers(tenant, set_id, ClassSetOrder.REVIEW, 0, 1)
         pick = review.answers[0]
@@ -117,6 +122,7 @@ async def measure(
         started = time.perf_counter()
         await service.grade_class_set_answer(tenant, set_id, pick.position, ClassSetGrade(correctness=grade))
         grades.append(time.perf_counter() - started)
+        graded.add(texts[pick.position])
     found["grade → every verdict, p50 s"] = statistics.median(grades)
     found["grade → every verdict, max s"] = max(grades)
 
@@ -125,8 +131,22 @@ async def measure(
     found["grouped page of 50, s"] = time.perf_counter() - started
     started = time.perf_counter()
     await service.export_class_set(tenant, set_id)
-    found["export CSV, s"] = time.perf_counter() - started
+    found["export CSV (after reading), s"] = time.perf_counter() - started
+    found["macro-F1 after 10 grades"] = await agreement(service, set_id, labels, graded)
     return found
+
+
+async def agreement(service: Service, set_id: str, labels: list[str], graded: set[str]) -> float:
+    """Macro-F1 of the set's verdicts against the class's labels, over the answers whose words no
+    grade gave (two-way where the corpus is: PARTIAL counts as WRONG)."""
+    page = await service.class_set_answers("default", set_id, ClassSetOrder.POSITION, 0, len(labels))
+    pairs = [
+        (labels[a.position], a.verdict.value) for a in page.answers if a.text not in graded and a.verdict
+    ]
+    kinds = sorted(set(labels))
+    if "PARTIAL" not in kinds:
+        pairs = [(gold, "WRONG" if verdict == "PARTIAL" else verdict) for gold, verdict in pairs]
+    return macro_f1([g for g, _ in pairs], [v for _, v in pairs], kinds)
 
 
 def _request(text: str) -> ComputeTaskFeedbackRequest:
