@@ -20,7 +20,9 @@ from tests.untranslated import ROOT, demo_content, english_on_screen
 
 @pytest.mark.process
 @pytest.mark.parametrize("language", ["de", "fr", "it"])
-def test_every_screen_speaks_the_language(language, tmp_path) -> None:
+def test_every_screen_speaks_the_language(language, tmp_path_factory) -> None:
+    # not tmp_path: its name is the test's, and the connection screen shows the database's path
+    tmp_path = tmp_path_factory.mktemp("studio")
     environment = {
         **os.environ,
         "FEEDBACK_STUDIO_UI_LANGUAGE": language,
