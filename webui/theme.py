@@ -8,6 +8,7 @@ reads on a light page and a lighter one on a dark page, where Quasar's deep red 
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -131,6 +132,15 @@ ERROR_PAGE_CSS = '.body--dark [style*="color: rgb(107, 114, 128)"] { color: #9ca
 """NiceGUI's error page (a 404, say) writes its message in a grey that a dark page makes 3.9:1."""
 
 
+PROGRESS_BAR_NAME = """<script>
+new MutationObserver(() => document.querySelectorAll(".q-loading-bar:not([aria-label])")
+  .forEach((bar) => bar.setAttribute("aria-label", %s)))
+  .observe(document.documentElement, {childList: true, subtree: true});
+</script>"""
+"""Quasar's loading bar (shown while an upload is sent) is a progress bar without a name; the
+page names every one that appears."""
+
+
 def use_shared_css() -> None:
     """CSS of every page, NiceGUI's own error page included (which is built without ``frame``)."""
     ui.add_css(ERROR_PAGE_CSS, shared=True)
@@ -169,6 +179,7 @@ def frame(title: str, *, navigation: bool = True) -> Iterator[ui.column]:
     """
     ui.colors(**BRAND)
     ui.add_css(CSS)
+    ui.add_head_html(PROGRESS_BAR_NAME % json.dumps(_("Working")))
     ui.page_title(f"{title} · {APP_TITLE}")
     dark = ui.dark_mode(None).bind_value(app.storage.user, "dark")  # None: follow the system until chosen
     drawer: ui.left_drawer  # made below the header, whose menu button toggles it
