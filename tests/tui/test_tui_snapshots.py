@@ -43,7 +43,12 @@ def app(tmp_path, seeded_database, monkeypatch) -> FeedbackStudioApp:
 
 def compare(snap_compare, app, steps=None, size: tuple[int, int] = SIZE) -> bool:
     async def run_before(pilot) -> None:
+        # The app starts at a default size and is then resized to the snapshot's: on a loaded
+        # machine the library had laid out its columns for the one before.
+        await wait_until(pilot, lambda: (pilot.app.size.width, pilot.app.size.height) == size)
         await wait_until(pilot, lambda: library_loaded(pilot.app))
+        library = pilot.app.screen_stack[0]
+        await wait_until(pilot, lambda: library._shown_columns == library.columns)
         if steps:
             await steps(pilot)
         for field in pilot.app.screen.query("Input, TextArea"):  # a blinking cursor is a clock on screen
@@ -53,6 +58,11 @@ def compare(snap_compare, app, steps=None, size: tuple[int, int] = SIZE) -> bool
             # so whether the cursor showed depended on the moment. Drop the cache: drawn afresh.
             field.notify_style_update()
         await settle(pilot)
+        # A table fits its columns to the width after a refresh, and the footer lists the keys of
+        # the focused widget once it is laid out: on a loaded machine the snapshot came first.
+        await pilot.pause()
+        await pilot.wait_for_scheduled_animations()
+        await pilot.pause()
 
     return snap_compare(app, terminal_size=size, run_before=run_before)
 
