@@ -135,11 +135,16 @@ def _pattern(part: str) -> re.Pattern[str]:
     return re.compile(r"(?<![\w])" + r"\s+".join(map(re.escape, part.split())) + r"(?![\w])")
 
 
+GENERATED_IDS = re.compile(r"\b[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}\b|\b[0-9a-f]{6,}\b")
+"""Ids the service makes (UUIDs, their hex tails): letters in them are no words of the apps."""
+
+
 def english_on_screen(text: str, language: str, content: str = "") -> list[str]:
     """The English in ``text``, a screen of an app speaking ``language``: each a catalogue part
     ("…  (from msgid …)") or a known English phrase. ``content`` is what authors wrote that the
     screen may show (tasks, tutors, answers): its words are theirs, not the app's."""
     content_words = set(re.findall(r"\w+", content))
+    text = GENERATED_IDS.sub(" ", text)  # an interaction's id may hold "bad" or "add" in its hex
     found = sorted(
         f"{word!r} (an English word of the apps)"
         for word in _words(text) & english_words(language) - _words(content)
