@@ -113,3 +113,19 @@ def tutor(task_id: str | None = "mc-1", name: str = "Geography tutor") -> TutorU
 
 def chat(tutor_id: str, text: str = "I think it is Zurich.", **extra: Any) -> ChatRequest:
     return ChatRequest(tutorId=tutor_id, messages=[ChatMessage(role="user", content=text)], **extra)
+
+
+CLASS_ANSWERS = [
+    "The circuit is closed, so current flows through the bulb.",
+    "The bulb is magic.",
+    "Current flows in a closed loop from the battery through the filament and back.",
+    "Because it is switched off.",
+    "The bulb is magic.",
+    "Electricity goes through the wire in a circle.",
+    "I don't know.",
+    "The filament gets hot because current flows through it in a closed circuit.",
+    "The battery pushes electrons around the closed circuit.",
+    "Light comes out of the battery.",
+]
+"""A class's answers to ff-bulb-circuit-en (a demo task) for class-set tests: right, wrong and
+vague ones, and a twin (positions 1 and 4)."""

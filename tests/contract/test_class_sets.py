@@ -20,21 +20,12 @@ from core.api.class_sets import (
 )
 from core.assets import demo_tasks
 from core.service.base import Service
-from tests.contract.builders import mc_task
+from tests.contract.builders import CLASS_ANSWERS, mc_task
 
 pytestmark = pytest.mark.contract
 
 TASK = "ff-bulb-circuit-en"
-ANSWERS = [
-    "The circuit is closed, so current flows through the bulb.",
-    "The bulb is magic.",
-    "Current flows in a closed loop from the battery through the filament and back.",
-    "Because it is switched off.",
-    "The bulb is magic.",
-    "Electricity goes through the wire in a circle.",
-    "I don't know.",
-    "The filament gets hot because current flows through it in a closed circuit.",
-]
+ANSWERS = CLASS_ANSWERS
 
 
 async def new_set(service: Service, answers: list[str] = ANSWERS) -> str:

@@ -18,24 +18,14 @@ import httpx
 import pytest
 
 from core.assets import demo_tasks
+from tests.contract.builders import CLASS_ANSWERS
 from tests.webui.accessibility import audit
 from tests.webui.conftest import ARTIFACTS, WebServer
 
 pytestmark = pytest.mark.browser
 
 TASK = "ff-bulb-circuit-en"
-ANSWERS = [
-    "The circuit is closed, so current flows through the bulb.",
-    "The bulb is magic.",
-    "Current flows in a closed loop from the battery through the filament and back.",
-    "Because it is switched off.",
-    "The bulb is magic.",
-    "Electricity goes through the wire in a circle.",
-    "I don't know.",
-    "The filament gets hot because current flows through it in a closed circuit.",
-    "The battery pushes electrons around the closed circuit.",
-    "Light comes out of the battery.",
-]
+ANSWERS = CLASS_ANSWERS
 KEYS = "wcpwc"
 
 

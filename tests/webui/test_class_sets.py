@@ -18,6 +18,7 @@ from core.api import Correctness
 from core.api.class_sets import ClassSetCreate, ClassSetJudgeRequest, ClassSetOrder
 from core.auth import local_principal
 from core.service.local import LocalService
+from tests.contract.builders import CLASS_ANSWERS
 from tests.webui import harness
 from tests.webui.helpers import SLOW, eventually
 from webui.components.busy import DOUBLE_CLICK_SECONDS
@@ -25,18 +26,7 @@ from webui.pages.class_set import export_name
 
 TASK = "ff-bulb-circuit-en"
 TAB = f"/tasks/default/{TASK}?tab=Class%20sets"
-ANSWERS = [
-    "The circuit is closed, so current flows through the bulb.",
-    "The bulb is magic.",
-    "Current flows in a closed loop from the battery through the filament and back.",
-    "Because it is switched off.",
-    "The bulb is magic.",
-    "Electricity goes through the wire in a circle.",
-    "I don't know.",
-    "The filament gets hot because current flows through it in a closed circuit.",
-    "The battery pushes electrons around the closed circuit.",
-    "Light comes out of the battery.",
-]
+ANSWERS = CLASS_ANSWERS
 JUDGING = 4 * SLOW
 """should_see's retries for what waits for answers to be judged: the first judgement of a test
 process loads the text models, which a loaded machine takes long for."""
