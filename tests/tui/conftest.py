@@ -4,6 +4,7 @@ SQLite database (seeding once per session keeps the suite fast), and a running a
 from __future__ import annotations
 
 import asyncio
+import pickle
 import shutil
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -14,6 +15,7 @@ from textual.pilot import Pilot
 
 from core.config import Settings
 from core.service import Service, connect
+from tests.tui import snapshot_diff
 from tests.tui.helpers import SIZE, library_loaded, settle, wait_until
 from tui.app import FeedbackStudioApp
 
@@ -67,3 +69,17 @@ async def pilot(studio) -> AsyncIterator[Pilot]:
         await wait_until(pilot, lambda: library_loaded(app))
         yield pilot
         await settle(pilot)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):
+    """A failed snapshot test reports which cells differ, so that a CI log says what changed."""
+    report = yield
+    if report.when == "call" and report.failed and "snap_compare" in getattr(item, "fixturenames", ()):
+        from pytest_textual_snapshot import node_to_report_path
+
+        path = node_to_report_path(item)
+        if path.exists():
+            data = pickle.loads(path.read_bytes())
+            report.sections.append(("snapshot differences", snapshot_diff.describe(data[1], data[2])))
+    return report

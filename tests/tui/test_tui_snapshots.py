@@ -58,6 +58,10 @@ def compare(snap_compare, app, steps=None, size: tuple[int, int] = SIZE) -> bool
             # so whether the cursor showed depended on the moment. Drop the cache: drawn afresh.
             field.notify_style_update()
         await settle(pilot)
+        # A screen under a dialog is drawn from what its widgets last rendered: redraw every one,
+        # so that the snapshot shows their state now, not at the moment the dialog covered them.
+        for screen in pilot.app.screen_stack:
+            screen.refresh(repaint=True, layout=True)
         # A table fits its columns to the width after a refresh, and the footer lists the keys of
         # the focused widget once it is laid out: on a loaded machine the snapshot came first.
         await pilot.pause()
