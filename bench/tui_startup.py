@@ -88,13 +88,28 @@ def in_terminal(argv: list[str], environment: dict[str, str], until: bytes | Non
                 f"{SHOWN} never appeared; the terminal showed:\n{ESCAPES.sub(b'', drawn)[-2000:]!r}"
             )
         os.write(leader, b"\x11")  # ctrl+q: nothing is unsaved
-        process.wait(timeout=15)
+        drain(leader, process)
     finally:
         if process.poll() is None:
             process.kill()
             process.wait()
         os.close(leader)
     return took
+
+
+def drain(leader: int, process: subprocess.Popen[bytes], within: float = 15.0) -> None:
+    """Read what the command still draws until it exits, as a terminal does: an app whose
+    output nobody reads blocks on its last writes and never exits."""
+    deadline = time.perf_counter() + within
+    while process.poll() is None:
+        if time.perf_counter() > deadline:
+            raise RuntimeError("the command did not exit within 15 s of ctrl+q")
+        ready, _, _ = select.select([leader], [], [], 0.05)
+        if ready:
+            try:
+                os.read(leader, 65536)
+            except OSError:  # its terminal closed: it is on its way out
+                process.wait(timeout=max(0.0, deadline - time.perf_counter()))
 
 
 def percentile(values: list[float], q: int) -> float:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import logging
 import os
@@ -90,6 +91,10 @@ def cmd_web(args: argparse.Namespace) -> int:
 
 
 def cmd_tui(args: argparse.Namespace) -> int:
+    # Start-up allocates the objects of hundreds of modules, all kept for the life of the process:
+    # each full collection on the way walked all of them (a fifth of the time to the first screen).
+    # The app collects again, with what start-up made frozen, once it is connected (tui.app).
+    gc.disable()
     from tui.app import run
 
     return run(_settings(args)) or 0

@@ -7,6 +7,7 @@ round trip) runs in a worker, and every screen's worker awaits :meth:`FeedbackSt
 from __future__ import annotations
 
 import asyncio
+import gc
 import importlib
 from collections.abc import Callable, Iterable
 from typing import Any, ClassVar
@@ -131,6 +132,8 @@ class FeedbackStudioApp(App[int | None]):
             self._connection_failed(f"{type(exc).__name__}: {exc}")
         else:
             self.post_message(self.Connected(service, info, settings))
+        finally:
+            collect_after_start_up()
 
     def _connection_failed(self, message: str) -> None:
         self.notify(message, title=_("Could not connect"), severity="error", timeout=15, markup=False)
@@ -381,6 +384,15 @@ class FeedbackStudioApp(App[int | None]):
 def _preload(settings: Settings) -> None:
     """Import the service's heavy modules off the event loop so the first screen stays responsive."""
     importlib.import_module("core.service.remote" if settings.remote_url else "core.service.local")
+
+
+def collect_after_start_up() -> None:
+    """Turn the garbage collector back on once the first connection is made, if the command
+    turned it off for the start (core.cli): what start-up built lives as long as the process, so
+    it is frozen out of the collector's sight rather than walked by every full collection."""
+    if not gc.isenabled():
+        gc.freeze()
+        gc.enable()
 
 
 def run(settings: Settings) -> int | None:

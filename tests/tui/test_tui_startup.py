@@ -2,8 +2,9 @@
 
 A fresh interpreter, as `feedback-studio tui` starts: the app runs headless until its library
 lists the tasks, then reports which heavy packages it had loaded by then. Alembic is loaded only
-when the schema needs migrating (the very first start); the text models' numpy, the lemmatisers
-and the tutor engines wait for the first answer or chat that needs them.
+when an existing schema needs migrating (a new database is made from the models in one step);
+the text models' numpy, the lemmatisers and the tutor engines wait for the first answer or chat
+that needs them.
 """
 
 from __future__ import annotations
@@ -49,9 +50,9 @@ def start(database: Path) -> tuple[int, list[str]]:
     return count, loaded
 
 
-def test_the_first_start_migrates_and_seeds_then_later_starts_load_no_alembic(tmp_path):
+def test_the_first_start_makes_the_schema_and_seeds_and_no_start_loads_alembic(tmp_path):
     database = tmp_path / "fresh" / "studio.sqlite3"
     count, loaded = start(database)
     assert count > 0, "the demo tasks are listed on the very first start"
-    assert loaded == ["alembic"]
+    assert loaded == []
     assert start(database) == (count, [])

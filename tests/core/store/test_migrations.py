@@ -6,7 +6,7 @@ from alembic import command
 from sqlalchemy import text
 
 from core.store import conversations
-from core.store.db import Database, alembic_config
+from core.store.db import Database, alembic_config, head_revisions
 
 
 def upgrade_to(connection, revision: str) -> None:
@@ -204,8 +204,6 @@ async def test_the_downgrade_of_the_conversations_migration_keeps_their_rows(dat
 def test_head_revisions_are_alembics_heads():
     from alembic.script import ScriptDirectory
 
-    from core.store.db import head_revisions
-
     assert head_revisions() == set(ScriptDirectory.from_config(alembic_config()).get_heads())
 
 
@@ -222,5 +220,46 @@ async def test_a_current_schema_is_not_migrated_again(database_url, monkeypatch)
             await connection.execute(text("UPDATE alembic_version SET version_num = '0001'"))
         await db.migrate()
         assert upgrades == ["head"]
+    finally:
+        await db.aclose()
+
+
+def _differences(connection) -> list:
+    from alembic.autogenerate import compare_metadata
+    from alembic.migration import MigrationContext
+
+    from core.store.models import Base
+
+    context = MigrationContext.configure(
+        connection, opts={"compare_type": True, "compare_server_default": True}
+    )
+    return compare_metadata(context, Base.metadata)
+
+
+async def test_the_migrations_make_the_schema_the_models_describe(database_url):
+    """A new database is made from the models in one step (no Alembic to load: the first start
+    of the apps), an existing one is brought forward by the migrations: both must be one schema."""
+    db = Database(database_url)
+    try:
+        async with db.engine.begin() as connection:
+            await connection.run_sync(upgrade_to, "head")
+            assert await connection.run_sync(_differences) == []
+    finally:
+        await db.aclose()
+
+
+async def test_a_new_database_is_made_in_one_step_at_the_newest_revision(database_url, monkeypatch):
+    upgrades: list[str] = []
+    monkeypatch.setattr(command, "upgrade", lambda _config, revision: upgrades.append(revision))
+    db = Database(database_url)
+    try:
+        await db.migrate()
+        async with db.engine.connect() as connection:
+            stored = (
+                (await connection.execute(text("SELECT version_num FROM alembic_version"))).scalars().all()
+            )
+            assert await connection.run_sync(_differences) == []
+        assert upgrades == []
+        assert set(stored) == head_revisions()
     finally:
         await db.aclose()
