@@ -22,7 +22,8 @@ ROOT = Path(__file__).resolve().parents[2]
 LATER = ("alembic", "numpy", "simplemma", "core.tutor.engines", "core.tutor.leak_guard")
 
 APP = """
-import json, sys
+import gc, json, sys
+gc.disable()  # as the command starts the app (core.cli): the app turns the collector on once connected
 from core.config import Settings
 from tui.app import FeedbackStudioApp
 
@@ -30,14 +31,14 @@ async def listed(pilot):
     while not pilot.app.screen._loaded:
         await pilot.pause(0.01)
     loaded = [name for name in json.loads(sys.argv[2]) if name in sys.modules]
-    pilot.app.exit((len(pilot.app.screen.tasks), loaded))
+    pilot.app.exit((len(pilot.app.screen.tasks), loaded, gc.isenabled() and gc.get_freeze_count() > 0))
 
 settings = Settings(database_url=sys.argv[1], seed_demo=True)
 print(json.dumps(FeedbackStudioApp(settings).run(headless=True, size=(80, 24), auto_pilot=listed)))
 """
 
 
-def start(database: Path) -> tuple[int, list[str]]:
+def start(database: Path) -> tuple[int, list[str], bool]:
     url = f"sqlite+aiosqlite:///{database}"
     out = subprocess.run(
         [sys.executable, "-c", APP, url, json.dumps(LATER)],
@@ -46,13 +47,14 @@ def start(database: Path) -> tuple[int, list[str]]:
         text=True,
         check=True,
     ).stdout
-    count, loaded = json.loads(out.strip().splitlines()[-1])
-    return count, loaded
+    count, loaded, collecting = json.loads(out.strip().splitlines()[-1])
+    return count, loaded, collecting
 
 
 def test_the_first_start_makes_the_schema_and_seeds_and_no_start_loads_alembic(tmp_path):
     database = tmp_path / "fresh" / "studio.sqlite3"
-    count, loaded = start(database)
+    count, loaded, collecting = start(database)
     assert count > 0, "the demo tasks are listed on the very first start"
     assert loaded == []
-    assert start(database) == (count, [])
+    assert collecting, "the collector is on again, with what start-up built frozen"
+    assert start(database) == (count, [], True)
