@@ -147,21 +147,22 @@ async def test_a_reopened_set_judges_the_rest_and_a_grade_is_taken_back(user: Us
     assert (await service().get_class_set("default", created.classSetId)).gradedCount == 0
 
 
-@pytest.mark.parametrize(
-    ("name", "data", "message"),
-    [
-        ("empty.csv", b"", "empty.csv holds no answers."),
-        ("blank.txt", b"\n  \n", "blank.txt holds no answers."),
-        ("marks.csv", b"name;score\nAnna;3\nBen;4\n", "marks.csv has no answer column"),
-        ("latin.txt", "Die Glühbirne leuchtet.".encode("latin-1"), "latin.txt is not UTF-8 text (byte 6)"),
-        ("long.txt", b"x" * 100_000, "long.txt, line 1: the answer has 100,000 characters"),
-        (
-            "huge.csv",
-            b"answer\n" + b"y" * 50_000_000,
-            "huge.csv is 50 MB; a file of answers may have at most 984 kB",
-        ),
-    ],
-)
+BAD_FILES = [
+    ("empty.csv", b"", "empty.csv holds no answers."),
+    ("blank.txt", b"\n  \n", "blank.txt holds no answers."),
+    ("marks.csv", b"name;score\nAnna;3\nBen;4\n", "marks.csv has no answer column"),
+    ("latin.txt", "Die Glühbirne leuchtet.".encode("latin-1"), "latin.txt is not UTF-8 text (byte 6)"),
+    ("long.txt", b"x" * 100_000, "long.txt, line 1: the answer has 100,000 characters"),
+    (
+        "huge.csv",
+        b"answer\n" + b"y" * 50_000_000,
+        "huge.csv is 50 MB; a file of answers may have at most 984 kB",
+    ),
+]
+"""(file name, its bytes, what the author is told); the tests are named by the file."""
+
+
+@pytest.mark.parametrize(("name", "data", "message"), BAD_FILES, ids=[case[0] for case in BAD_FILES])
 async def test_a_bad_file_says_what_is_wrong_and_leaves_no_set(
     user: User, name: str, data: bytes, message: str
 ) -> None:
