@@ -30,6 +30,7 @@ from platformdirs import user_data_path
 from starlette.responses import HTMLResponse, RedirectResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from core.client.i18n import N_, SOURCE_LANGUAGE, accepted, translate
 from core.config import APP_NAME, Settings
 
 SESSION_KEY = "studio_login"
@@ -148,9 +149,11 @@ class LoginRequired:
     proxy's log) to the address the user asked for, whose query (``?tab=Versions``) it keeps; the
     start-up link's ``?token=`` is taken once and redirected away."""
 
-    def __init__(self, app: ASGIApp, secret: str) -> None:
+    def __init__(self, app: ASGIApp, secret: str, language: str = SOURCE_LANGUAGE) -> None:
         self.app = app
         self.secret = secret
+        self.language = language
+        """The studio's language (FEEDBACK_STUDIO_UI_LANGUAGE), for a browser that names none of its own."""
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         session = scope.get("session")
@@ -177,7 +180,9 @@ class LoginRequired:
             session[SESSION_KEY] = True
             await RedirectResponse(target, status_code=303)(scope, receive, send)
             return
-        await login_page(wrong=offered is not None, action=target)(scope, receive, send)
+        language = accepted(dict(scope.get("headers", [])).get(b"accept-language", b"").decode("latin-1"))
+        page = login_page(wrong=offered is not None, action=target, language=language or self.language)
+        await page(scope, receive, send)
 
 
 async def _posted_secret(scope: Scope, receive: Receive) -> str | None:
@@ -197,19 +202,32 @@ async def _posted_secret(scope: Scope, receive: Receive) -> str | None:
     return fields.get("token")
 
 
-def login_page(*, wrong: bool, action: str = "") -> HTMLResponse:
-    note = "<p class=wrong>That token or password is not right.</p>" if wrong else ""
+LOGIN_TITLE = N_("Log in")
+LOGIN_WHY = N_(
+    "This studio is open to the network, so it asks who you are. Enter the token from the address "
+    "the studio printed when it started, or its password."
+)
+LOGIN_WRONG = N_("That token or password is not right.")
+LOGIN_FIELD = N_("Token or password")
+
+
+def login_page(*, wrong: bool, action: str = "", language: str = SOURCE_LANGUAGE) -> HTMLResponse:
+    """The login page in ``language`` (the browser's, as the login reads it from its request)."""
+
+    def say(message: str) -> str:
+        return html.escape(translate(language, message))
+
+    note = f"<p class=wrong>{say(LOGIN_WRONG)}</p>" if wrong else ""
     return HTMLResponse(
-        f"""<!doctype html><html lang=en><head><meta charset=utf-8>
-<meta name=viewport content="width=device-width, initial-scale=1"><title>Feedback Studio · Log in</title>
+        f"""<!doctype html><html lang={language}><head><meta charset=utf-8>
+<meta name=viewport content="width=device-width, initial-scale=1"><title>Feedback Studio · {say(LOGIN_TITLE)}</title>
 <style>body{{font-family:system-ui,sans-serif;max-width:28rem;margin:12vh auto;padding:0 1rem;color:#1f2937}}
 input,button{{font:inherit;padding:.5rem;width:100%;box-sizing:border-box;margin-top:.5rem}}
 button{{background:#4f46e5;color:#fff;border:0;border-radius:.375rem}}.wrong{{color:#b91c1c}}</style></head>
-<body><h1>Feedback Studio</h1><p>This studio is open to the network, so it asks who you are. Enter the
-token from the address the studio printed when it started, or its password.</p>{note}
-<form method=post action="{html.escape(action, quote=True)}"><label>Token or password
+<body><h1>Feedback Studio</h1><p>{say(LOGIN_WHY)}</p>{note}
+<form method=post action="{html.escape(action, quote=True)}"><label>{say(LOGIN_FIELD)}
 <input name=token type=password autocomplete=current-password autofocus required></label>
-<button type=submit>Log in</button></form></body></html>""",
+<button type=submit>{say(LOGIN_TITLE)}</button></form></body></html>""",
         status_code=401,
         headers={"Cache-Control": "no-store"},
     )

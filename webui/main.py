@@ -20,6 +20,7 @@ from platformdirs import user_data_path
 
 from core.auth import local_principal
 from core.client.deadlines import open_remote
+from core.client.i18n import ui_language
 from core.config import APP_NAME, Settings
 from core.server.app import create_app
 from core.service import Service
@@ -46,7 +47,9 @@ def create_web_app(settings: Settings) -> FastAPI:
     if settings.learner_tasks:
         nicegui_app.add_middleware(LearnersOnly)
     if api.state.login_secret is not None:
-        nicegui_app.add_middleware(LoginRequired, secret=api.state.login_secret)  # inside the session
+        nicegui_app.add_middleware(
+            LoginRequired, secret=api.state.login_secret, language=ui_language(settings.ui_language)
+        )  # inside the session
     ui.run_with(
         api,
         title=APP_TITLE,

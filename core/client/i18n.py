@@ -59,6 +59,23 @@ def ui_language(setting: str | None, environ: Mapping[str, str] = os.environ) ->
     return supported(setting) or system_language(environ)
 
 
+def accepted(header: str | None) -> str | None:
+    """The language the apps speak that a browser's Accept-Language header ranks first
+    ("fr-CH, fr;q=0.9, de;q=0.8" → "fr"), or None: a page shown before the browser has chosen
+    (the login page) speaks the browser's language."""
+    ranked: list[tuple[float, str]] = []
+    for item in (header or "").split(","):
+        tag, _, weight = item.strip().partition(";q=")
+        try:
+            quality = float(weight) if weight else 1.0
+        except ValueError:
+            continue
+        if quality > 0:
+            ranked.append((quality, tag.strip()))
+    ranked.sort(key=lambda pair: -pair[0])  # stable: the header's order among equal weights
+    return next((language for _, tag in ranked if (language := supported(tag))), None)
+
+
 @cache
 def translations(language: str) -> gettext.NullTranslations:
     """The catalogue of a language; English, and any missing catalogue, is the source itself."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import stat
 
 import httpx
@@ -16,7 +17,15 @@ from starlette.routing import Route
 from core.config import Settings
 from core.http import tls_context
 from tests.conftest import ServerThread, free_port
-from webui.login import LoginRequired, is_loopback, login_secret, startup_lines, use_private_storage
+from tests.untranslated import english_on_screen
+from webui.login import (
+    LoginRequired,
+    is_loopback,
+    login_page,
+    login_secret,
+    startup_lines,
+    use_private_storage,
+)
 
 
 @pytest.mark.parametrize(
@@ -128,3 +137,31 @@ def test_the_start_up_lines_give_each_address_of_the_machine_not_the_wildcard() 
     assert not any("fe80" in line for line in both)
     [alone] = startup_lines(Settings(host="127.0.0.1", port=8000), None, machine)
     assert alone.endswith(": http://127.0.0.1:8000/ (OpenAPI at http://127.0.0.1:8000/docs)")
+
+
+@pytest.mark.parametrize(
+    ("accept_language", "words"),
+    [
+        ("de-CH, de;q=0.9, en;q=0.5", ("Anmelden", "Token oder Passwort", "stimmt nicht")),
+        ("es, fr;q=0.8, en;q=0.7", ("Se connecter", "Jeton ou mot de passe", "pas correct")),
+        ("it-IT", ("Accedi", "Token o password", "non è corretto")),
+        ("ja, en;q=0.1", ("Log in", "Token or password", "not right")),
+    ],
+)
+async def test_the_login_page_speaks_the_browsers_language(door_url, accept_language, words) -> None:
+    async with httpx.AsyncClient(verify=tls_context(), base_url=door_url) as browser:
+        page = await browser.get("/", params={"token": "guess"}, headers={"Accept-Language": accept_language})
+    assert page.status_code == 401
+    assert all(word in page.text for word in words), page.text
+
+
+@pytest.mark.parametrize("language", ["de", "fr", "it"])
+def test_the_login_page_has_no_english_left(language: str) -> None:
+    page = login_page(wrong=True, language=language).body.decode()
+    text = re.sub(r"<style>.*?</style>|<[^>]+>", " ", page, flags=re.S)
+    assert english_on_screen(text, language) == []
+
+
+def test_a_browser_that_names_no_language_the_studio_speaks_gets_the_studios() -> None:
+    page = login_page(wrong=False, language="fr").body.decode()
+    assert "<html lang=fr>" in page and "Se connecter" in page
