@@ -9,6 +9,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.process  # each test starts a Python process of its own, as `serve` does
+
 ROOT = Path(__file__).resolve().parents[2]
 SERVE = """
 import asyncio, gc, json

@@ -10,6 +10,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+from pytest_textual_snapshot import node_to_report_path
 from textual import constants
 from textual.pilot import Pilot
 
@@ -76,8 +77,6 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):
     """A failed snapshot test reports which cells differ, so that a CI log says what changed."""
     report = yield
     if report.when == "call" and report.failed and "snap_compare" in getattr(item, "fixturenames", ()):
-        from pytest_textual_snapshot import node_to_report_path
-
         path = node_to_report_path(item)
         if path.exists():
             data = pickle.loads(path.read_bytes())

@@ -158,6 +158,7 @@ async def export(
         return list(csv.DictReader(f))
 
 
+@pytest.mark.journey  # import, grade, export and reopen: the screens each have a shorter test
 async def test_import_grade_export_and_reopen_after_a_restart(database, tmp_path) -> None:
     settings = studio_settings(database)
     app = FeedbackStudioApp(settings)
@@ -358,6 +359,7 @@ async def test_a_long_set_comes_a_page_at_a_time(pilot, studio: Service) -> None
     await wait_until(pilot, lambda: "101–200 of 230" in text_of(order) and not reading(screen))
 
 
+@pytest.mark.journey  # import, grade, export and reopen: the screens each have a shorter test
 async def test_the_journey_against_a_remote_server(live_server, tmp_path) -> None:
     token = await live_server.token("default")
     settings = Settings(remote_url=live_server.base_url, token=token)
