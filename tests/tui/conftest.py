@@ -56,6 +56,20 @@ def database(tmp_path, seeded_database) -> Path:
 
 
 @pytest.fixture
+def snapshot_app(tmp_path, seeded_database, monkeypatch) -> FeedbackStudioApp:
+    """An app on a copy of the seeded database at a path relative to the test's folder, with a
+    fixed public address: nothing on its screens differs between two runs (SVG snapshots)."""
+    shutil.copy(seeded_database, tmp_path / "studio.sqlite3")
+    monkeypatch.chdir(tmp_path)
+    settings = Settings(
+        database_url="sqlite+aiosqlite:///studio.sqlite3",
+        seed_demo=True,
+        public_base_url="http://studio.test",
+    )
+    return FeedbackStudioApp(settings)
+
+
+@pytest.fixture
 async def studio(database) -> AsyncIterator[Service]:
     service = await connect(studio_settings(database))
     yield service

@@ -6,7 +6,6 @@ deleted under an open set; the same journey against a remote; snapshots of the s
 from __future__ import annotations
 
 import csv
-import shutil
 from pathlib import Path
 
 import pytest
@@ -18,6 +17,7 @@ from core.api.class_sets import ClassSetCreate, ClassSetJudgeRequest, GradedBy
 from core.assets import demo_tasks
 from core.config import Settings
 from core.service import Service, connect
+from tests.contract.builders import CLASS_ANSWERS
 from tests.tui.conftest import studio_settings
 from tests.tui.helpers import (
     SIZE,
@@ -39,14 +39,7 @@ from tui.widgets.class_sets import ClassSetsPanel
 
 TASK = "ff-bulb-circuit-en"
 ANSWERS = [
-    "The circuit is closed, so current flows through the bulb.",
-    "The bulb is magic.",
-    "Current flows in a closed loop from the battery through the filament and back.",
-    "Because it is switched off.",
-    "The bulb is magic.",
-    "Electricity goes through the wire in a circle.",
-    "I don't know.",
-    "The filament gets hot because current flows through it in a closed circuit.",
+    *CLASS_ANSWERS[:8],
     "The battery uses up the current in the bulb.",
     "Current needs a path from one pole of the battery through the bulb to the other pole.",
     "The switch makes it glow.",
@@ -393,18 +386,6 @@ async def test_the_journey_against_a_remote_server(live_server, tmp_path) -> Non
 
 
 # --- snapshots ------------------------------------------------------------------------------
-
-
-@pytest.fixture
-def snapshot_app(tmp_path, seeded_database, monkeypatch) -> FeedbackStudioApp:
-    shutil.copy(seeded_database, tmp_path / "studio.sqlite3")
-    monkeypatch.chdir(tmp_path)
-    settings = Settings(
-        database_url="sqlite+aiosqlite:///studio.sqlite3",
-        seed_demo=True,
-        public_base_url="http://studio.test",
-    )
-    return FeedbackStudioApp(settings)
 
 
 def snapshot_of_the_set_screen(snap_compare, app: FeedbackStudioApp, size: tuple[int, int]) -> bool:

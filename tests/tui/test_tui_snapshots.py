@@ -4,9 +4,6 @@ nothing on screen that shows a clock, a duration or a generated id."""
 
 from __future__ import annotations
 
-import shutil
-
-import pytest
 from textual.widgets import Input, RadioButton, TextArea
 
 from core.api import (
@@ -16,9 +13,7 @@ from core.api import (
     TestAnswer,
     TestAnswersRequest,
 )
-from core.config import Settings
 from tests.tui.helpers import SIZE, library_loaded, new_task_editor, open_task, settle, wait_until
-from tui.app import FeedbackStudioApp
 from tui.dialogs.confirm import ConfirmScreen
 from tui.screens.chat import ChatScreen
 from tui.screens.connection import ConnectionScreen
@@ -27,18 +22,6 @@ from tui.widgets.feedback.view import FeedbackView
 from tui.widgets.retest import RetestPanel
 
 MC = "mc-photosynthesis-en"
-
-
-@pytest.fixture
-def app(tmp_path, seeded_database, monkeypatch) -> FeedbackStudioApp:
-    shutil.copy(seeded_database, tmp_path / "studio.sqlite3")
-    monkeypatch.chdir(tmp_path)
-    settings = Settings(
-        database_url="sqlite+aiosqlite:///studio.sqlite3",
-        seed_demo=True,
-        public_base_url="http://studio.test",
-    )
-    return FeedbackStudioApp(settings)
 
 
 def compare(snap_compare, app, steps=None, size: tuple[int, int] = SIZE) -> bool:
@@ -76,19 +59,19 @@ async def answer_and_wait(pilot) -> None:
     await wait_until(pilot, lambda: pilot.app.screen.query(FeedbackView))
 
 
-def test_library(snap_compare, app):
-    assert compare(snap_compare, app)
+def test_library(snap_compare, snapshot_app):
+    assert compare(snap_compare, snapshot_app)
 
 
-def test_editor_with_learner_preview(snap_compare, app):
+def test_editor_with_learner_preview(snap_compare, snapshot_app):
     async def steps(pilot):
         editor = await new_task_editor(pilot, TaskType.IN_TEXT_FILL_IN_BLANKS)
         editor.query_one(".field-title Input", Input).value = "Water"
 
-    assert compare(snap_compare, app, steps)
+    assert compare(snap_compare, snapshot_app, steps)
 
 
-def test_editor_with_inline_errors(snap_compare, app):
+def test_editor_with_inline_errors(snap_compare, snapshot_app):
     async def steps(pilot):
         editor = await new_task_editor(pilot, TaskType.FREEFORM_TEXT)
         editor.query_one(".field-id Input", Input).value = "bad/id"
@@ -102,19 +85,19 @@ def test_editor_with_inline_errors(snap_compare, app):
             ),
         )
 
-    assert compare(snap_compare, app, steps)
+    assert compare(snap_compare, snapshot_app, steps)
 
 
-def test_multiple_choice_feedback(snap_compare, app):
+def test_multiple_choice_feedback(snap_compare, snapshot_app):
     async def steps(pilot):
         screen = await open_task(pilot, "mc-photosynthesis-en")
         await pilot.click(next(b for b in screen.query(RadioButton) if str(b.label) == "Oxygen"))
         await answer_and_wait(pilot)
 
-    assert compare(snap_compare, app, steps)
+    assert compare(snap_compare, snapshot_app, steps)
 
 
-def test_freeform_feedback_with_highlighted_evidence(snap_compare, app):
+def test_freeform_feedback_with_highlighted_evidence(snap_compare, snapshot_app):
     async def steps(pilot):
         screen = await open_task(pilot, "ff-bulb-circuit-en")
         screen.query_one("#answer-text", TextArea).text = (
@@ -123,10 +106,10 @@ def test_freeform_feedback_with_highlighted_evidence(snap_compare, app):
         )
         await answer_and_wait(pilot)
 
-    assert compare(snap_compare, app, steps)
+    assert compare(snap_compare, snapshot_app, steps)
 
 
-def test_fill_in_blanks_feedback(snap_compare, app):
+def test_fill_in_blanks_feedback(snap_compare, snapshot_app):
     async def steps(pilot):
         screen = await open_task(pilot, "blanks-water-cycle-en")
         for gap, text in zip(
@@ -135,10 +118,10 @@ def test_fill_in_blanks_feedback(snap_compare, app):
             gap.value = text
         await answer_and_wait(pilot)
 
-    assert compare(snap_compare, app, steps)
+    assert compare(snap_compare, snapshot_app, steps)
 
 
-def test_tutor_chat_after_a_reply(snap_compare, app):
+def test_tutor_chat_after_a_reply(snap_compare, snapshot_app):
     async def steps(pilot):
         await pilot.press("f3")
         await wait_until(pilot, lambda: isinstance(pilot.app.screen, ChatScreen))
@@ -151,20 +134,20 @@ def test_tutor_chat_after_a_reply(snap_compare, app):
             pilot, lambda: chat.trace_id is not None and not chat.query_one("#chat-input").disabled
         )
 
-    assert compare(snap_compare, app, steps)
+    assert compare(snap_compare, snapshot_app, steps)
 
 
-def test_simulation_session_started(snap_compare, app):
+def test_simulation_session_started(snap_compare, snapshot_app):
     async def steps(pilot):
         screen = await open_task(pilot, "sim-customer-objections-en")
         await pilot.click("#sim-start")
         chat = screen.query_one(ChatView)
         await wait_until(pilot, lambda: chat.tutor_id is not None)
 
-    assert compare(snap_compare, app, steps)
+    assert compare(snap_compare, snapshot_app, steps)
 
 
-def test_retest_after_changing_the_correct_option(snap_compare, app):
+def test_retest_after_changing_the_correct_option(snap_compare, snapshot_app):
     async def steps(pilot):
         service = pilot.app.service
         task = (await service.get_task("default", MC)).definition
@@ -188,20 +171,20 @@ def test_retest_after_changing_the_correct_option(snap_compare, app):
         panel = screen.query_one(RetestPanel)
         await wait_until(pilot, lambda: panel.report is not None and not panel.loading)
 
-    assert compare(snap_compare, app, steps)
+    assert compare(snap_compare, snapshot_app, steps)
 
 
-def test_connection_and_health(snap_compare, app):
+def test_connection_and_health(snap_compare, snapshot_app):
     async def steps(pilot):
         await pilot.press("f2")
         await wait_until(pilot, lambda: isinstance(pilot.app.screen, ConnectionScreen))
         info = pilot.app.screen.query_one("#connection-info")
         await wait_until(pilot, lambda: not info.loading and info.content)
 
-    assert compare(snap_compare, app, steps)
+    assert compare(snap_compare, snapshot_app, steps)
 
 
-def test_delete_confirmation(snap_compare, app):
+def test_delete_confirmation(snap_compare, snapshot_app):
     async def steps(pilot):
         await pilot.press("x")
         # The dialog is pushed, composed and focuses "Cancel" over the next few messages: a snapshot
@@ -215,18 +198,18 @@ def test_delete_confirmation(snap_compare, app):
             ),
         )
 
-    assert compare(snap_compare, app, steps)
+    assert compare(snap_compare, snapshot_app, steps)
 
 
 # --- an 80×24 terminal: the narrow layouts (nothing cut off that cannot be scrolled to) ------------
 NARROW = (80, 24)
 
 
-def test_library_at_80x24(snap_compare, app):
-    assert compare(snap_compare, app, size=NARROW)
+def test_library_at_80x24(snap_compare, snapshot_app):
+    assert compare(snap_compare, snapshot_app, size=NARROW)
 
 
-def test_tutor_chat_at_80x24(snap_compare, app):
+def test_tutor_chat_at_80x24(snap_compare, snapshot_app):
     """The toolbar drops its labels so the tutor choice, debug switch and New conversation fit."""
 
     async def steps(pilot):
@@ -235,20 +218,20 @@ def test_tutor_chat_at_80x24(snap_compare, app):
         chat = pilot.app.screen.query_one(ChatView)
         await wait_until(pilot, lambda: chat.tutor_id is not None)
 
-    assert compare(snap_compare, app, steps, size=NARROW)
+    assert compare(snap_compare, snapshot_app, steps, size=NARROW)
 
 
-def test_simulation_at_80x24(snap_compare, app):
+def test_simulation_at_80x24(snap_compare, snapshot_app):
     """Start and Finish stand one above the other rather than Finish cut off beside Start."""
 
     async def steps(pilot):
         await open_task(pilot, "sim-customer-objections-en")
 
-    assert compare(snap_compare, app, steps, size=NARROW)
+    assert compare(snap_compare, snapshot_app, steps, size=NARROW)
 
 
-def test_task_at_80x24(snap_compare, app):
+def test_task_at_80x24(snap_compare, snapshot_app):
     async def steps(pilot):
         await open_task(pilot, MC)
 
-    assert compare(snap_compare, app, steps, size=NARROW)
+    assert compare(snap_compare, snapshot_app, steps, size=NARROW)

@@ -19,13 +19,40 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-from core.api import AspectType, Correctness, FreeformTextTask
-from core.assets import demo_tasks, demo_tutors
+from core.api import AspectType, ChatTurn, Correctness, FreeformTextTask, TutorConfiguration, parse_task
+from core.assets import demo_tasks, demo_tutors, load_catalogue
 from core.engine.freeform import judgement_of
+from core.tutor.base import Turn
+from core.tutor.grounded import GroundedTutor
 from core.tutor.leak_guard import JUDGE_CONTEXT
 from tests.conftest import ServerThread, free_port
 
 EVENT_ORDER = re.compile(r"^(MESSAGE )+(BOUNDARY (MESSAGE )+)*TRACE (DEBUG )?DONE $")
+
+
+def talk(document: dict[str, Any], messages: list[str]) -> list[tuple[list[str], dict[str, Any]]]:
+    """Each message's reply and debug entry, in one conversation (the history as the store keeps it)."""
+    task = parse_task(document)
+    state: dict[str, Any] = {}
+    history: list[ChatTurn] = []
+    out = []
+    for message in messages:
+        turn = Turn(
+            tutor=TutorConfiguration(id="t", name="t"),
+            task=task,
+            history=tuple(history),
+            message=message,
+            language=task.language,
+            catalogue=load_catalogue(),
+            state=state,
+        )
+        replies, state, debug = GroundedTutor().plan(turn)
+        out.append((replies, debug))
+        history += [
+            ChatTurn(role="user", content=message),
+            *(ChatTurn(role="assistant", content=r) for r in replies),
+        ]
+    return out
 
 
 def longest_shared_run(reply: str, solution: str) -> int:

@@ -20,11 +20,9 @@ from typing import Any
 
 import pytest
 
-from core.api import ChatTurn, FreeformTextTask, Language, TutorConfiguration, parse_task
+from core.api import FreeformTextTask, Language, parse_task
 from core.assets import load_catalogue
-from core.tutor.base import Turn
-from core.tutor.grounded import GroundedTutor
-from tests.core.tutor.helpers import assert_no_leak_by_meaning, demo_task
+from tests.core.tutor.helpers import assert_no_leak_by_meaning, demo_task, talk
 from tests.core.tutor.test_dialogues import CIRCUIT_ES, CIRCUIT_FR, CIRCUIT_IT
 
 CATALOGUE = load_catalogue()
@@ -87,31 +85,6 @@ TASKS: dict[str, dict[str, Any]] = {
     "it": CIRCUIT_IT,
     "es": CIRCUIT_ES,
 }
-
-
-def talk(document: dict[str, Any], messages: list[str]) -> list[tuple[list[str], dict[str, Any]]]:
-    """Each message's reply and debug entry, in one conversation (the history as the store keeps it)."""
-    task = parse_task(document)
-    state: dict[str, Any] = {}
-    history: list[ChatTurn] = []
-    out = []
-    for message in messages:
-        turn = Turn(
-            tutor=TutorConfiguration(id="t", name="t"),
-            task=task,
-            history=tuple(history),
-            message=message,
-            language=task.language,
-            catalogue=CATALOGUE,
-            state=state,
-        )
-        replies, state, debug = GroundedTutor().plan(turn)
-        out.append((replies, debug))
-        history += [
-            ChatTurn(role="user", content=message),
-            *(ChatTurn(role="assistant", content=r) for r in replies),
-        ]
-    return out
 
 
 def phrasings(language: Language, key: str, **params: Any) -> list[str]:

@@ -8,15 +8,11 @@ from typing import Any
 
 import pytest
 
-from core.api import ChatTurn, InvalidParameter, TutorConfiguration, check_task, parse_task
-from core.assets import load_catalogue
-from core.tutor.base import Turn
-from core.tutor.grounded import GroundedTutor
+from core.api import InvalidParameter, check_task, parse_task
 from core.tutor.leak_guard import LeakGuard
-from tests.core.tutor.helpers import demo_task
+from tests.core.tutor.helpers import demo_task, talk
 from tests.core.tutor.test_dialogues import CIRCUIT_ES, CIRCUIT_FR, CIRCUIT_IT
 
-CATALOGUE = load_catalogue()
 GLOSSED: dict[str, tuple[dict[str, Any], str, str, str]] = {
     # language: (task, term, its explanation, the learner's question)
     "en": (
@@ -60,23 +56,11 @@ def dialogue(document: dict[str, Any], learner: list[str]) -> list[tuple[str, st
     """The grounded tutor's (move, reply) to each of the learner's messages in turn, each reply
     checked by the conversation's leak guard as the service checks it."""
     task = parse_task(document)
-    tutor, history, state, replies = GroundedTutor(), [], {}, []
-    for message in learner:
-        turn = Turn(
-            tutor=TutorConfiguration(id="t", name="t"),
-            task=task,
-            history=tuple(history),
-            message=message,
-            language=task.language,
-            catalogue=CATALOGUE,
-            state=state,
-        )
-        messages, state, debug = tutor.plan(turn)
+    replies = []
+    for index, (messages, debug) in enumerate(talk(document, learner)):
         reply = "\n\n".join(messages)
-        said = [t.content for t in history if t.role == "user"]
-        guard = LeakGuard.for_task(task, task.language, learner_said=[*said, message])
+        guard = LeakGuard.for_task(task, task.language, learner_said=learner[: index + 1])
         assert guard.check(reply) is None, reply
-        history += [ChatTurn(role="user", content=message), ChatTurn(role="assistant", content=reply)]
         replies.append((debug["move"], reply))
     return replies
 
