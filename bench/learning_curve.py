@@ -11,7 +11,7 @@ draws (seeds) each; the table shows the mean macro-F1 of the draws (SciEntsBank 
 reads as WRONG; the SAF files 3-way).
 
 Nothing judged was learnt from, twice over: the judge's weights are trained on the other two
-corpora (bench/freeform_grader.py's ``fit``), and so are the corrections' four weights
+corpora (bench/freeform_grader.py's ``fit``), and so are the corrections' weights
 (core/engine/freeform/grading.py), chosen on a grid by the mean macro-F1 over k = 1 … 20 of
 every question of the other corpora (both files of each, one draw), with a dip below k = 0
 counted twice against it. The judging itself is the engine's own code: its sentence vectors of
@@ -68,6 +68,7 @@ GRID = {
     "closeness": (5.0,),
     "prior_weight_stiffness": (0.3, 1.0),
     "slope_stiffness": (1.0, 3.0),
+    "typical_quantile": (0.0, 0.5, 0.75),
 }
 """Sharpness and closeness are fixed, and spreads of the shift from 1 up are left out: every
 leave-one-corpus-out choice among sharpness 1, 2, 4, closeness 5, 10, 20 and spread 0.25 … 2 took

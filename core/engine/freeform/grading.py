@@ -14,10 +14,15 @@ Four steps, each a principle whose few constants are learnt across corpora, neve
    more lenient than the sample solution moves every verdict a little, no further than all graded
    answers together support, and an author the judge already agrees with moves it not at all.
 3. **Near answers vote.** Each graded answer votes for its verdict with a weight that falls with
-   its distance, ``exp(closeness × (cosine − 1))`` of the answers' sentence vectors, and only the
-   √n nearest of n vote (a nearest-neighbour rule whose reach grows with the evidence); the
-   sample solutions vote CORRECT the same way (an answer that says what the solution says stays
-   near it); the shifted judge counts as ``prior_weight`` votes.
+   its distance, ``exp(closeness × (cosine − 1))`` of the answers' sentence vectors, less that of
+   a typical pair of the task's answers (the ``typical_quantile`` of the cosines among the graded
+   answers and to the sample solutions), and only the √n nearest of n vote (a nearest-neighbour
+   rule whose reach grows with the evidence); the sample solutions vote CORRECT the same way (an
+   answer that says what the solution says stays near it); the shifted judge counts as
+   ``prior_weight`` votes. Cosines mean little by themselves: two answers to one question sit at
+   a median cosine of 0.3 to 0.6, by the question, where the weight alone still gives every far
+   answer a vote of 0.03 to 0.14, and five of them weigh as much as the judge. So a vote counts
+   only as far as the answer is nearer than most, and an answer near none keeps the judge's verdict.
 4. **Agreement.** With two graded answers or more, the task's own answers say how far to trust
    the judge against its neighbours: the prior's weight and the judge's slope (how sharply its
    chance separates this task's answers) are those under which each graded answer, judged by the
@@ -66,6 +71,7 @@ class CorrectionWeights:
     closeness: float
     prior_weight_stiffness: float
     slope_stiffness: float
+    typical_quantile: float
 
 
 @cache
@@ -150,6 +156,9 @@ class Corrections:
         self._votes = np.vstack(
             [np.eye(3)[self._labels].reshape(-1, 3), np.tile([1.0, 0.0, 0.0], (solutions, 1))]
         )
+        self._typical_weight = self._closeness_weight(
+            np.array(_typical(np.asarray(similarity), weights.typical_quantile))
+        )
         self.slope, self.prior_weight = 1.0, weights.prior_weight
         if len(self._graded) >= 2:
             self.slope, self.prior_weight = self._fit_agreement(np.asarray(similarity))
@@ -202,13 +211,18 @@ class Corrections:
         return np.stack([correct, not_wrong - correct, 1.0 - not_wrong], axis=-1)
 
     def _nearness(self, similarity: np.ndarray) -> np.ndarray:
-        """Each row's voting weights: the √n nearest voters, weighted by their closeness."""
-        weights: np.ndarray = np.exp(self._weights.closeness * (np.minimum(similarity, 1.0) - 1.0))
+        """Each row's voting weights: the √n nearest voters, weighted by how much closer they are
+        than a typical pair of the task's answers."""
+        weights: np.ndarray = np.maximum(self._closeness_weight(similarity) - self._typical_weight, 0.0)
         voters = max(FEWEST_VOTERS, math.ceil(math.sqrt(similarity.shape[1])))
         if similarity.shape[1] > voters:
             kept = -np.sort(-weights, axis=1)[:, voters - 1 : voters]
             weights = np.where(weights >= kept, weights, 0.0)
         return weights
+
+    def _closeness_weight(self, similarity: np.ndarray) -> np.ndarray:
+        weight: np.ndarray = np.exp(self._weights.closeness * (np.minimum(similarity, 1.0) - 1.0))
+        return weight
 
     def _blend(self, prior: np.ndarray, near: np.ndarray, prior_weight: float) -> np.ndarray:
         blended: np.ndarray = (prior_weight * prior + near @ self._votes) / (prior_weight + near.sum(axis=1))[
@@ -261,6 +275,17 @@ class Corrections:
             curvature = float((p * (1 - p)).sum()) + 1.0 / spread**2
             shift = max(-SHIFT_LIMIT, min(SHIFT_LIMIT, shift + gradient / curvature))
         return shift
+
+
+def _typical(similarity: np.ndarray, quantile: float) -> float:
+    """The ``quantile`` of the cosines between different graded answers and from each to the
+    sample solutions (``similarity`` as :class:`Corrections` takes it); -1 without any."""
+    count = similarity.shape[0]
+    if not count:
+        return -1.0
+    between = similarity[:, :count][~np.eye(count, dtype=bool)]
+    cosines = np.concatenate([between, similarity[:, count:].ravel()])
+    return float(np.quantile(cosines, quantile)) if cosines.size else -1.0
 
 
 def _verdict(shares: tuple[float, float, float]) -> Correctness:

@@ -3,6 +3,8 @@ sample solution staying evidence; the author's feedback on near answers; cache i
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from core.api import Correctness, FreeformTextAnswer, FreeformTextTask
@@ -101,10 +103,11 @@ SKY_GRADED = (
 WEIGHTS = CorrectionWeights(
     sharpness=4.0,
     shift_spread=0.5,
-    prior_weight=1.0,
+    prior_weight=0.5,
     closeness=5.0,
-    prior_weight_stiffness=1.0,
+    prior_weight_stiffness=0.3,
     slope_stiffness=3.0,
+    typical_quantile=0.5,
 )
 CUTS = CutPoints(correct_from=0.5, wrong_below=0.24)
 
@@ -148,6 +151,20 @@ def test_a_graded_answer_weighs_by_how_near_it_is() -> None:
     assert near.shares[0] > far.shares[0] > alone.shares[0]
     assert alone.verdict is Correctness.WRONG
     assert one.judge(0.1, [1.0, 0.3]).verdict is Correctness.CORRECT
+
+
+def test_a_graded_answer_votes_only_when_nearer_than_the_tasks_answers_are_to_each_other() -> None:
+    """Graded answers at cosine 0.7 from each other and from the sample solution: an answer at
+    that distance from every one keeps the judge's verdict, one much nearer to a graded WRONG
+    answer takes its grade."""
+    graded = [Graded(Correctness.WRONG, 0.0, 0.6) for _ in range(4)]
+    similarity = np.full((4, 5), 0.7)
+    similarity[np.arange(4), np.arange(4)] = 1.0
+    task = Corrections(graded, similarity, 1, CUTS, replace(WEIGHTS, shift_spread=0.0))
+    typical = task.judge(0.8, [0.7, 0.7, 0.7, 0.7, 0.7])
+    near = task.judge(0.8, [0.97, 0.7, 0.7, 0.7, 0.7])
+    assert typical.shares == task.shares(0.8) and typical.verdict is Correctness.CORRECT
+    assert near.verdict is not Correctness.CORRECT
 
 
 def test_a_stricter_author_shifts_every_verdict_a_little() -> None:
