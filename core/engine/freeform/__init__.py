@@ -1,10 +1,10 @@
 """Feedback on freeform text: authored aspects with evidence spans, the sample solutions' facts,
 and the verdicts of the task's graded answers.
 
-Order of evidence: authored aspects decide when the task has them; otherwise the graded answers
-(a calibrated nearest-neighbour vote, see :mod:`grading`) when there are enough; otherwise the
-learnt judge of the answer against the sample solutions' facts (:mod:`judge`). The feedback items
-always point at the learner's own words.
+Order of evidence: authored aspects decide when the task has them; otherwise the learnt judge of
+the answer against the sample solutions' facts (:mod:`judge`), moved by the task's graded answers
+from the first one on (:mod:`grading`). The feedback items always point at the learner's own
+words.
 """
 
 from __future__ import annotations
