@@ -9,8 +9,9 @@ shift and the judge's slope are learnt from answers on both sides of its cut poi
 
 Measured in bench/learning_curve.py against random picks, grading the first k of one half of each
 question's answers and judging the other half: better at k = 5 on every corpus, at k = 10 on two
-of three (level on SciEntsBank), up to 0.01 below at k = 20 (docs/freeform-engine.md). The judge's doubt as
-a weight, alone or with the cover, and the expected change of every other verdict did worse.
+of three (level on SciEntsBank), up to 0.01 below at k = 20 (docs/freeform-engine.md). The judge's
+doubt as a weight, alone or with the cover, and the expected change of every other verdict did
+worse.
 """
 
 from __future__ import annotations
