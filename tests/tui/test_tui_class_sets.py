@@ -17,6 +17,7 @@ from core.api.class_sets import ClassSetCreate, ClassSetJudgeRequest, GradedBy
 from core.assets import demo_tasks
 from core.config import Settings
 from core.service import Service, connect
+from tests.class_set_files import BAD_CLASS_FILES
 from tests.contract.builders import CLASS_ANSWERS
 from tests.tui.conftest import studio_settings
 from tests.tui.helpers import (
@@ -201,28 +202,9 @@ async def test_import_grade_export_and_reopen_after_a_restart(database, tmp_path
         await settle(pilot)
 
 
-BAD_FILES = [
-    ("empty.txt", b"", "empty.txt holds no answers."),
-    (
-        "grades.csv",
-        b"name,score\nAda,3\n",
-        "grades.csv has no answer column: name one of its columns “answer” (its columns: name, score).",
-    ),
-    (
-        "latin1.txt",
-        "Réponse".encode("latin-1"),
-        "latin1.txt is not UTF-8 text (byte 1): save it as UTF-8 and import it again.",
-    ),
-    ("huge.txt", b"x" * 50_000_001, "huge.txt is 50 MB; a file of a class's answers may be at most 10 MB."),
-    (
-        "long.txt",
-        b"short\n" + b"y" * 100_000,
-        "long.txt, line 2: the answer has 100,000 characters; an answer may have at most 5,000.",
-    ),
-]
-
-
-@pytest.mark.parametrize(("name", "data", "message"), BAD_FILES, ids=[b[0] for b in BAD_FILES])
+@pytest.mark.parametrize(
+    ("name", "data", "message"), BAD_CLASS_FILES, ids=[case[0] for case in BAD_CLASS_FILES]
+)
 async def test_a_bad_file_is_refused_in_words_and_leaves_no_set(
     pilot, studio: Service, tmp_path, name, data, message
 ) -> None:

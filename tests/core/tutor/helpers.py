@@ -6,7 +6,7 @@ import asyncio
 import json
 import re
 import threading
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
@@ -30,29 +30,40 @@ from tests.conftest import ServerThread, free_port
 EVENT_ORDER = re.compile(r"^(MESSAGE )+(BOUNDARY (MESSAGE )+)*TRACE (DEBUG )?DONE $")
 
 
-def talk(document: dict[str, Any], messages: list[str]) -> list[tuple[list[str], dict[str, Any]]]:
-    """Each message's reply and debug entry, in one conversation (the history as the store keeps it)."""
-    task = parse_task(document)
+def turn(task: Any, message: str, state: dict[str, Any], history: Sequence[ChatTurn]) -> Turn:
+    """A learner's message to a tutor engine, as the service hands it over."""
+    return Turn(
+        tutor=TutorConfiguration(id="t", name="t"),
+        task=task,
+        history=tuple(history),
+        message=message,
+        language=task.language,
+        catalogue=load_catalogue(),
+        state=state,
+    )
+
+
+def converse(
+    engine: Any, task: Any, messages: list[str], history: Sequence[ChatTurn] = ()
+) -> list[tuple[list[str], dict[str, Any]]]:
+    """Each message's replies and debug entry, in one conversation with ``engine`` (the history
+    as the store keeps it, starting from ``history``)."""
     state: dict[str, Any] = {}
-    history: list[ChatTurn] = []
+    said = list(history)
     out = []
     for message in messages:
-        turn = Turn(
-            tutor=TutorConfiguration(id="t", name="t"),
-            task=task,
-            history=tuple(history),
-            message=message,
-            language=task.language,
-            catalogue=load_catalogue(),
-            state=state,
-        )
-        replies, state, debug = GroundedTutor().plan(turn)
+        replies, state, debug = engine.plan(turn(task, message, state, said))
         out.append((replies, debug))
-        history += [
+        said += [
             ChatTurn(role="user", content=message),
             *(ChatTurn(role="assistant", content=r) for r in replies),
         ]
     return out
+
+
+def talk(document: dict[str, Any], messages: list[str]) -> list[tuple[list[str], dict[str, Any]]]:
+    """Each message's reply and debug entry, in one conversation with the grounded tutor."""
+    return converse(GroundedTutor(), parse_task(document), messages)
 
 
 def longest_shared_run(reply: str, solution: str) -> int:

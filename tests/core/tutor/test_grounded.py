@@ -10,16 +10,12 @@ import pytest
 
 from core.api import (
     ChatRequest,
-    ChatTurn,
     FreeformTextTask,
     MultipleChoiceTask,
-    TutorConfiguration,
     TutorUpsert,
 )
-from core.assets import load_catalogue
-from core.tutor.base import Turn
 from core.tutor.grounded import GroundedTutor, where_to_look
-from tests.core.tutor.helpers import demo_task, longest_shared_run
+from tests.core.tutor.helpers import converse, demo_task, longest_shared_run, turn
 
 LADDERS = {
     "ff-bulb-circuit-en": [
@@ -121,32 +117,9 @@ LADDERS = {
 }
 
 
-def _turn(task, message: str, state: dict, history: list[ChatTurn]) -> Turn:
-    return Turn(
-        tutor=TutorConfiguration(id="t", name="t"),
-        task=task,
-        history=tuple(history),
-        message=message,
-        language=task.language,
-        catalogue=load_catalogue(),
-        state=state,
-    )
-
-
 def _conversation(task_id: str, messages: list[str]) -> list[tuple[list[str], dict]]:
     """Each message's replies and debug entry, in one conversation."""
-    task = FreeformTextTask.model_validate(demo_task(task_id))
-    state: dict = {}
-    history: list[ChatTurn] = []
-    out = []
-    for message in messages:
-        replies, state, debug = GroundedTutor().plan(_turn(task, message, state, history))
-        out.append((replies, debug))
-        history += [
-            ChatTurn(role="user", content=message),
-            *(ChatTurn(role="assistant", content=r) for r in replies),
-        ]
-    return out
+    return converse(GroundedTutor(), FreeformTextTask.model_validate(demo_task(task_id)), messages)
 
 
 @pytest.mark.parametrize("task_id", list(LADDERS))
@@ -232,7 +205,7 @@ def test_no_hint_states_a_missing_concept():
         "The bulb gets a wire.",
         "Two wires, one bulb.",
     ]:
-        replies, state, _ = GroundedTutor().plan(_turn(task, attempt, state, []))
+        replies, state, _ = GroundedTutor().plan(turn(task, attempt, state, []))
         said += replies
     for aspect in task.aspects:
         assert all(aspect.description not in reply for reply in said)
@@ -317,7 +290,7 @@ async def test_demands_for_the_answer_never_yield_the_sample_solution(service, t
 )
 def test_the_tutor_speaks_the_tasks_language(language, greeting, welcome, ask):
     task = FreeformTextTask.model_validate({**demo_task("ff-bulb-circuit-en"), "language": language})
-    replies, _, _ = GroundedTutor().plan(_turn(task, greeting, {}, []))
+    replies, _, _ = GroundedTutor().plan(turn(task, greeting, {}, []))
     assert replies[0].startswith(welcome) and replies[1].startswith(ask)
     assert all("ß" not in reply for reply in replies)
 
@@ -328,7 +301,7 @@ def test_a_wrong_option_gets_the_authors_feedback_not_praise_and_a_correct_one_s
     state: dict = {}
     replies = []
     for message in ("I think it is nitrogen.", "Carbon dioxide!", "And now?"):
-        messages, state, debug = GroundedTutor().plan(_turn(task, message, state, []))
+        messages, state, debug = GroundedTutor().plan(turn(task, message, state, []))
         replies.append((debug["move"], messages))
     assert replies[0][1][0] == nitrogen
     assert not any(

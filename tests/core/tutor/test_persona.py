@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from core.api import ChatTurn, SimulationTask, TutorConfiguration
-from core.assets import demo_tasks, load_catalogue
-from core.tutor.base import Turn
+from core.api import ChatTurn, SimulationTask
+from core.assets import demo_tasks
 from core.tutor.persona import PersonaEngine
-from tests.core.tutor.helpers import demo_task
+from tests.core.tutor.helpers import converse, demo_task
 
 TASK = SimulationTask.model_validate(demo_task("sim-customer-objections-en"))
 OBJECTIONS = [a.message for a in TASK.aspects if a.type.value == "CONCEPT"]
@@ -14,26 +13,8 @@ PUSHBACK = next(a.message for a in TASK.aspects if a.type.value == "MISCONCEPTIO
 
 
 def talk(*lines: str) -> list[list[str]]:
-    state: dict = {}
-    history = [ChatTurn(role="assistant", content=TASK.initialMessage)]
-    replies = []
-    for line in lines:
-        turn = Turn(
-            tutor=TutorConfiguration(id="t", name="t"),
-            task=TASK,
-            history=tuple(history),
-            message=line,
-            language=TASK.language,
-            catalogue=load_catalogue(),
-            state=state,
-        )
-        messages, state, _ = PersonaEngine().plan(turn)
-        replies.append(messages)
-        history += [
-            ChatTurn(role="user", content=line),
-            *(ChatTurn(role="assistant", content=m) for m in messages),
-        ]
-    return replies
+    opening = [ChatTurn(role="assistant", content=TASK.initialMessage)]
+    return [replies for replies, _ in converse(PersonaEngine(), TASK, list(lines), opening)]
 
 
 def test_objections_come_one_by_one_and_return_until_addressed():
@@ -73,15 +54,8 @@ def test_an_authors_coaching_message_or_description_is_never_spoken_by_the_count
             ]
         }
     )
-    turn = Turn(
-        tutor=TutorConfiguration(id="t", name="t"),
-        task=coached,
-        history=(ChatTurn(role="assistant", content=TASK.initialMessage),),
-        message="Hello, nice to meet you.",
-        language=TASK.language,
-        catalogue=load_catalogue(),
-    )
-    messages, _, _ = PersonaEngine().plan(turn)
+    opening = [ChatTurn(role="assistant", content=TASK.initialMessage)]
+    [(messages, _)] = converse(PersonaEngine(), coached, ["Hello, nice to meet you."], opening)
     said = " ".join(messages)
     assert not any(a.description.lower() in said.lower() for a in TASK.aspects), said
     assert "You should" not in said and said.endswith("?")
