@@ -278,6 +278,15 @@ def _serve(tmp_path) -> Iterator[LiveServer]:
         yield LiveServer(f"http://127.0.0.1:{port}", settings)
 
 
+@pytest.fixture
+def text_models_loaded() -> None:
+    """The process's text models loaded (core.engine.text.preload) before a test that times a
+    remote's deadline in an app of this process. The app's first runtime starts loading them; the
+    lemma dictionaries' second of pure Python, stretched on a loaded machine, holds the app's loop
+    past its deadline, and a remote that answers in milliseconds is said not to answer."""
+    preload_in_background().join()
+
+
 def _postgres_admin(sql: str) -> None:
     import asyncpg
 

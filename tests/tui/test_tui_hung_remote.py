@@ -20,7 +20,7 @@ from tests.tui.helpers import SIZE, library_loaded, screen_text, settle, wait_un
 from tests.webui.hung_remote import HungRemote, serve_process
 from tui.app import FeedbackStudioApp
 
-pytestmark = pytest.mark.process
+pytestmark = [pytest.mark.process, pytest.mark.usefixtures("text_models_loaded")]
 
 SLACK = 5.0
 """What a loaded machine (two test workers and the remote's process on two cores) may add."""

@@ -19,7 +19,7 @@ from tests.conftest import ServerThread, free_port, sqlite_url
 from tests.webui.helpers import SLOW
 from tests.webui.hung_remote import HungRemote, serve_process
 
-pytestmark = pytest.mark.process
+pytestmark = [pytest.mark.process, pytest.mark.usefixtures("text_models_loaded")]
 
 SLACK = 5.0
 """What a loaded machine (two test workers and the remote's process on two cores) may add."""
