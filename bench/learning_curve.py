@@ -24,6 +24,13 @@ Then two more tables, with the same held-out weights:
   answers are split in two halves by a draw, the first k of the order of one half (or k random
   ones of it) are graded, and the other half is judged, so that both are judged on the same
   answers (mean of three draws).
+
+And how far graded answers could carry a new question at all (``ceiling``): how well the judge's
+chance ranks each question's answers (ROC AUC, CORRECT against the rest), how well the cosine of
+two of its answers tells whether they share their label (ROC AUC over every pair, and each answer
+with the sample solutions, which are CORRECT), and the macro-F1
+of the judge's chance with cut points chosen per question, on every answer judged (in sample, which
+no author can do) or on k random graded answers (the curve's draws).
 """
 
 from __future__ import annotations
@@ -38,6 +45,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+from sklearn.metrics import roc_auc_score
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -46,10 +54,12 @@ from bench.freeform_grader import CORPORA, DATA, Example, best_reference, fit  #
 from core.api import Correctness  # noqa: E402
 from core.engine.freeform.grading import (  # noqa: E402
     LABEL_SCORES,
+    VERDICTS,
     Corrections,
     CorrectionWeights,
     CutPoints,
     Graded,
+    logits,
 )
 from core.engine.freeform.judge import AnswerText, JudgeWeights, echoes, evidence, ruled_probability  # noqa: E402
 from core.engine.freeform.model import answer_vector, build_model  # noqa: E402
@@ -258,6 +268,84 @@ def review_table(questions: list[Question], weights: CorrectionWeights, cuts: Cu
     return cells
 
 
+CEILING_KS = (10, 20)
+
+
+def ceiling(questions: list[Question], cuts: CutPoints) -> dict[str, float]:
+    """The judge's ranking and the cosine's (ROC AUCs, mean over the questions), and the macro-F1
+    of the judge's chance cut per question by :func:`best_cuts`, in sample and from k graded answers."""
+    corpus = questions[0].corpus
+    two_way = corpus in TWO_WAY
+    ranking, pairs, gold, in_sample = [], [], [], []
+    for q in questions:
+        assert q.chances is not None
+        labels = _positions(q.labels, two_way)
+        if 0 < (labels == 0).sum() < len(labels):
+            ranking.append(roc_auc_score(labels == 0, q.chances))
+        with_solutions = np.concatenate([labels, np.zeros(q.solutions, dtype=int)])  # solutions are CORRECT
+        apart = ~np.eye(len(labels), len(with_solutions), dtype=bool)
+        same = (labels[:, None] == with_solutions[None, :])[apart]
+        if 0 < same.sum() < same.size:
+            pairs.append(roc_auc_score(same, q.similarity[apart]))
+        z = logits(q.chances)
+        gold += q.labels
+        in_sample += _verdicts(z, best_cuts(z, labels, cuts, two_way))
+    cells = {"ranking": float(np.mean(ranking)), "pairs": float(np.mean(pairs))}
+    cells["in sample"] = f1_of(corpus, gold, in_sample)
+    for k in CEILING_KS:
+        scores = []
+        for seed in SEEDS:
+            gold, predicted = [], []
+            for n, q in enumerate(questions):
+                assert q.chances is not None
+                order = np.random.default_rng(1000 * seed + n).permutation(len(q.labels))
+                graded, rest = order[:k], sorted(order[k:])
+                z = logits(q.chances)
+                chosen = best_cuts(
+                    z[graded], _positions([q.labels[i] for i in graded], two_way), cuts, two_way
+                )
+                gold += [q.labels[i] for i in rest]
+                predicted += _verdicts(z[rest], chosen)
+            scores.append(f1_of(corpus, gold, predicted))
+        cells[f"k = {k}"] = float(np.mean(scores))
+    return cells
+
+
+def best_cuts(z: np.ndarray, labels: np.ndarray, cuts: CutPoints, two_way: bool) -> tuple[float, float]:
+    """The cut points on the judge's logit (CORRECT from, WRONG below) under which most of the
+    answers of logits ``z`` get their labels (positions in VERDICTS), nearest the judge's own
+    among equals. Each candidate sits on an answer or just above it, so every split is tried; a
+    2-way question has only the CORRECT cut."""
+    own = (float(logits(np.array([cuts.correct_from]))[0]), float(logits(np.array([cuts.wrong_below]))[0]))
+    candidates = np.unique(np.concatenate([z, z + 1e-9, own]))
+    best: tuple[int, float, tuple[float, float]] | None = None
+    for high in candidates:
+        lows = np.array([own[1]]) if two_way else candidates[candidates <= high]
+        # one row per WRONG cut: each answer's verdict, as a position in VERDICTS
+        predicted = np.where(z >= high, 0, np.where(z[None, :] < lows[:, None], 2, 1))
+        if two_way:
+            predicted = np.where(predicted == 1, 2, predicted)
+        right = (predicted == labels).sum(axis=1)
+        distance = abs(high - own[0]) + np.abs(lows - own[1])
+        i = int(np.lexsort((distance, -right))[0])  # most right, then nearest the judge's own
+        key = (int(right[i]), -float(distance[i]))
+        if best is None or key > best[:2]:
+            best = (*key, (float(high), float(lows[i])))
+    assert best is not None
+    return best[2]
+
+
+def _positions(labels: Sequence[str], two_way: bool) -> np.ndarray:
+    """Each label's position in VERDICTS; PARTIAL reads as WRONG on a 2-way corpus."""
+    positions = np.array([VERDICTS.index(Correctness(label)) for label in labels], dtype=int)
+    return np.where(positions == 1, 2, positions) if two_way else positions
+
+
+def _verdicts(z: np.ndarray, cut: tuple[float, float]) -> list[str]:
+    high, low = cut
+    return [VERDICTS[0 if v >= high else 2 if v < low else 1].value for v in z.tolist()]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--write", action="store_true", help="fit on all corpora and write grader.json")
@@ -315,6 +403,21 @@ def main() -> None:
         print(
             f"{corpus:<24} "
             + " ".join(f"{cells[f'order {k}']:>16.3f} / {cells[f'random {k}']:.3f}" for k in REVIEW_KS),
+            flush=True,
+        )
+    print("\nhow far graded answers could carry a new question: ranking by the judge's chance and same label")
+    print(
+        "by the cosine (ROC AUC); macro-F1 of the judge's chance cut per question, in sample or on k graded"
+    )
+    print(
+        f"{'judged (new questions)':<24} {'ranking':>8} {'pairs':>8} {'in sample':>10} "
+        + " ".join(f"{f'k = {k}':>8}" for k in CEILING_KS)
+    )
+    for corpus, files in CORPORA.items():
+        cells = ceiling([q for q in questions[corpus] if q.file == files[-1]], cuts[corpus])
+        print(
+            f"{corpus:<24} {cells['ranking']:>8.3f} {cells['pairs']:>8.3f} {cells['in sample']:>10.3f} "
+            + " ".join(f"{cells[f'k = {k}']:>8.3f}" for k in CEILING_KS),
             flush=True,
         )
     print(f"\n{time.perf_counter() - started:.0f} s in all")
