@@ -28,9 +28,9 @@ Then two more tables, with the same held-out weights:
 And how far graded answers could carry a new question at all (``ceiling``): how well the judge's
 chance ranks each question's answers (ROC AUC, CORRECT against the rest), how well the cosine of
 two of its answers tells whether they share their label (ROC AUC over every pair, and each answer
-with the sample solutions, which are CORRECT), and the macro-F1
-of the judge's chance with cut points chosen per question, on every answer judged (in sample, which
-no author can do) or on k random graded answers (the curve's draws).
+with the sample solutions, which are CORRECT), and the macro-F1 of the judge's chance with cut
+points chosen per question, on every answer judged (in sample, which no author can do) or on k
+random graded answers (the curve's draws).
 """
 
 from __future__ import annotations
